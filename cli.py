@@ -1,0 +1,143 @@
+"""Headless audits: `python cli.py audit INPUT.jsonl [--out V.jsonl] [--db URL] [--workers N]`.
+
+Contract: record-format.md section 3. One verdict per input line, in input order; a summary
+on standard error; exit status 0 even when traces are invalid (non-zero only when the input
+or database cannot be opened at all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+import time
+from collections import Counter
+from contextlib import ExitStack
+from typing import IO, Iterator
+
+from core.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, text_unit
+
+
+def _open_input(path: str, stack: ExitStack) -> tuple[IO[bytes], str]:
+    if path == "-":
+        return io.BufferedReader(sys.stdin.buffer, buffer_size=1 << 20), "<stdin>"  # type: ignore[arg-type]
+    return stack.enter_context(open(path, "rb", buffering=1 << 20)), path
+
+
+def _units(stream: IO[bytes], name: str, input_format: str, domain: str | None) -> Iterator[InputUnit]:
+    fmt = input_format
+    if fmt == "auto":
+        head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
+        fmt = guess_format(name if name != "<stdin>" else "", head)
+    if fmt == "jsonl":
+        return iter_jsonl(stream, default_domain=domain)
+    data = stream.read()
+    if fmt == "json":
+        return iter_json_document(data, default_domain=domain)
+    return iter([text_unit(data, domain or "freeform", name)])
+
+
+class Progress:
+    """A one-line counter on standard error, only when it is a terminal."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int) -> None:
+        if self.enabled:
+            rate = done / max(time.perf_counter() - self.start, 1e-9)
+            sys.stderr.write(f"\raudited {done:,} records ({rate:,.0f}/s)")
+            sys.stderr.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def _summary(counts: Counter, gaps: Counter, elapsed: float) -> str:
+    n = counts["records"]
+    def row(label: str, value: object) -> str:
+        return f"  {label:<28} {value}"
+    lines = [
+        "Stepscope audit summary",
+        row("input units", f"{n:,}"),
+        row("unreadable (parse.ok=false)", f"{counts['unreadable']:,}"),
+        row("parse warnings", f"{counts['parse_errors']:,}"),
+        row("answer correct", f"{counts['answer_true']:,}"),
+        row("answer wrong", f"{counts['answer_false']:,}"),
+        row("answer undecided", f"{counts['answer_none']:,}"),
+        row("trace valid", f"{counts['trace_true']:,}"),
+        row("trace invalid", f"{counts['trace_false']:,}"),
+        row("trace not checked", f"{counts['trace_none']:,}"),
+        row("new records stored", f"{counts['new']:,}"),
+    ]
+    for kind, c in sorted(gaps.items()):
+        lines.append(row(f"gap {kind}", f"{c:,}"))
+    lines.append(row("time", f"{elapsed:.2f} s ({n / max(elapsed, 1e-9):,.0f} units/s)"))
+    return "\n".join(lines) + "\n"
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from db.engine import make_engine
+    from pipeline import audit_units
+
+    started = time.perf_counter()
+    try:
+        engine = make_engine(args.db)
+    except Exception as exc:  # noqa: BLE001 - a clear message instead of a traceback
+        print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    counts: Counter = Counter()
+    gaps: Counter = Counter()
+    progress = Progress()
+    with ExitStack() as stack:
+        try:
+            stream, name = _open_input(args.input, stack)
+        except OSError as exc:
+            print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        out = sys.stdout if args.out in (None, "-") else stack.enter_context(open(args.out, "w", encoding="utf-8"))
+        units = _units(stream, name, args.input_format, args.domain)
+        for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
+                                   on_progress=progress):
+            v = outcome.verdict
+            out.write(json.dumps(v, ensure_ascii=False) + "\n")
+            counts["records"] += 1
+            counts["new"] += outcome.new
+            if outcome.error:
+                counts["unreadable"] += 1
+            elif v["parse"]["errors"]:
+                counts["parse_errors"] += 1
+            counts[f"answer_{str(v['answer_correct']).lower()}"] += 1
+            counts[f"trace_{str(v['trace_valid']).lower()}"] += 1
+            gaps.update(g["kind"] for g in v["gaps"])
+        out.flush()
+    progress.finish()
+    sys.stderr.write(_summary(counts, gaps, time.perf_counter() - started))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cli.py", description="Stepscope: audit reasoning traces step by step.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    audit = sub.add_parser("audit", help="audit a file of trace records (JSONL; '-' for stdin)")
+    audit.add_argument("input", help="records file (JSONL, JSON, text or chat-completion responses), or -")
+    audit.add_argument("--out", help="verdicts file (JSONL); default standard output")
+    audit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    audit.add_argument("--workers", type=int, default=1, help="worker processes for parsing and replay")
+    audit.add_argument("--input-format", choices=["auto", "jsonl", "json", "text"], default="auto",
+                       help="how to read INPUT (auto: by extension, else JSONL)")
+    audit.add_argument("--domain", help="domain for records that do not name one (and for text input)")
+    audit.set_defaults(func=cmd_audit)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

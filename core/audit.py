@@ -1,0 +1,127 @@
+"""Audit of one record: parse -> replay -> verdict. Pure and total: it never raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from core.limits import current_limits
+from core.record import TraceRecord
+from core.steps import Step, StepGraph
+from core.verdicts import AnswerError, Gap, ParseError, StepVerdict, TraceVerdict
+from trace_parsers import ParsedTrace, parse_record
+from validators.base import Replay
+from validators.registry import replay_record, validator_id
+
+
+@dataclass
+class AuditResult:
+    record: TraceRecord
+    parsed: ParsedTrace
+    replay: Replay
+    verdict: TraceVerdict
+    validator: str = ""
+    step_verdicts: dict[int, StepVerdict] = field(default_factory=dict)
+
+
+def _cap(record: TraceRecord, parsed: ParsedTrace) -> tuple[ParsedTrace, list[ParseError]]:
+    """Enforce the steps-per-trace limit: keep the first steps and one step with the rest."""
+    limits = current_limits()
+    notes: list[ParseError] = []
+    steps = parsed.graph.steps
+    if len(steps) <= limits.max_steps:
+        return parsed, notes
+    kept = steps[: limits.max_steps - 1]
+    rest_start = kept[-1].span[1] if kept else 0
+    graph = StepGraph()
+    graph.steps = list(kept)
+    graph.graph = parsed.graph.graph.subgraph(range(len(kept))).copy()
+    overflow = Step(len(kept), "overflow", (rest_start, len(record.trace)),
+                    record.trace[rest_start:rest_start + 2000], {"note": "steps beyond the limit, kept as one"},
+                    parent=len(kept) - 1 if kept else None)
+    graph.add(overflow)
+    notes.append(ParseError(
+        f"trace has {len(steps):,} steps, over the limit of {limits.max_steps:,}; "
+        f"steps from {len(kept):,} on are kept as one unchecked step (STEPSCOPE_MAX_STEPS raises it)"
+    ))
+    return replace(parsed, graph=graph), notes
+
+
+def _generic_gaps(answer_correct: bool | None, trace_valid: bool | None, invalid: list[int]) -> list[Gap]:
+    if answer_correct is True and trace_valid is False:
+        return [Gap("right_answer_invalid_trace",
+                    f"the answer is correct but {len(invalid)} trace step(s) are invalid", invalid[:50])]
+    if answer_correct is False and trace_valid is True:
+        return [Gap("wrong_answer_valid_trace", "every trace step is valid but the answer is wrong", [])]
+    return []
+
+
+def audit_record(record: TraceRecord) -> AuditResult:
+    limits = current_limits()
+    if len(record.trace) > limits.max_trace_chars:
+        head = record.trace[: limits.max_trace_chars]
+        capped = replace(record, trace=head)
+        result = audit_record(capped)
+        result.record = record
+        result.verdict.parse_ok = False
+        result.verdict.parse_errors.insert(0, ParseError(
+            f"trace has {len(record.trace):,} characters, over the limit of {limits.max_trace_chars:,}; "
+            "only the first part was parsed and replayed (stored in full)"))
+        return result
+
+    parsed = parse_record(record)
+    parsed, cap_notes = _cap(record, parsed)
+    replay = replay_record(record, parsed)
+    by_step: dict[int, StepVerdict] = {}
+    n_steps = len(parsed.graph)
+    for sv in replay.step_verdicts:
+        if 0 <= sv.step < n_steps:
+            by_step[sv.step] = sv
+    invalid_steps: list[dict[str, Any]] = []
+    for idx in sorted(by_step):
+        sv = by_step[idx]
+        if sv.status != "invalid":
+            continue
+        step = parsed.graph[idx]
+        invalid_steps.append({
+            "step": idx, "span": list(step.span), "rule": sv.rule, "message": sv.message,
+            "consequence_of": sv.consequence_of,
+        })
+    trace_valid = replay.trace_valid
+    if trace_valid is None and n_steps and by_step:
+        trace_valid = not invalid_steps
+    if not record.trace.strip():
+        trace_valid = None
+    gaps = list(replay.gaps)
+    kinds = {g.kind for g in gaps}
+    for gap in _generic_gaps(replay.answer_correct, trace_valid, [s["step"] for s in invalid_steps]):
+        if gap.kind not in kinds:
+            gaps.append(gap)
+    errors = list(parsed.errors) + cap_notes
+    vid = validator_id(record.domain)
+    verdict = TraceVerdict(
+        id=record.id,
+        domain=record.domain,
+        parse_ok=not errors,
+        n_steps=n_steps,
+        parse_errors=errors,
+        answer_correct=replay.answer_correct,
+        answer_error=replay.answer_error,
+        trace_valid=trace_valid,
+        invalid_steps=invalid_steps,
+        gaps=gaps,
+        format=parsed.format,
+        validator=vid,
+    )
+    return AuditResult(record, parsed, replay, verdict, vid, by_step)
+
+
+def error_verdict(record_id: str | None, message: str, line: int | None = None) -> TraceVerdict:
+    """The verdict of an input that never became a record (bad JSON, bad encoding, too long)."""
+    return TraceVerdict(
+        id=record_id, domain="unknown", parse_ok=False, n_steps=0,  # type: ignore[arg-type]
+        parse_errors=[ParseError(message, line)],
+        answer_correct=None,
+        answer_error=AnswerError(kind="undecided", message="the input could not be read as a record"),
+        trace_valid=None, validator=None,
+    )

@@ -1,0 +1,159 @@
+"""Numbered schema migrations. Each runs once, in order, inside a transaction, and is never
+edited after release: add a new one instead. Table shapes here are frozen snapshots on
+purpose (they must not follow later edits of `db.models`)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from sqlalchemy import (
+    Boolean, Column, DateTime, Float, ForeignKey, Integer, LargeBinary, MetaData, String, Table,
+    Text, UniqueConstraint, text,
+)
+from sqlalchemy.engine import Connection, Engine
+
+
+def _m0001_core_tables(conn: Connection) -> None:
+    md = MetaData()
+    Table(
+        "record", md,
+        Column("pk", Integer, primary_key=True, autoincrement=True),
+        Column("record_id", String, index=True),
+        Column("content_hash", String(64), nullable=False, unique=True),
+        Column("share_id", String(32), nullable=False, unique=True),
+        Column("status", String(16), nullable=False),
+        Column("error", Text),
+        Column("domain", String(64), nullable=False, index=True),
+        Column("format", String(64)),
+        Column("model", String(256), index=True),
+        Column("problem_json", Text, nullable=False),
+        Column("trace", Text, nullable=False),
+        Column("answer", Text, nullable=False),
+        Column("meta_json", Text, nullable=False),
+        Column("raw", LargeBinary, nullable=False),
+        Column("raw_truncated", Boolean, nullable=False),
+        Column("source", String(512)),
+        Column("line_no", Integer),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+    )
+    Table(
+        "step", md,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("record_pk", Integer, ForeignKey("record.pk", ondelete="CASCADE"), nullable=False),
+        Column("idx", Integer, nullable=False),
+        Column("kind", String(32), nullable=False),
+        Column("start", Integer, nullable=False),
+        Column("end", Integer, nullable=False),
+        Column("parent", Integer),
+        Column("text", Text, nullable=False),
+        Column("payload_json", Text),
+        UniqueConstraint("record_pk", "idx"),
+    )
+    Table(
+        "step_verdict", md,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("record_pk", Integer, ForeignKey("record.pk", ondelete="CASCADE"), nullable=False, index=True),
+        Column("step_idx", Integer, nullable=False),
+        Column("status", String(16), nullable=False),
+        Column("rule", String(64), index=True),
+        Column("message", Text, nullable=False),
+        Column("expected_json", Text),
+        Column("found_json", Text),
+        Column("consequence_of", Integer),
+    )
+    Table(
+        "trace_verdict", md,
+        Column("record_pk", Integer, ForeignKey("record.pk", ondelete="CASCADE"), primary_key=True,
+               autoincrement=False),
+        Column("validator", String(128)),
+        Column("format", String(64)),
+        Column("parse_ok", Boolean, nullable=False),
+        Column("n_steps", Integer, nullable=False),
+        Column("n_invalid", Integer, nullable=False),
+        Column("answer_correct", Boolean, index=True),
+        Column("trace_valid", Boolean, index=True),
+        Column("first_invalid_step", Integer),
+        Column("first_invalid_rel", Float),
+        Column("answer_error_kind", String(32)),
+        Column("verdict_json", Text, nullable=False),
+        Column("audited_at", DateTime(timezone=True), nullable=False),
+    )
+    Table(
+        "verdict_gap", md,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("record_pk", Integer, ForeignKey("record.pk", ondelete="CASCADE"), nullable=False, index=True),
+        Column("kind", String(64), nullable=False, index=True),
+    )
+    Table(
+        "comment", md,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("record_pk", Integer, ForeignKey("record.pk", ondelete="CASCADE"), nullable=False, index=True),
+        Column("step_idx", Integer),
+        Column("author", String(128), nullable=False),
+        Column("text", Text, nullable=False),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+    )
+    md.create_all(conn)
+
+
+def _m0002_step_search(conn: Connection) -> None:
+    """Full-text search over step text: FTS5 on SQLite, tsvector + GIN on PostgreSQL."""
+    if conn.dialect.name == "sqlite":
+        conn.execute(text(
+            "CREATE VIRTUAL TABLE step_fts USING fts5(text, content='step', content_rowid='id', "
+            "tokenize='unicode61')"
+        ))
+        conn.execute(text(
+            "CREATE TRIGGER step_fts_ai AFTER INSERT ON step BEGIN "
+            "INSERT INTO step_fts(rowid, text) VALUES (new.id, new.text); END"
+        ))
+        conn.execute(text(
+            "CREATE TRIGGER step_fts_ad AFTER DELETE ON step BEGIN "
+            "INSERT INTO step_fts(step_fts, rowid, text) VALUES ('delete', old.id, old.text); END"
+        ))
+    elif conn.dialect.name == "postgresql":
+        # A tsvector is capped at 1 MB; very long steps are indexed by their first 200k chars.
+        conn.execute(text(
+            "ALTER TABLE step ADD COLUMN tsv tsvector GENERATED ALWAYS AS "
+            "(to_tsvector('simple', left(text, 200000))) STORED"
+        ))
+        conn.execute(text("CREATE INDEX ix_step_tsv ON step USING GIN (tsv)"))
+
+
+def _m0003_corpus_indexes(conn: Connection) -> None:
+    """Indexes the corpus page filters and aggregates by."""
+    conn.execute(text("CREATE INDEX ix_record_created ON record (created_at)"))
+    conn.execute(text("CREATE INDEX ix_step_verdict_status_rule ON step_verdict (status, rule)"))
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
+    (1, "core tables", _m0001_core_tables),
+    (2, "full-text search over steps", _m0002_step_search),
+    (3, "corpus indexes", _m0003_corpus_indexes),
+]
+
+LATEST = MIGRATIONS[-1][0]
+
+
+def current_version(conn: Connection) -> int:
+    conn.execute(text(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)"
+    ))
+    row = conn.execute(text("SELECT MAX(version) FROM schema_version")).scalar()
+    return int(row or 0)
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the schema to LATEST; safe to call from several processes at once."""
+    with engine.connect().execution_options(sqlite_begin="IMMEDIATE") as conn, conn.begin():
+        if conn.dialect.name == "postgresql":
+            # Serialise concurrent first starts (several workers on one fresh database).
+            conn.execute(text("SELECT pg_advisory_xact_lock(724311)"))
+        version = current_version(conn)
+        for number, name, step in MIGRATIONS:
+            if number > version:
+                step(conn)
+                conn.execute(text("INSERT INTO schema_version (version, name) VALUES (:v, :n)"),
+                             {"v": number, "n": name})
+                version = number
+    return version

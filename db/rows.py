@@ -1,0 +1,122 @@
+"""Turning an audit into plain row dicts: pure, so worker processes can do it and ship
+small picklable payloads back to the writer."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.audit import AuditResult
+from core.intake import InputUnit
+from core.record import canonical_json, record_to_json
+
+
+def clean_text(value: str) -> str:
+    """Text both SQLite and PostgreSQL accept, same length so spans stay true.
+
+    PostgreSQL text cannot hold NUL and neither database takes lone surrogates; each such
+    character becomes U+FFFD. The verbatim bytes stay in `record.raw`.
+    """
+    if "\x00" in value:
+        value = value.replace("\x00", "\ufffd")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        value = "".join(ch if not 0xD800 <= ord(ch) <= 0xDFFF else "\ufffd" for ch in value)
+    return value
+
+
+def _json(value: Any) -> str | None:
+    if value is None:
+        return None
+    return clean_text(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def unit_hash(unit: InputUnit) -> str:
+    """Identity for de-duplication: the record's canonical content, or the raw bytes."""
+    if unit.record is not None:
+        blob = canonical_json(record_to_json(unit.record)).encode("utf-8", "surrogatepass")
+        return hashlib.sha256(blob).hexdigest()
+    return unit.content_hash
+
+
+def record_row(unit: InputUnit, share_id: str, source: str | None) -> dict[str, Any]:
+    rec = unit.record
+    row: dict[str, Any] = {
+        "content_hash": unit_hash(unit), "share_id": share_id, "raw": unit.raw,
+        "raw_truncated": unit.raw_truncated, "source": source, "line_no": unit.line,
+    }
+    if rec is None:
+        row.update(record_id=unit.guessed_id, status="malformed", error=clean_text(unit.error or ""),
+                   domain="unknown", format=None, model=None, problem_json="{}", trace="", answer="",
+                   meta_json="{}")
+    else:
+        row.update(record_id=clean_text(rec.id), status="ok", error=None, domain=clean_text(rec.domain)[:64],
+                   format=clean_text(rec.format)[:64] if rec.format else None,
+                   model=clean_text(rec.model)[:256] if rec.model else None,
+                   problem_json=_json(rec.problem) or "{}", trace=clean_text(rec.trace),
+                   answer=clean_text(rec.answer), meta_json=_json(rec.meta) or "{}")
+    return row
+
+
+@dataclass
+class ResultRows:
+    """Everything one audit writes, minus the record key (filled in by the writer)."""
+
+    validator: str | None
+    verdict: dict[str, Any]
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    step_verdicts: list[dict[str, Any]] = field(default_factory=list)
+    trace_verdict: dict[str, Any] = field(default_factory=dict)
+    gaps: list[str] = field(default_factory=list)
+
+
+def result_rows(result: AuditResult) -> ResultRows:
+    verdict = result.verdict.to_json()
+    steps = []
+    for step in result.parsed.graph.steps:
+        steps.append({
+            "idx": step.index, "kind": step.kind[:32], "start": step.span[0], "end": step.span[1],
+            "parent": step.parent, "text": clean_text(step.text),
+            "payload_json": _json(step.payload) if step.payload else None,
+        })
+    svs = []
+    for sv in result.step_verdicts.values():
+        if sv.status == "unchecked":
+            continue
+        svs.append({
+            "step_idx": sv.step, "status": sv.status, "rule": (sv.rule or None) and sv.rule[:64],
+            "message": clean_text(sv.message or ""), "expected_json": _json(sv.expected),
+            "found_json": _json(sv.found), "consequence_of": sv.consequence_of,
+        })
+    n_steps = len(steps)
+    first = verdict["first_invalid_step"]
+    return ResultRows(
+        validator=result.validator,
+        verdict=verdict,
+        steps=steps,
+        step_verdicts=svs,
+        trace_verdict=verdict_summary_row(verdict, result.validator, n_steps, first),
+        gaps=sorted({g["kind"] for g in verdict["gaps"]}),
+    )
+
+
+def verdict_summary_row(verdict: dict[str, Any], validator: str | None, n_steps: int,
+                        first: int | None) -> dict[str, Any]:
+    error = verdict.get("answer_error") or {}
+    return {
+        "validator": validator, "format": verdict.get("format"), "parse_ok": verdict["parse"]["ok"],
+        "n_steps": n_steps, "n_invalid": len(verdict["invalid_steps"]),
+        "answer_correct": verdict["answer_correct"], "trace_valid": verdict["trace_valid"],
+        "first_invalid_step": first,
+        "first_invalid_rel": (first / max(n_steps - 1, 1)) if first is not None and n_steps else None,
+        "answer_error_kind": error.get("kind"),
+        "verdict_json": clean_text(json.dumps(verdict, ensure_ascii=False, default=str)),
+    }
+
+
+def malformed_rows(verdict: dict[str, Any]) -> ResultRows:
+    return ResultRows(validator=None, verdict=verdict,
+                      trace_verdict=verdict_summary_row(verdict, None, 0, None))

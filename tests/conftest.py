@@ -1,0 +1,59 @@
+"""Shared fixtures: development data, and a database per test on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+DEV_DATA = SHARED / "data" / "dev"
+PG_ENV = "STEPSCOPE_TEST_POSTGRES_URL"
+
+
+def dev_path(name: str) -> Path:
+    path = DEV_DATA / name
+    if not path.exists():
+        pytest.skip(f"development data {path} is not present")
+    return path
+
+
+def load_dev(name: str) -> list[dict[str, Any]]:
+    with open(dev_path(name), encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _backends() -> list[Any]:
+    return ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=_backends())
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or a new schema on the test PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'stepscope.db'}"
+        return
+    base = os.environ.get(PG_ENV)
+    if not base:
+        pytest.skip(f"{PG_ENV} is not set")
+    import sqlalchemy as sa
+
+    from db.engine import database_url
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(database_url(base))
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in base else "?"
+    yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    from db.engine import dispose_engines
+
+    dispose_engines()
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()

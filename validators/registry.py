@@ -1,0 +1,64 @@
+"""The one registry of domains."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from core.discovery import iter_plugin_modules
+from core.record import TraceRecord
+from core.verdicts import AnswerError
+from trace_parsers.base import ParsedTrace
+from validators.base import DomainSpec, Replay
+
+# Bumped when the pipeline's own verdict assembly changes (gaps, invalid-step listing).
+PIPELINE_VERSION = "1"
+
+
+@lru_cache(maxsize=1)
+def _domains() -> dict[str, DomainSpec]:
+    found: dict[str, DomainSpec] = {}
+    for module in iter_plugin_modules("validators"):
+        spec = getattr(module, "DOMAIN", None)
+        if isinstance(spec, DomainSpec):
+            for key in (spec.name, *spec.aliases):
+                if key in found:
+                    raise RuntimeError(f"domain {key!r} registered twice")
+                found[key] = spec
+    return found
+
+
+def list_domains() -> list[DomainSpec]:
+    return sorted({id(s): s for s in _domains().values()}.values(), key=lambda s: s.name)
+
+
+def get_domain(name: str) -> DomainSpec | None:
+    return _domains().get(name)
+
+
+def validator_id(domain: str) -> str:
+    """What a stored verdict records so old results can be found and re-run."""
+    spec = get_domain(domain)
+    return f"{spec.validator_id if spec else 'none'}+pipeline@{PIPELINE_VERSION}"
+
+
+def replay_record(record: TraceRecord, parsed: ParsedTrace) -> Replay:
+    """Replay with the record's domain; no domain or a crash gives an undecided verdict."""
+    spec = get_domain(record.domain)
+    if spec is None:
+        return Replay(
+            answer_correct=None,
+            answer_error=AnswerError(
+                kind="undecided",
+                message=f"no validator for domain {record.domain!r} yet; the trace is stored and viewable",
+            ),
+        )
+    try:
+        return spec.replay(record, parsed)
+    except Exception as exc:  # noqa: BLE001 - a validator bug must not lose the record
+        return Replay(
+            answer_correct=None,
+            answer_error=AnswerError(
+                kind="undecided",
+                message=f"validator {spec.validator_id} failed: {type(exc).__name__}: {exc}",
+            ),
+        )
