@@ -119,6 +119,20 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reaudit(args: argparse.Namespace) -> int:
+    from db.engine import make_engine
+    from pipeline import reaudit_stale
+
+    engine = make_engine(args.db)
+    progress = Progress()
+    started = time.perf_counter()
+    n = reaudit_stale(engine, on_progress=progress)
+    progress.finish()
+    print(f"re-audited {n:,} record(s) with verdicts from an older validator "
+          f"in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cli.py", description="Stepscope: audit reasoning traces step by step.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -131,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="how to read INPUT (auto: by extension, else JSONL)")
     audit.add_argument("--domain", help="domain for records that do not name one (and for text input)")
     audit.set_defaults(func=cmd_audit)
+    reaudit = sub.add_parser("reaudit", help="re-run audits whose verdicts came from an older validator")
+    reaudit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    reaudit.set_defaults(func=cmd_reaudit)
     return parser
 
 

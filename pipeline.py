@@ -8,17 +8,21 @@ bounded by the batch size, not by the number of records.
 from __future__ import annotations
 
 import itertools
+import json
 import multiprocessing as mp
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from core.audit import audit_record, error_verdict
-from core.intake import InputUnit
+from core.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_bytes
 from core.record import TraceRecord
 from db.rows import ResultRows, malformed_rows, result_rows
-from db.store import store_raw, store_results, stored_validators
+from db.store import RECORD, TRACE_VERDICT, claim_setting, store_raw, store_results, stored_validators
 from validators.registry import validator_id
 
 BATCH_SIZE = 500
@@ -90,3 +94,62 @@ def audit_units(
         if pool is not None:
             pool.close()
             pool.join()
+
+
+DEMO_FILE = Path(__file__).resolve().parent / "demo" / "demo_traces.jsonl"
+
+
+def load_demo(engine: Engine, path: Path = DEMO_FILE) -> int:
+    """Load the built-in demo set once per database (first start); returns records stored."""
+    if os.environ.get("STEPSCOPE_DEMO", "1") == "0" or not path.exists():
+        return 0
+    if not claim_setting(engine, "demo_loaded", path.name):
+        return 0
+    with open(path, "rb") as fh:
+        return sum(1 for _ in audit_units(iter_jsonl(fh), engine, source="demo"))
+
+
+def _stored_unit(row: Any) -> InputUnit:
+    """Rebuild an input unit from a stored record: from its verbatim JSON when it is JSON,
+    else (a plain-text upload) from the stored fields."""
+    unit = unit_from_json_bytes(row.line_no or 1, bytes(row.raw))
+    if unit.record is None or unit.record.trace != row.trace:
+        obj = {"id": row.record_id, "domain": row.domain, "format": row.format,
+               "problem": json.loads(row.problem_json or "{}"), "trace": row.trace, "answer": row.answer,
+               "model": row.model, "meta": json.loads(row.meta_json or "{}")}
+        unit = InputUnit(line=row.line_no or 1, raw=bytes(row.raw), record=object_to_record(obj))
+    return unit
+
+
+def stale_count(engine: Engine) -> int:
+    """Records whose stored verdict came from another validator version than the current one."""
+    return sum(1 for _ in _stale_pks(engine))
+
+
+def _stale_pks(engine: Engine) -> Iterator[int]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(RECORD.c.pk, RECORD.c.domain, TRACE_VERDICT.c.validator)
+            .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
+            .where(RECORD.c.status == "ok")
+        )
+        for pk, domain, stored in rows:
+            if stored != validator_id(domain):
+                yield pk
+
+
+def reaudit_stale(engine: Engine, batch_size: int = BATCH_SIZE,
+                  on_progress: Callable[[int], None] | None = None) -> int:
+    """Re-run the audit of every record with an outdated verdict; returns how many."""
+    pks = list(_stale_pks(engine))
+    done = 0
+    for start in range(0, len(pks), batch_size):
+        chunk = pks[start:start + batch_size]
+        with engine.connect() as conn:
+            rows = conn.execute(select(RECORD).where(RECORD.c.pk.in_(chunk))).all()
+        writes = [(row.pk, audit_to_rows(_stored_unit(row).record)) for row in rows]  # type: ignore[arg-type]
+        store_results(engine, writes)
+        done += len(writes)
+        if on_progress:
+            on_progress(done)
+    return done

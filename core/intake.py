@@ -107,9 +107,11 @@ def unit_from_json_bytes(line_no: int, raw: bytes, first: bool = False,
         except RecursionError:
             raise RecordError("JSON nested too deeply to read") from None
         except json.JSONDecodeError as exc:
-            where = f"at column {exc.colno}" if exc.lineno == 1 else f"at line {exc.lineno} column {exc.colno}"
-            hint = " (the line looks truncated)" if exc.pos >= len(text.rstrip()) - 1 else ""
-            raise RecordError(f"not valid JSON: {exc.msg} {where}{hint}") from None
+            where = f"column {exc.colno}" if exc.lineno == 1 else f"line {exc.lineno}, column {exc.colno}"
+            body = text.rstrip()
+            truncated = body[:1] in "{[" and body[-1:] not in "}]"
+            hint = "; the record looks truncated" if truncated else ""
+            raise RecordError(f"not valid JSON: {exc.msg} ({where}){hint}") from None
         unit.record = object_to_record(obj, default_domain)
     except RecordError as exc:
         unit.error = str(exc)

@@ -126,10 +126,16 @@ def _m0003_corpus_indexes(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_step_verdict_status_rule ON step_verdict (status, rule)"))
 
 
+def _m0004_app_settings(conn: Connection) -> None:
+    """Small key/value facts about this database (e.g. that demo data was loaded once)."""
+    conn.execute(text("CREATE TABLE app_setting (key VARCHAR(64) PRIMARY KEY, value TEXT NOT NULL)"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
     (3, "corpus indexes", _m0003_corpus_indexes),
+    (4, "app settings", _m0004_app_settings),
 ]
 
 LATEST = MIGRATIONS[-1][0]

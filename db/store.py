@@ -6,7 +6,7 @@ import secrets
 from datetime import datetime, timezone
 from typing import Iterable, Sequence
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
@@ -124,3 +124,18 @@ def delete_record(engine: Engine, record_pk: int) -> None:
         for table in (COMMENT, STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
             conn.execute(delete(table).where(table.c.record_pk == record_pk))
         conn.execute(delete(RECORD).where(RECORD.c.pk == record_pk))
+
+
+def get_setting(engine: Engine, key: str) -> str | None:
+    with engine.connect() as conn:
+        return conn.execute(text("SELECT value FROM app_setting WHERE key = :k"), {"k": key}).scalar()
+
+
+def claim_setting(engine: Engine, key: str, value: str) -> bool:
+    """Set `key` only if unset; True for the one caller that set it (first-start races)."""
+    with _write(engine) as conn, conn.begin():
+        if conn.execute(text("SELECT 1 FROM app_setting WHERE key = :k"), {"k": key}).first():
+            return False
+        conn.execute(text("INSERT INTO app_setting (key, value) VALUES (:k, :v) ON CONFLICT (key) DO NOTHING"),
+                     {"k": key, "v": value})
+        return True

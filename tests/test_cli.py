@@ -1,0 +1,84 @@
+"""The audit command as record-format §3 specifies it, run as a real subprocess."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from tests.conftest import REPO, dev_path
+
+
+def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "cli.py", *args], cwd=REPO, input=stdin,
+                          capture_output=True, timeout=240)
+
+
+def _count(db_url: str, sql: str) -> int:
+    engine = sa.create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect() as conn:
+        n = conn.execute(sa.text(sql)).scalar()
+    engine.dispose()
+    return n
+
+
+def test_planbench_plans_one_verdict_per_line_same_ids_same_order(db_url, tmp_path):
+    src = dev_path("planbench_plans.jsonl")
+    out = tmp_path / "v.jsonl"
+    proc = run_cli("audit", str(src), "--out", str(out), "--db", db_url)
+    assert proc.returncode == 0, proc.stderr.decode()
+    ids = [json.loads(line)["id"] for line in src.read_text().splitlines() if line.strip()]
+    verdicts = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [v["id"] for v in verdicts] == ids
+    for v in verdicts:
+        assert v["answer_correct"] in (True, False, None)
+        if v["answer_correct"] is None:
+            assert v["answer_error"]["message"]
+    assert "Stepscope audit summary" in proc.stderr.decode()
+    assert _count(db_url, "SELECT COUNT(*) FROM record") == len(ids)
+
+
+def test_mixed_bad_input_gives_a_verdict_for_every_line_and_stores_good_records(db_url, tmp_path):
+    good = [{"id": f"ok{i}", "domain": "freeform", "trace": f"step {i}\n\nnext", "answer": str(i)} for i in range(3)]
+    lines = [
+        json.dumps(good[0]).encode(),
+        b'{"id": "trunc", "domain": "freeform", "trace": "half a rec',
+        json.dumps(good[1]).encode(),
+        b"<<< definitely not json >>>",
+        bytes(b for b in range(256) if b != 10),
+        json.dumps(good[2]).encode(),
+    ]
+    src = tmp_path / "mixed.jsonl"
+    src.write_bytes(b"\n".join(lines) + b"\n")
+    out = tmp_path / "v.jsonl"
+    proc = run_cli("audit", str(src), "--out", str(out), "--db", db_url)
+    assert proc.returncode == 0, proc.stderr.decode()
+    verdicts = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(verdicts) == 6
+    assert [v["parse"]["ok"] for v in verdicts] == [True, False, True, False, False, True]
+    assert [v["id"] for v in verdicts] == ["ok0", "trunc", "ok1", None, None, "ok2"]
+    for v in (verdicts[1], verdicts[3], verdicts[4]):
+        assert v["parse"]["errors"][0]["message"]
+    assert _count(db_url, "SELECT COUNT(*) FROM record WHERE status = 'ok'") == 3
+    assert _count(db_url, "SELECT COUNT(*) FROM record WHERE status = 'malformed'") == 3
+    # Running the same file again stores nothing twice.
+    assert run_cli("audit", str(src), "--out", str(out), "--db", db_url).returncode == 0
+    assert _count(db_url, "SELECT COUNT(*) FROM record") == 6
+
+
+def test_stdin_default_stdout_and_workers_give_identical_verdicts(tmp_path):
+    rows = [{"id": f"r{i}", "domain": "freeform", "trace": "a\n\nb\n\nc" * (i % 5 + 1)} for i in range(40)]
+    data = b"".join(json.dumps(r).encode() + b"\n" for r in rows)
+    one = run_cli("audit", "-", "--db", f"sqlite:///{tmp_path / 'one.db'}", stdin=data)
+    two = run_cli("audit", "-", "--db", f"sqlite:///{tmp_path / 'two.db'}", "--workers", "2", stdin=data)
+    assert one.returncode == two.returncode == 0, two.stderr.decode()
+    assert one.stdout == two.stdout
+    assert [json.loads(l)["id"] for l in one.stdout.decode().splitlines()] == [r["id"] for r in rows]
+
+
+def test_missing_input_and_bad_database_fail_clearly(tmp_path):
+    proc = run_cli("audit", str(tmp_path / "nope.jsonl"), "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert proc.returncode == 2 and b"cannot read" in proc.stderr
+    proc = run_cli("audit", "-", "--db", "postgresql://nobody@127.0.0.1:1/none", stdin=b"")
+    assert proc.returncode == 2 and b"cannot open database" in proc.stderr

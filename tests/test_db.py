@@ -1,0 +1,130 @@
+"""Storage on SQLite and PostgreSQL: migrations, idempotent raw storage, results, search."""
+
+import io
+import json
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import SQLModel
+
+import db.models  # noqa: F401 - registers the SQLModel tables
+from core.intake import iter_jsonl
+from db.engine import make_engine
+from db.migrations import LATEST, MIGRATIONS, migrate
+from db.queries import (comments_of, corpus_counts, search_steps, steps_of, trace_by_share_id)
+from db.store import add_comment, delete_record, store_raw
+from pipeline import audit_units
+
+RECORDS = [
+    {"id": "a", "domain": "freeform", "model": "m1", "trace": "Let me think about zebras.\n\nWait, giraffes.",
+     "answer": "giraffe"},
+    {"id": "b", "domain": "freeform", "model": "m2", "trace": "Plain <b>bold</b> \x00 text", "answer": ""},
+]
+
+
+def _units(rows):
+    data = b"".join(json.dumps(r).encode() + b"\n" for r in rows)
+    return iter_jsonl(io.BufferedReader(io.BytesIO(data)))
+
+
+def test_migrated_schema_matches_models(db_url):
+    engine = make_engine(db_url)
+    insp = sa.inspect(engine)
+    for table in SQLModel.metadata.sorted_tables:
+        stored = {c["name"] for c in insp.get_columns(table.name)} - {"tsv"}
+        assert stored == {c.name for c in table.columns}, table.name
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT MAX(version) FROM schema_version")).scalar() == LATEST
+    assert migrate(engine) == LATEST  # idempotent
+
+
+def test_upgrade_from_an_older_schema_keeps_data(db_url):
+    engine = sa.create_engine(make_engine.__globals__["database_url"](db_url))
+    if engine.dialect.name == "sqlite":
+        from db.engine import _sqlite_setup
+        _sqlite_setup(engine)
+    import db.migrations as m
+    old = m.MIGRATIONS
+    try:
+        m.MIGRATIONS = old[:1]
+        assert migrate(engine) == 1
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO record (content_hash, share_id, status, domain, problem_json, trace, answer, "
+                "meta_json, raw, raw_truncated, created_at) VALUES ('h', 's', 'ok', 'freeform', '{}', "
+                "'kept text', '', '{}', :raw, false, CURRENT_TIMESTAMP)"), {"raw": b"{}"})
+    finally:
+        m.MIGRATIONS = old
+    assert migrate(engine) == LATEST
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT trace FROM record WHERE share_id = 's'")).scalar() == "kept text"
+    engine.dispose()
+
+
+def test_pipeline_stores_everything_once_and_search_finds_steps(db_url):
+    engine = make_engine(db_url)
+    first = list(audit_units(_units(RECORDS), engine, source="t"))
+    assert [o.new for o in first] == [True, True]
+    again = list(audit_units(_units(RECORDS), engine, source="t"))
+    assert [o.new for o in again] == [False, False]
+    assert [o.verdict for o in again] == [o.verdict for o in first]
+    counts = corpus_counts(engine)
+    assert counts.records == 2 and counts.by_model == {"m1": 1, "m2": 1}
+
+    hits = search_steps(engine, "giraffes")
+    assert [(h["idx"], h["model"]) for h in hits] == [(1, "m1")]
+    assert [h["idx"] for h in search_steps(engine, 'giraffes" * (')] == [1]  # operators are inert
+    assert search_steps(engine, "   ") == []
+
+    rec = trace_by_share_id(engine, hits[0]["share_id"])
+    assert rec["record_id"] == "a" and rec["verdict"]["parse"]["n_steps"] == 2
+    steps = steps_of(engine, rec["pk"])
+    assert [s["text"] for s in steps] == ["Let me think about zebras.", "Wait, giraffes."]
+    assert rec["trace"][steps[1]["start"]:steps[1]["end"]] == "Wait, giraffes."
+
+
+def test_nul_bytes_are_kept_in_raw_and_replaced_in_text(db_url):
+    engine = make_engine(db_url)
+    outcome = list(audit_units(_units(RECORDS[1:]), engine))[0]
+    with engine.connect() as conn:
+        raw, trace = conn.execute(sa.text("SELECT raw, trace FROM record WHERE pk = :pk"),
+                                  {"pk": outcome.record_pk}).one()
+    assert b"\\u0000" in bytes(raw)
+    assert trace == "Plain <b>bold</b> \ufffd text"
+
+
+def test_malformed_units_are_stored_with_their_error(db_url):
+    engine = make_engine(db_url)
+    data = io.BufferedReader(io.BytesIO(b'{"id": "t1", "trace": "abc\nnot json\n'))
+    outcomes = list(audit_units(iter_jsonl(data), engine))
+    assert [o.verdict["parse"]["ok"] for o in outcomes] == [False, False]
+    assert outcomes[0].verdict["id"] == "t1"
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT status, error, raw FROM record ORDER BY pk")).all()
+    assert [r.status for r in rows] == ["malformed", "malformed"]
+    assert bytes(rows[1].raw) == b"not json"
+
+
+def test_comments_share_ids_and_delete(db_url):
+    engine = make_engine(db_url)
+    outcomes = list(audit_units(_units(RECORDS), engine))
+    pk = outcomes[0].record_pk
+    add_comment(engine, pk, 1, "rev <script>", "step 1 is <b>wrong</b>")
+    with pytest.raises(ValueError):
+        add_comment(engine, pk, 1, "rev", "   ")
+    comments = comments_of(engine, pk)
+    assert [(c["step_idx"], c["author"], c["text"]) for c in comments] == [(1, "rev <script>", "step 1 is <b>wrong</b>")]
+    with engine.connect() as conn:
+        share_ids = [r[0] for r in conn.execute(sa.text("SELECT share_id FROM record"))]
+    assert len(set(share_ids)) == 2 and all(len(s) == 16 and s.replace("-", "").replace("_", "").isalnum()
+                                            for s in share_ids)
+    delete_record(engine, pk)
+    assert corpus_counts(engine).records == 1
+    assert comments_of(engine, pk) == []
+
+
+def test_store_raw_is_idempotent_within_one_batch(db_url):
+    engine = make_engine(db_url)
+    units = list(_units([RECORDS[0], RECORDS[0]]))
+    keys = store_raw(engine, units)
+    assert keys[0][0] == keys[1][0] and [k[1] for k in keys] == [True, False]
