@@ -131,11 +131,19 @@ def _m0004_app_settings(conn: Connection) -> None:
     conn.execute(text("CREATE TABLE app_setting (key VARCHAR(64) PRIMARY KEY, value TEXT NOT NULL)"))
 
 
+
+def _m0005_step_links_and_state(conn: Connection) -> None:
+    """Non-tree edges (backtracks) and the domain's per-step state snapshot for the explorer."""
+    conn.execute(text("ALTER TABLE step ADD COLUMN links_json TEXT"))
+    conn.execute(text("ALTER TABLE step ADD COLUMN state_json TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
     (3, "corpus indexes", _m0003_corpus_indexes),
     (4, "app settings", _m0004_app_settings),
+    (5, "step links and state", _m0005_step_links_and_state),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -49,6 +49,8 @@ class Step(SQLModel, table=True):
     parent: int | None = None
     text: str = Field(sa_column=Column(Text, nullable=False))
     payload_json: str | None = Field(default=None, sa_column=Column(Text))
+    links_json: str | None = Field(default=None, sa_column=Column(Text))
+    state_json: str | None = Field(default=None, sa_column=Column(Text))
 
 
 class StepVerdictRow(SQLModel, table=True):

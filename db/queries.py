@@ -132,3 +132,193 @@ def search_steps(engine: Engine, query: str, limit: int = 50, record_pk: int | N
 def gap_counts(engine: Engine) -> dict[str, int]:
     with engine.connect() as conn:
         return dict(conn.execute(select(GAP.c.kind, func.count()).group_by(GAP.c.kind)).all())
+
+
+# --- explorer -------------------------------------------------------------------------------
+
+def step_outline(engine: Engine, record_pk: int) -> list[tuple[int, int | None, str, str | None, str | None, str]]:
+    """(idx, parent, kind, status, rule, text head) for every step: the tree and the overview."""
+    stmt = (
+        select(STEP.c.idx, STEP.c.parent, STEP.c.kind, STEP_VERDICT.c.status, STEP_VERDICT.c.rule,
+               func.substr(STEP.c.text, 1, 160))
+        .select_from(STEP.outerjoin(STEP_VERDICT, and_(STEP_VERDICT.c.record_pk == STEP.c.record_pk,
+                                                       STEP_VERDICT.c.step_idx == STEP.c.idx)))
+        .where(STEP.c.record_pk == record_pk).order_by(STEP.c.idx)
+    )
+    with engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(stmt)]  # type: ignore[misc]
+
+
+def step_detail(engine: Engine, record_pk: int, idx: int) -> dict[str, Any] | None:
+    stmt = (
+        select(STEP, STEP_VERDICT.c.status, STEP_VERDICT.c.rule, STEP_VERDICT.c.message,
+               STEP_VERDICT.c.expected_json, STEP_VERDICT.c.found_json, STEP_VERDICT.c.consequence_of)
+        .select_from(STEP.outerjoin(STEP_VERDICT, and_(STEP_VERDICT.c.record_pk == STEP.c.record_pk,
+                                                       STEP_VERDICT.c.step_idx == STEP.c.idx)))
+        .where(STEP.c.record_pk == record_pk, STEP.c.idx == idx)
+    )
+    with engine.connect() as conn:
+        row = conn.execute(stmt).first()
+    if row is None:
+        return None
+    out = dict(row._mapping)
+    for key in ("payload_json", "links_json", "state_json", "expected_json", "found_json"):
+        raw = out.pop(key, None)
+        out[key[:-5]] = json.loads(raw) if raw else None
+    return out
+
+
+# --- corpus ---------------------------------------------------------------------------------
+
+ANSWER_CHOICES = {"correct": True, "wrong": False, "undecided": None}
+TRACE_CHOICES = {"valid": True, "invalid": False, "not checked": None}
+
+
+@dataclass(frozen=True)
+class CorpusFilter:
+    """Every corpus filter; all of it round-trips through the page URL."""
+
+    models: tuple[str, ...] = ()
+    domains: tuple[str, ...] = ()
+    answer: str | None = None
+    trace: str | None = None
+    gap: str | None = None
+    q: str = ""
+
+
+def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
+    conds: list[Any] = []
+    if f.models:
+        named = [m for m in f.models if m != "(unknown)"]
+        model_cond = RECORD.c.model.in_(named)
+        conds.append(model_cond | RECORD.c.model.is_(None) if "(unknown)" in f.models else model_cond)
+    if f.domains:
+        conds.append(RECORD.c.domain.in_(f.domains))
+    if f.answer in ANSWER_CHOICES:
+        value = ANSWER_CHOICES[f.answer]
+        conds.append(TRACE_VERDICT.c.answer_correct.is_(None) if value is None
+                     else TRACE_VERDICT.c.answer_correct == value)
+    if f.trace in TRACE_CHOICES:
+        value = TRACE_CHOICES[f.trace]
+        conds.append(TRACE_VERDICT.c.trace_valid.is_(None) if value is None
+                     else TRACE_VERDICT.c.trace_valid == value)
+    if f.gap:
+        conds.append(RECORD.c.pk.in_(select(GAP.c.record_pk).where(GAP.c.kind == f.gap)))
+    if f.q and _WORD.search(f.q):
+        if conn.dialect.name == "sqlite":
+            sub = text("SELECT s.record_pk FROM step_fts JOIN step s ON s.id = step_fts.rowid "
+                       "WHERE step_fts MATCH :fq").bindparams(fq=_fts5_query(f.q))
+        else:
+            sub = text("SELECT record_pk FROM step WHERE tsv @@ plainto_tsquery('simple', :fq)").bindparams(fq=f.q)
+        conds.append(RECORD.c.pk.in_(sub.columns(record_pk=RECORD.c.pk.type)))
+    return conds
+
+
+def _joined():
+    return RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk)
+
+
+def filter_options(engine: Engine) -> dict[str, list[str]]:
+    with engine.connect() as conn:
+        models = [m or "(unknown)" for (m,) in conn.execute(select(RECORD.c.model).distinct())]
+        domains = [d for (d,) in conn.execute(select(RECORD.c.domain).distinct())]
+        gaps = [g for (g,) in conn.execute(select(GAP.c.kind).distinct())]
+    return {"models": sorted(models), "domains": sorted(domains), "gaps": sorted(gaps)}
+
+
+def corpus_matrix(engine: Engine, f: CorpusFilter) -> list[dict[str, Any]]:
+    """Counts per (model, answer_correct, trace_valid) over the filtered traces."""
+    with engine.connect() as conn:
+        stmt = (select(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+                       func.count().label("n"))
+                .select_from(_joined()).where(*_filter_conditions(conn, f))
+                .group_by(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid))
+        return [{"model": m or "(unknown)", "answer": _label(a), "trace": _label(t), "n": n}
+                for m, a, t, n in conn.execute(stmt)]
+
+
+def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = 20) -> list[tuple[float, int]]:
+    """How many traces first go wrong in each 1/bins slice of their length."""
+    with engine.connect() as conn:
+        bucket = func.min(func.floor(TRACE_VERDICT.c.first_invalid_rel * bins), bins - 1)
+        if conn.dialect.name == "postgresql":
+            bucket = func.least(func.floor(TRACE_VERDICT.c.first_invalid_rel * bins), bins - 1)
+        stmt = (select(bucket.label("b"), func.count()).select_from(_joined())
+                .where(TRACE_VERDICT.c.first_invalid_rel.is_not(None), *_filter_conditions(conn, f))
+                .group_by("b").order_by("b"))
+        return [(float(b) / bins, n) for b, n in conn.execute(stmt)]
+
+
+def invalid_by_rule(engine: Engine, f: CorpusFilter, limit: int = 30) -> list[tuple[str, int]]:
+    with engine.connect() as conn:
+        pks = select(RECORD.c.pk).select_from(_joined()).where(*_filter_conditions(conn, f))
+        stmt = (select(STEP_VERDICT.c.rule, func.count().label("n"))
+                .where(STEP_VERDICT.c.status == "invalid", STEP_VERDICT.c.record_pk.in_(pks))
+                .group_by(STEP_VERDICT.c.rule).order_by(text("n DESC")).limit(limit))
+        return [(r or "(unnamed)", n) for r, n in conn.execute(stmt)]
+
+
+def length_sample(engine: Engine, f: CorpusFilter, limit: int = 3000) -> list[dict[str, Any]]:
+    """A bounded sample of traces for the length-vs-correctness chart (each point opens a trace)."""
+    with engine.connect() as conn:
+        stmt = (select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.model, TRACE_VERDICT.c.n_steps,
+                       TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid)
+                .select_from(_joined()).where(TRACE_VERDICT.c.n_steps > 0, *_filter_conditions(conn, f))
+                .order_by(func.random()).limit(limit))
+        return [dict(r._mapping) for r in conn.execute(stmt)]
+
+
+def count_traces(engine: Engine, f: CorpusFilter) -> int:
+    with engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(_joined())
+                            .where(*_filter_conditions(conn, f))).scalar_one()
+
+
+def list_traces(engine: Engine, f: CorpusFilter, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+    with engine.connect() as conn:
+        stmt = (select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model, RECORD.c.status,
+                       TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+                       TRACE_VERDICT.c.first_invalid_step, TRACE_VERDICT.c.n_invalid,
+                       TRACE_VERDICT.c.answer_error_kind)
+                .select_from(_joined()).where(*_filter_conditions(conn, f))
+                .order_by(RECORD.c.pk.desc()).limit(limit).offset(offset))
+        return [dict(r._mapping) for r in conn.execute(stmt)]
+
+
+def data_revision(engine: Engine) -> tuple[int, int, str]:
+    """Changes whenever records, verdicts or comments change: the key for cached page queries."""
+    with engine.connect() as conn:
+        rec = conn.execute(select(func.count(), func.max(RECORD.c.pk)).select_from(RECORD)).one()
+        audited = conn.execute(select(func.max(TRACE_VERDICT.c.audited_at))).scalar()
+        comments = conn.execute(select(func.count()).select_from(COMMENT)).scalar_one()
+    return (int(rec[0]), int(rec[1] or 0) * 1_000_003 + int(comments), str(audited))
+
+
+def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[int] | None = None
+                 ) -> list[dict[str, Any]]:
+    """Stored verdicts (with record fields) for reports, in record order."""
+    stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
+                   RECORD.c.status, RECORD.c.error, RECORD.c.line_no, TRACE_VERDICT.c.verdict_json)
+            .select_from(_joined()).order_by(RECORD.c.pk))
+    if share_ids is not None:
+        stmt = stmt.where(RECORD.c.share_id.in_(share_ids))
+    if pks is not None:
+        stmt = stmt.where(RECORD.c.pk.in_(pks))
+    with engine.connect() as conn:
+        out = []
+        for r in conn.execute(stmt):
+            row = dict(r._mapping)
+            row["verdict"] = json.loads(row.pop("verdict_json")) if row.get("verdict_json") else None
+            out.append(row)
+        return out
+
+
+def comments_for(engine: Engine, pks: list[int]) -> dict[int, list[dict[str, Any]]]:
+    if not pks:
+        return {}
+    stmt = select(COMMENT).where(COMMENT.c.record_pk.in_(pks)).order_by(COMMENT.c.created_at, COMMENT.c.id)
+    out: dict[int, list[dict[str, Any]]] = {}
+    with engine.connect() as conn:
+        for r in conn.execute(stmt):
+            out.setdefault(r.record_pk, []).append(dict(r._mapping))
+    return out

@@ -13,6 +13,10 @@ from core.intake import InputUnit
 from core.record import canonical_json, record_to_json
 
 
+# A per-step state larger than this is summarised instead of stored (explorer detail, not data).
+MAX_STATE_CHARS = 20_000
+
+
 def clean_text(value: str) -> str:
     """Text both SQLite and PostgreSQL accept, same length so spans stay true.
 
@@ -75,12 +79,23 @@ class ResultRows:
 
 def result_rows(result: AuditResult) -> ResultRows:
     verdict = result.verdict.to_json()
+    graph = result.parsed.graph
+    links: dict[int, list[list[Any]]] = {}
+    for src, dst, kind in graph.edges():
+        if graph.steps[dst].parent != src:
+            links.setdefault(src, []).append([dst, kind])
+    states = result.replay.states
     steps = []
-    for step in result.parsed.graph.steps:
+    for step in graph.steps:
+        state = _json(states.get(step.index)) if step.index in states else None
+        if state is not None and len(state) > MAX_STATE_CHARS:
+            state = _json({"note": f"state snapshot of {len(state):,} characters not stored"})
         steps.append({
             "idx": step.index, "kind": step.kind[:32], "start": step.span[0], "end": step.span[1],
             "parent": step.parent, "text": clean_text(step.text),
             "payload_json": _json(step.payload) if step.payload else None,
+            "links_json": _json(links[step.index]) if step.index in links else None,
+            "state_json": state,
         })
     svs = []
     for sv in result.step_verdicts.values():

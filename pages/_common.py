@@ -1,4 +1,4 @@
-"""What every page shares: the engine (cached per process) and read-only mode."""
+"""What every page shares: the engine (cached per process), modes and page switching."""
 
 from __future__ import annotations
 
@@ -26,7 +26,27 @@ def engine() -> Engine:
 
 
 def read_only() -> bool:
-    """Review mode: links opened with ?mode=review, or a server started with STEPSCOPE_READ_ONLY=1."""
-    if os.environ.get("STEPSCOPE_READ_ONLY") == "1":
-        return True
-    return st.query_params.get("mode") == "review"
+    """Review mode: links opened with ?mode=review, or a server started with
+    STEPSCOPE_READ_ONLY=1. It hides upload, capture and delete controls, and sticks for the
+    browser session so moving between pages keeps it. (A UI mode: the guarantee that nothing is
+    written is the server flag.)"""
+    if st.query_params.get("mode") == "review":
+        st.session_state["_review"] = True
+    return server_read_only() or bool(st.session_state.get("_review"))
+
+
+def server_read_only() -> bool:
+    """A server started with STEPSCOPE_READ_ONLY=1 writes nothing at all, comments included."""
+    return os.environ.get("STEPSCOPE_READ_ONLY") == "1"
+
+
+def can_write() -> bool:
+    """Comments are allowed in review links (reviewers comment); not on a read-only server."""
+    return not server_read_only()
+
+
+def go_to(page: str, **params: str) -> None:
+    """Switch page carrying the given URL parameters (and review mode, when on)."""
+    if st.query_params.get("mode") == "review":
+        params.setdefault("mode", "review")
+    st.switch_page(f"pages/{page}.py", query_params=params)

@@ -1,0 +1,144 @@
+"""Audit reports (CSV, JSON, self-contained HTML) from stored verdict rows. Pure rendering:
+every user-supplied string is escaped for its output format."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from collections import Counter
+from datetime import datetime, timezone
+from typing import Any
+
+CSV_COLUMNS = ["record_id", "share_id", "domain", "model", "status", "parse_ok", "n_steps", "answer_correct",
+               "answer_error_kind", "answer_error_step", "answer_error_message", "trace_valid",
+               "first_invalid_step", "n_invalid", "invalid_rules", "gaps", "error", "comments"]
+
+
+def _flat(row: dict[str, Any], comments: list[dict[str, Any]] | None) -> dict[str, Any]:
+    v = row.get("verdict") or {}
+    err = v.get("answer_error") or {}
+    invalid = v.get("invalid_steps") or []
+    return {
+        "record_id": row.get("record_id"), "share_id": row.get("share_id"), "domain": row.get("domain"),
+        "model": row.get("model"), "status": row.get("status"),
+        "parse_ok": (v.get("parse") or {}).get("ok"), "n_steps": (v.get("parse") or {}).get("n_steps"),
+        "answer_correct": v.get("answer_correct"), "answer_error_kind": err.get("kind"),
+        "answer_error_step": err.get("step"), "answer_error_message": err.get("message"),
+        "trace_valid": v.get("trace_valid"), "first_invalid_step": v.get("first_invalid_step"),
+        "n_invalid": len(invalid),
+        "invalid_rules": ";".join(sorted({s.get("rule") or "" for s in invalid})),
+        "gaps": ";".join(g["kind"] for g in v.get("gaps") or []),
+        "error": row.get("error"),
+        "comments": None if comments is None else " | ".join(
+            f"[step {c['step_idx']}] {c['author']}: {c['text']}" for c in comments),
+    }
+
+
+def _csv_safe(value: Any) -> Any:
+    # Spreadsheet formula injection: a cell starting with = + - @ would be evaluated on open.
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def to_csv(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]] | None = None) -> str:
+    buf = io.StringIO()
+    cols = CSV_COLUMNS if comments is not None else CSV_COLUMNS[:-1]
+    writer = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore")
+    writer.writeheader()
+    for row in rows:
+        flat = _flat(row, None if comments is None else comments.get(row["pk"], []))
+        writer.writerow({k: _csv_safe(flat[k]) for k in cols})
+    return buf.getvalue()
+
+
+def _jsonable_comment(c: dict[str, Any]) -> dict[str, Any]:
+    created = c.get("created_at")
+    return {"step": c.get("step_idx"), "author": c.get("author"), "text": c.get("text"),
+            "created_at": created.isoformat() if hasattr(created, "isoformat") else created}
+
+
+def to_json(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]] | None = None) -> str:
+    out = []
+    for row in rows:
+        item = dict(row.get("verdict") or {"id": row.get("record_id"), "parse": {"ok": False}})
+        item["share_id"] = row.get("share_id")
+        item["model"] = row.get("model")
+        if comments is not None:
+            item["comments"] = [_jsonable_comment(c) for c in comments.get(row["pk"], [])]
+        out.append(item)
+    return json.dumps(out, ensure_ascii=False, indent=1)
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    answers: Counter = Counter()
+    traces: Counter = Counter()
+    gaps: Counter = Counter()
+    unreadable = 0
+    for row in rows:
+        v = row.get("verdict") or {}
+        if row.get("status") != "ok":
+            unreadable += 1
+        answers[{True: "correct", False: "wrong"}.get(v.get("answer_correct"), "undecided")] += 1
+        traces[{True: "valid", False: "invalid"}.get(v.get("trace_valid"), "not checked")] += 1
+        gaps.update(g["kind"] for g in v.get("gaps") or [])
+    return {"records": len(rows), "unreadable": unreadable, "answers": dict(answers),
+            "traces": dict(traces), "gaps": dict(gaps)}
+
+
+_STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #ddd;padding:4px 6px;vertical-align:top;text-align:left}
+th{background:#f4f4f4}.bad{color:#b00020;font-weight:600}.good{color:#0a7d32}.muted{color:#777}
+.card{display:inline-block;border:1px solid #ddd;border-radius:6px;padding:.5em 1em;margin:0 .5em .5em 0}
+pre{white-space:pre-wrap;margin:0}
+"""
+
+
+def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]] | None = None,
+            title: str = "Stepscope audit report", base_url: str = "") -> str:
+    """One file, no scripts, no external resources; opens anywhere."""
+    e = html.escape
+    s = summary(rows)
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title>",
+             f"<style>{_STYLE}</style></head><body><h1>{e(title)}</h1>",
+             f"<p class='muted'>Generated {e(datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC'))}</p>"]
+    cards = [("records", s["records"]), ("unreadable", s["unreadable"])]
+    cards += [(f"answer {k}", n) for k, n in sorted(s["answers"].items())]
+    cards += [(f"trace {k}", n) for k, n in sorted(s["traces"].items())]
+    cards += [(f"gap {k}", n) for k, n in sorted(s["gaps"].items())]
+    parts.append("".join(f"<div class='card'><b>{n}</b> {e(k)}</div>" for k, n in cards))
+    parts.append("<table><tr><th>record</th><th>domain / model</th><th>answer</th><th>trace</th>"
+                 "<th>invalid steps</th><th>gaps</th>" + ("<th>comments</th>" if comments is not None else "")
+                 + "</tr>")
+    for row in rows:
+        v = row.get("verdict") or {}
+        err = v.get("answer_error") or {}
+        ans = {True: "<span class='good'>correct</span>", False: "<span class='bad'>wrong</span>"}.get(
+            v.get("answer_correct"), "<span class='muted'>undecided</span>")
+        if err.get("message"):
+            ans += f"<br><span class='muted'>{e(str(err.get('message')))}</span>"
+        trc = {True: "<span class='good'>valid</span>", False: "<span class='bad'>invalid</span>"}.get(
+            v.get("trace_valid"), "<span class='muted'>not checked</span>")
+        inv = "".join(f"<div>#{int(s_['step'])} <b>{e(str(s_.get('rule')))}</b>: {e(str(s_.get('message')))}</div>"
+                      for s_ in (v.get("invalid_steps") or [])[:20])
+        more = len(v.get("invalid_steps") or []) - 20
+        if more > 0:
+            inv += f"<div class='muted'>and {more} more</div>"
+        gaps = "".join(f"<div><b>{e(g['kind'])}</b>: {e(str(g.get('message')))}</div>" for g in v.get("gaps") or [])
+        rid = e(str(row.get("record_id")))
+        if base_url and row.get("share_id"):
+            rid = f"<a href='{e(base_url)}/explorer?trace={e(row['share_id'])}'>{rid}</a>"
+        if row.get("status") != "ok":
+            rid += f"<br><span class='bad'>{e(str(row.get('error')))}</span>"
+        cells = [rid, f"{e(str(row.get('domain')))}<br><span class='muted'>{e(str(row.get('model') or ''))}</span>",
+                 ans, trc, inv, gaps]
+        if comments is not None:
+            cells.append("".join(
+                f"<div><b>{e(str(c['author']))}</b> (step {e(str(c['step_idx']))}): <pre>{e(c['text'])}</pre></div>"
+                for c in comments.get(row["pk"], [])))
+        parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    parts.append("</table></body></html>")
+    return "".join(parts)

@@ -1,0 +1,157 @@
+"""Corpus: filter the stored traces and see where reasoning breaks, per model. All filters live
+in the URL; all numbers come from SQL aggregates (cached per data revision)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.express as px
+import streamlit as st
+
+from db.queries import (ANSWER_CHOICES, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces, data_revision,
+                        filter_options, first_invalid_histogram, invalid_by_rule, length_sample, list_traces)
+from pages._common import engine, go_to
+
+PAGE_SIZE = 100
+
+eng = engine()
+rev = data_revision(eng)
+qp = st.query_params
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _cached(name: str, f: CorpusFilter, _rev: tuple, *args: int) -> object:
+    fn = {"matrix": corpus_matrix, "hist": first_invalid_histogram, "rules": invalid_by_rule,
+          "sample": length_sample, "count": count_traces, "list": list_traces}[name]
+    return fn(eng, f, *args)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _options(_rev: tuple) -> dict[str, list[str]]:
+    return filter_options(eng)
+
+
+st.title("Corpus")
+opts = _options(rev)
+
+
+def _param_list(key: str, allowed: list[str]) -> list[str]:
+    return [v for v in qp.get_all(key) if v in allowed]
+
+
+def _param_choice(key: str, allowed) -> str | None:
+    value = qp.get(key)
+    return value if value in allowed else None
+
+
+with st.sidebar:
+    st.header("Filters")
+    models = st.multiselect("Model", opts["models"], default=_param_list("model", opts["models"]))
+    domains = st.multiselect("Domain", opts["domains"], default=_param_list("domain", opts["domains"]))
+    answer_opts = [None, *ANSWER_CHOICES]
+    answer = st.selectbox("Answer", answer_opts, index=answer_opts.index(_param_choice("answer", ANSWER_CHOICES)),
+                          format_func=lambda v: "any" if v is None else v)
+    trace_opts = [None, *TRACE_CHOICES]
+    trace = st.selectbox("Trace", trace_opts, index=trace_opts.index(_param_choice("trace", TRACE_CHOICES)),
+                         format_func=lambda v: "any" if v is None else v)
+    gap_opts = [None, *opts["gaps"]]
+    gap = st.selectbox("Gap", gap_opts, index=gap_opts.index(_param_choice("gap", opts["gaps"])),
+                       format_func=lambda v: "any" if v is None else v)
+    q = st.text_input("Text in any step", value=qp.get("q", ""))
+
+flt = CorpusFilter(models=tuple(models), domains=tuple(domains), answer=answer, trace=trace, gap=gap, q=q.strip())
+
+wanted = {"model": list(flt.models), "domain": list(flt.domains), "answer": flt.answer, "trace": flt.trace,
+          "gap": flt.gap, "q": flt.q or None}
+current = {k: (qp.get_all(k) if isinstance(v, list) else qp.get(k)) for k, v in wanted.items()}
+if current != {k: (v if v is not None else None) for k, v in wanted.items()}:
+    keep = {k: v for k, v in qp.to_dict().items() if k not in wanted}
+    qp.clear()
+    qp.update(keep)
+    for key, value in wanted.items():
+        if value:
+            qp[key] = value
+
+total = _cached("count", flt, rev)
+st.caption(f"{total:,} trace(s) match")
+if not total:
+    st.info("No stored trace matches these filters.")
+    st.stop()
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Answer × trace, per model")
+    matrix = pd.DataFrame(_cached("matrix", flt, rev))
+    matrix["cell"] = "answer " + matrix["answer"] + " / trace " + matrix["trace"].map(
+        {"yes": "valid", "no": "invalid", "undecided": "not checked"})
+    fig = px.bar(matrix, x="model", y="n", color="cell", barmode="stack",
+                 color_discrete_map={"answer yes / trace valid": "#2ca02c", "answer yes / trace invalid": "#ff7f0e",
+                                     "answer no / trace valid": "#9467bd", "answer no / trace invalid": "#d62728"},
+                 labels={"n": "traces", "cell": ""})
+    fig.update_layout(height=340, margin={"t": 10, "b": 10}, legend={"orientation": "h", "y": -0.3})
+    ev = st.plotly_chart(fig, width="stretch", on_select="rerun", key="matrix_chart")
+    points = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else \
+        (ev.selection.points if ev and hasattr(ev, "selection") else [])
+    if points:
+        model = points[0].get("x")
+        if model and list(flt.models) != [model]:
+            qp["model"] = [model]
+            st.rerun()
+with right:
+    st.subheader("Where the first invalid step falls")
+    hist = _cached("hist", flt, rev)
+    if hist:
+        frame = pd.DataFrame(hist, columns=["position", "traces"])
+        frame["position"] = frame["position"].map(lambda p: f"{p:.0%}–{p + 0.05:.0%}")
+        fig = px.bar(frame, x="position", y="traces", labels={"position": "relative position in the trace"})
+        fig.update_layout(height=340, margin={"t": 10, "b": 10})
+        st.plotly_chart(fig, width="stretch", key="hist_chart")
+    else:
+        st.caption("no invalid steps in these traces")
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Invalid steps by rule")
+    rules = _cached("rules", flt, rev)
+    if rules:
+        frame = pd.DataFrame(rules, columns=["rule", "steps"])
+        fig = px.bar(frame, x="steps", y="rule", orientation="h")
+        fig.update_layout(height=max(240, 26 * len(frame)), margin={"t": 10, "b": 10},
+                          yaxis={"categoryorder": "total ascending"})
+        st.plotly_chart(fig, width="stretch", key="rules_chart")
+    else:
+        st.caption("no invalid steps in these traces")
+with right:
+    st.subheader("Trace length vs answer")
+    sample = pd.DataFrame(_cached("sample", flt, rev))
+    if not sample.empty:
+        sample["answer"] = sample["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
+        fig = px.strip(sample, x="answer", y="n_steps", color="answer", hover_data=["record_id", "model"],
+                       custom_data=["share_id"], log_y=True,
+                       color_discrete_map={"correct": "#2ca02c", "wrong": "#d62728", "undecided": "#999999"},
+                       labels={"n_steps": "steps"})
+        fig.update_layout(height=340, margin={"t": 10, "b": 10}, showlegend=False)
+        ev = st.plotly_chart(fig, width="stretch", on_select="rerun", key="length_chart")
+        pts = ev.selection.points if ev and hasattr(ev, "selection") else []
+        if pts and pts[0].get("customdata"):
+            go_to("explorer", trace=str(pts[0]["customdata"][0]))
+        if len(sample) >= 3000:
+            st.caption("a random sample of 3,000 traces; click a point to open it")
+        else:
+            st.caption("click a point to open the trace")
+
+st.subheader("Traces")
+pages = max(1, -(-total // PAGE_SIZE))
+page = st.number_input("page", 1, pages, 1, key="corpus_page") if pages > 1 else 1
+rows = pd.DataFrame(_cached("list", flt, rev, PAGE_SIZE, (page - 1) * PAGE_SIZE))
+rows["answer"] = rows["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
+rows["trace"] = rows["trace_valid"].map({True: "valid", False: "invalid"}).fillna("not checked")
+shown = rows[["record_id", "domain", "model", "n_steps", "answer", "trace", "first_invalid_step", "n_invalid",
+              "answer_error_kind"]]
+picked = st.dataframe(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+                      key=f"corpus_table_{page}")
+if picked and picked.selection and picked.selection.rows:
+    row = rows.iloc[picked.selection.rows[0]]
+    target = {"trace": str(row["share_id"])}
+    if pd.notna(row["first_invalid_step"]):
+        target["step"] = str(int(row["first_invalid_step"]))
+    go_to("explorer", **target)

@@ -1,0 +1,237 @@
+"""Explorer: one trace, its verdicts and its steps. The URL (?trace=<share id>&step=<n>) is the
+whole view state, so a copied link reopens exactly this view."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, steps_of,
+                        trace_by_share_id)
+from db.store import add_comment, delete_record
+from pages._common import can_write, engine, go_to, read_only
+from pages._view import neighbourhood, overview_figure, text_window, tree_html, verdict_label
+
+TREE_CAP = 1000
+LIST_WINDOW = 60
+
+eng = engine()
+rev = data_revision(eng)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _trace(share_id: str, _rev: tuple) -> dict | None:
+    return trace_by_share_id(eng, share_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _outline(pk: int, _rev: tuple) -> list[tuple]:
+    return step_outline(eng, pk)
+
+
+share_id = st.query_params.get("trace", "")
+if not share_id:
+    st.title("Explorer")
+    st.info("Open a trace from the Corpus page, or paste a link of the form `?trace=<id>&step=<n>`.")
+    st.stop()
+
+rec = _trace(share_id, rev)
+if rec is None:
+    st.title("Explorer")
+    st.error("No trace has this link. It may have been deleted, or the link is incomplete.")
+    st.stop()
+
+verdict = rec["verdict"] or {}
+outline = _outline(rec["pk"], rev)
+n_steps = len(outline)
+invalid = [o[0] for o in outline if o[3] == "invalid"]
+
+try:
+    step = int(st.query_params.get("step", invalid[0] if invalid else 0))
+except ValueError:
+    step = 0
+step = max(0, min(step, max(n_steps - 1, 0)))
+if st.session_state.get("_explorer_for") != (share_id, step):
+    st.session_state["_explorer_for"] = (share_id, step)
+    st.session_state["step_input"] = step
+
+
+def _select(idx: int) -> None:
+    idx = max(0, min(int(idx), max(n_steps - 1, 0)))
+    st.query_params["step"] = str(idx)
+    st.session_state["step_input"] = idx
+    st.session_state["_explorer_for"] = (share_id, idx)
+
+
+# --- header: what the trace is and what the audit says -------------------------------------
+st.title(f"Trace {rec['record_id'] or share_id}")
+st.caption(" · ".join(str(x) for x in (rec["domain"], rec["model"] or "model unknown",
+                                        verdict.get("format") or rec["format"] or "", rec.get("validator") or "")
+                      if x))
+if rec["status"] != "ok":
+    st.error("This input could not be read as a record.")
+    st.text(rec["error"] or "")
+
+c1, c2, c3, c4 = st.columns(4)
+c1.metric("Answer", verdict_label(verdict.get("answer_correct"), "answer"))
+c2.metric("Trace", verdict_label(verdict.get("trace_valid"), "trace"))
+c3.metric("Steps", f"{n_steps:,}")
+c4.metric("Invalid steps", f"{len(invalid):,}",
+          help=None if not invalid else f"first invalid step: {invalid[0]}")
+
+err = verdict.get("answer_error")
+if err:
+    with st.container(border=True):
+        where = f" at answer step {err['step']}" if err.get("step") is not None else ""
+        st.markdown(f"**Answer error**: `{err.get('kind')}`{where}")
+        st.text(err.get("message") or "")
+        if err.get("unmet"):
+            st.text("unmet: " + ", ".join(map(str, err["unmet"])))
+for perr in (verdict.get("parse") or {}).get("errors") or []:
+    st.warning("Parse problem" + (f" (line {perr['line']})" if perr.get("line") else ""))
+    st.text(perr.get("message") or "")
+
+gaps = verdict.get("gaps") or []
+if gaps:
+    st.subheader("Faithfulness gaps")
+    for g_i, gap in enumerate(gaps):
+        with st.container(border=True):
+            st.markdown(f"**{gap['kind']}**")
+            st.text(gap.get("message") or "")
+            gap_steps = [s for s in gap.get("steps") or [] if 0 <= s < n_steps][:12]
+            if gap_steps:
+                cols = st.columns(len(gap_steps))
+                for col, s in zip(cols, gap_steps):
+                    col.button(f"step {s}", key=f"gap{g_i}-{s}", on_click=_select, args=(s,))
+
+if n_steps == 0:
+    st.info("This trace has no steps (the trace text is empty).")
+    if rec["answer"]:
+        st.subheader("Answer")
+        st.code(rec["answer"], language=None, wrap_lines=True)
+    st.stop()
+
+# --- navigation ------------------------------------------------------------------------------
+prev_bad = max((i for i in invalid if i < step), default=None)
+next_bad = min((i for i in invalid if i > step), default=None)
+n1, n2, n3, n4 = st.columns([1, 1.2, 1, 3])
+n1.button("◀ previous invalid", disabled=prev_bad is None, on_click=_select, args=(prev_bad or 0,),
+          width="stretch")
+n2.number_input("step", min_value=0, max_value=max(n_steps - 1, 0), key="step_input",
+                on_change=lambda: _select(st.session_state["step_input"]), label_visibility="collapsed")
+n3.button("next invalid ▶", disabled=next_bad is None, on_click=_select, args=(next_bad or 0,),
+          width="stretch")
+query = n4.text_input("Search in this trace", value=st.query_params.get("q", ""), key="trace_q",
+                      placeholder="search words in this trace's steps", label_visibility="collapsed")
+if query != st.query_params.get("q", ""):
+    if query:
+        st.query_params["q"] = query
+    elif "q" in st.query_params:
+        del st.query_params["q"]
+matches = sorted({h["idx"] for h in search_steps(eng, query, limit=500, record_pk=rec["pk"])}) if query else []
+if query:
+    if matches:
+        st.caption(f"{len(matches)} matching step(s) (outlined in yellow): "
+                   + ", ".join(map(str, matches[:40])) + (" …" if len(matches) > 40 else ""))
+        st.selectbox("jump to a match", matches, index=None, key="match_pick", placeholder="jump to a match",
+                     on_change=lambda: _select(st.session_state["match_pick"]) if st.session_state["match_pick"]
+                     is not None else None, label_visibility="collapsed")
+    else:
+        st.caption("no step matches")
+
+# --- the selected step and its context -------------------------------------------------------
+detail = step_detail(eng, rec["pk"], step) or {}
+left, right = st.columns([3, 2])
+with right:
+    status = detail.get("status") or "unchecked"
+    badge = {"invalid": ":red", "valid": ":green"}.get(status, ":gray")
+    st.subheader(f"Step {step}")
+    st.markdown(f"{badge}[**{status}**] · kind `{detail.get('kind')}`"
+                + (f" · rule `{detail['rule']}`" if detail.get("rule") else "")
+                + (f" · consequence of step {detail['consequence_of']}"
+                   if detail.get("consequence_of") is not None else ""))
+    if detail.get("message"):
+        st.text(detail["message"])
+    if detail.get("expected") is not None or detail.get("found") is not None:
+        st.json({"expected": detail.get("expected"), "found": detail.get("found")}, expanded=True)
+    if detail.get("state"):
+        with st.expander("State after this step", expanded=True):
+            st.json(detail["state"], expanded=1)
+    if detail.get("payload"):
+        with st.expander("Parsed step"):
+            st.json(detail["payload"], expanded=1)
+    if detail.get("links"):
+        st.caption("links: " + ", ".join(f"{kind} → step {dst}" for dst, kind in detail["links"]))
+    st.markdown("**Trace text** (the step in the box)")
+    before, body, after = text_window(rec["trace"], detail.get("start", 0), detail.get("end", 0))
+    if before:
+        st.text(before)
+    st.code(body or " ", language=None, wrap_lines=True)
+    if after:
+        st.text(after)
+
+    st.markdown("**Comments on this step**")
+    comments = comments_of(eng, rec["pk"])
+    here = [c for c in comments if c["step_idx"] == step]
+    for c in here:
+        with st.container(border=True):
+            st.caption(f"{c['created_at']:%Y-%m-%d %H:%M} UTC")
+            st.text(f"{c['author']}: {c['text']}")
+    if not here:
+        st.caption("none yet")
+    elsewhere = sorted({c["step_idx"] for c in comments if c["step_idx"] != step and c["step_idx"] is not None})
+    if elsewhere:
+        st.caption("comments on other steps: " + ", ".join(map(str, elsewhere)))
+    if can_write():
+        with st.form("comment", clear_on_submit=True):
+            author = st.text_input("Your name", key="comment_author")
+            body_text = st.text_area("Comment", key="comment_text")
+            if st.form_submit_button("Add comment"):
+                try:
+                    add_comment(eng, rec["pk"], step, author or "anonymous", body_text)
+                    st.rerun()
+                except ValueError as exc:
+                    st.warning(str(exc))
+
+with left:
+    tab_tree, tab_overview, tab_list, tab_answer = st.tabs(["Tree", "Overview", "Step list", "Answer"])
+    with tab_tree:
+        nodes = neighbourhood(outline, step, TREE_CAP)
+        if len(nodes) < n_steps:
+            st.caption(f"showing {len(nodes):,} of {n_steps:,} steps around step {step}")
+        # The iframe may run script with same-origin access: tree_html escapes every user string.
+        st.iframe(tree_html(outline, nodes, step, set(matches)), height=580)
+        st.caption("red: invalid · green: valid · grey: not checked · black border: selected · "
+                   "yellow border: search match")
+    with tab_overview:
+        st.plotly_chart(overview_figure(outline, step), width="stretch", key="overview")
+        st.caption("blocks of 100 steps; red blocks hold invalid steps; click a block to zoom in")
+    with tab_list:
+        lo = max(0, step - LIST_WINDOW // 2)
+        rows = steps_of(eng, rec["pk"], lo, lo + LIST_WINDOW)
+        frame = pd.DataFrame([{"step": r["idx"], "kind": r["kind"], "status": r["status"] or "unchecked",
+                               "rule": r["rule"] or "", "match": r["idx"] in matches,
+                               "text": (r["text"] or "")[:200], "message": r["message"] or ""} for r in rows])
+        picked = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun",
+                              selection_mode="single-row", key=f"steplist-{lo}")
+        sel = picked.selection.rows if picked and picked.selection else []
+        if sel:
+            target = int(frame.iloc[sel[0]]["step"])
+            if target != step:
+                _select(target)
+                st.rerun()
+    with tab_answer:
+        st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
+
+link = f"?trace={share_id}&step={step}"
+st.caption(f"Link to this view: `{link}` · review link (read-only): `{link}&mode=review`")
+
+if not read_only():
+    with st.expander("Delete this trace"):
+        st.warning("Deleting removes the record, its steps, verdicts and comments.")
+        if st.checkbox("I understand", key="confirm_delete") and st.button("Delete", type="primary"):
+            delete_record(eng, rec["pk"])
+            st.cache_data.clear()
+            go_to("corpus")

@@ -1,0 +1,113 @@
+"""Upload & audit: files in, verdicts out, with progress, per-record errors and reports."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import streamlit as st
+
+from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
+from core.limits import current_limits
+from core.record import KNOWN_DOMAINS
+from core.report import summary, to_csv, to_html, to_json
+from db.queries import comments_for, verdict_rows
+from pages._common import engine, go_to, read_only
+from pipeline import audit_units
+
+st.title("Upload & audit")
+if read_only():
+    st.warning("This is a read-only review session; uploads are switched off.")
+    st.stop()
+
+limits = current_limits()
+st.caption("JSONL (one record per line), a JSON record or array, a plain-text trace, or chat-completion "
+           f"responses. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
+           f"{limits.max_records_per_upload:,} records per upload.")
+
+files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log"],
+                         accept_multiple_files=True)
+c1, c2 = st.columns(2)
+domain = c1.selectbox("Domain for records that do not name one (and for text files)", KNOWN_DOMAINS,
+                      index=KNOWN_DOMAINS.index("freeform"))
+fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text"],
+                   help="auto: by file extension, else by content")
+
+if st.button("Audit", type="primary", disabled=not files):
+    eng = engine()
+    all_outcomes = []
+    for up in files or []:
+        data = up.getvalue()
+        if len(data) > limits.max_upload_bytes:
+            st.error(f"{up.name}: {len(data) / 2**20:.1f} MB is over the upload limit of "
+                     f"{limits.max_upload_bytes / 2**20:.0f} MB; nothing from it was read.")
+            continue
+        kind = fmt if fmt != "auto" else guess_format(up.name, data[:4096])
+        if kind == "jsonl":
+            units = iter_jsonl(io.BufferedReader(io.BytesIO(data)), default_domain=domain)
+        elif kind == "json":
+            units = iter_json_document(data, default_domain=domain)
+        else:
+            units = iter([text_unit(data, domain, up.name)])
+        estimate = max(1, data.count(b"\n") + 1) if kind == "jsonl" else 1
+        bar = st.progress(0.0, text=f"{up.name}: starting")
+
+        def progress(done: int, _bar=bar, _name=up.name, _est=estimate) -> None:
+            _bar.progress(min(1.0, done / _est), text=f"{_name}: {done:,} records audited")
+
+        outcomes = []
+        for i, outcome in enumerate(audit_units(units, eng, source=up.name, on_progress=progress)):
+            if i >= limits.max_records_per_upload:
+                st.warning(f"{up.name}: stopped after {limits.max_records_per_upload:,} records "
+                           "(STEPSCOPE_MAX_RECORDS); the rest of the file was not read.")
+                break
+            outcomes.append(outcome)
+        bar.progress(1.0, text=f"{up.name}: {len(outcomes):,} records audited")
+        all_outcomes.extend(outcomes)
+    st.session_state["last_upload_pks"] = [o.record_pk for o in all_outcomes]
+    st.session_state["last_upload_errors"] = [
+        {"file line": o.unit_line, "id": o.verdict.get("id"),
+         "problem": o.error or "; ".join(e["message"] for e in o.verdict["parse"]["errors"])}
+        for o in all_outcomes if o.error or not o.verdict["parse"]["ok"]
+    ]
+    st.session_state["last_upload_new"] = sum(o.new for o in all_outcomes)
+
+pks = st.session_state.get("last_upload_pks")
+if pks:
+    eng = engine()
+    seen: set[int] = set()
+    ordered = [pk for pk in pks if not (pk in seen or seen.add(pk))]
+    rows = verdict_rows(eng, pks=ordered)
+    s = summary(rows)
+    st.subheader("Summary")
+    m = st.columns(5)
+    m[0].metric("Records", f"{s['records']:,}")
+    m[1].metric("New", f"{st.session_state.get('last_upload_new', 0):,}")
+    m[2].metric("Answers correct", f"{s['answers'].get('correct', 0):,}")
+    m[3].metric("Traces valid", f"{s['traces'].get('valid', 0):,}")
+    m[4].metric("Unreadable", f"{s['unreadable']:,}")
+    if s["gaps"]:
+        st.dataframe(pd.DataFrame(sorted(s["gaps"].items()), columns=["gap", "traces"]), hide_index=True)
+    errors = st.session_state.get("last_upload_errors") or []
+    if errors:
+        st.subheader(f"Problems in {len(errors):,} input(s)")
+        st.caption("Every other record went through; problem inputs are stored verbatim.")
+        st.dataframe(pd.DataFrame(errors), hide_index=True, width="stretch")
+    table = pd.DataFrame([{"share_id": r["share_id"], "id": r["record_id"], "domain": r["domain"],
+                           "model": r["model"],
+                           "answer": {True: "correct", False: "wrong"}.get((r["verdict"] or {}).get("answer_correct"),
+                                                                           "undecided"),
+                           "trace": {True: "valid", False: "invalid"}.get((r["verdict"] or {}).get("trace_valid"),
+                                                                          "not checked"),
+                           "first invalid": (r["verdict"] or {}).get("first_invalid_step")} for r in rows])
+    st.subheader("Records")
+    picked = st.dataframe(table.drop(columns=["share_id"]), hide_index=True, width="stretch",
+                          on_select="rerun", selection_mode="single-row", key="upload_table")
+    if picked and picked.selection and picked.selection.rows:
+        go_to("explorer", trace=table.iloc[picked.selection.rows[0]]["share_id"])
+    with_comments = st.checkbox("Include reviewer comments in reports", value=True)
+    comments = comments_for(eng, ordered) if with_comments else None
+    d1, d2, d3 = st.columns(3)
+    d1.download_button("Report (CSV)", to_csv(rows, comments), "stepscope-report.csv", "text/csv")
+    d2.download_button("Report (JSON)", to_json(rows, comments), "stepscope-report.json", "application/json")
+    d3.download_button("Report (HTML)", to_html(rows, comments), "stepscope-report.html", "text/html")

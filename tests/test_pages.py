@@ -1,0 +1,125 @@
+"""AppTest tests for each page: query parameters, upload, filters, review mode."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from db.engine import make_engine
+from db.queries import recent_traces
+from tests.conftest import REPO
+
+RECORDS = [
+    {"id": "p1", "domain": "freeform", "model": "alpha", "trace": "First we add.\n\nThen <script>x()</script>.",
+     "answer": "7"},
+    {"id": "p2", "domain": "freeform", "model": "beta", "trace": "Only one paragraph about zebras.", "answer": "1"},
+]
+
+
+@pytest.fixture()
+def app(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'pages.db'}"
+    monkeypatch.setenv("STEPSCOPE_DATABASE_URL", url)
+    monkeypatch.setenv("STEPSCOPE_DEMO", "0")
+
+    def make(page: str, **params: str) -> AppTest:
+        at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+        for k, v in params.items():
+            at.query_params[k] = v
+        at.switch_page(f"pages/{page}.py")
+        return at
+
+    make.url = url
+    return make
+
+
+def _upload(app, data: bytes, name: str = "t.jsonl") -> AppTest:
+    at = app("upload").run()
+    at.file_uploader[0].set_value((name, data, "application/octet-stream"))
+    at.run()
+    at.button[0].click().run()
+    return at
+
+
+def test_upload_audits_lists_errors_and_offers_reports(app):
+    data = b"\n".join(json.dumps(r).encode() for r in RECORDS) + b"\n{broken\n"
+    at = _upload(app, data)
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Records"] == "3" and metrics["New"] == "3" and metrics["Unreadable"] == "1"
+    problems = at.dataframe[0].value if len(at.dataframe) else None
+    assert problems is not None and list(problems["file line"]) == [3]
+    labels = [b.label for b in at.get("download_button")]
+    assert labels == ["Report (CSV)", "Report (JSON)", "Report (HTML)"]
+
+
+def test_text_file_upload_uses_the_chosen_domain(app):
+    at = app("upload").run()
+    at.selectbox[0].set_value("countdown")
+    at.file_uploader[0].set_value(("think.txt", b"Let me think.\n\nDone.", "text/plain"))
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    rows = recent_traces(make_engine(app.url), 5)
+    assert rows[0]["domain"] == "countdown" and rows[0]["n_steps"] == 2
+
+
+def test_corpus_filters_come_from_and_go_to_the_url(app):
+    _upload(app, b"\n".join(json.dumps(r).encode() for r in RECORDS))
+    at = app("corpus").run()
+    assert not at.exception
+    assert at.caption[0].value == "2 trace(s) match"
+    at = app("corpus", model="beta").run()
+    assert at.caption[0].value == "1 trace(s) match"
+    assert at.multiselect[0].value == ["beta"]
+    at = app("corpus", q="zebras").run()
+    assert at.caption[0].value == "1 trace(s) match"
+    at.sidebar.text_input[0].set_value("nothing-like-this").run()
+    assert at.query_params["q"] in ("nothing-like-this", ["nothing-like-this"])
+    assert any("No stored trace matches" in i.value for i in at.info)
+
+
+def test_explorer_opens_a_trace_at_a_step_from_the_url(app):
+    _upload(app, b"\n".join(json.dumps(r).encode() for r in RECORDS))
+    share = next(r["share_id"] for r in recent_traces(make_engine(app.url)) if r["record_id"] == "p1")
+    at = app("explorer", trace=share, step="1").run()
+    assert not at.exception
+    assert at.title[0].value == "Trace p1"
+    assert at.subheader[0].value == "Step 1" or any(s.value == "Step 1" for s in at.subheader)
+    assert any(c.value == "Then <script>x()</script>." for c in at.code)  # shown as text, verbatim
+    at.number_input[0].set_value(0).run()
+    assert at.query_params["step"] in ("0", ["0"])
+
+
+def test_explorer_comment_round_trip_and_unknown_link(app):
+    _upload(app, b"\n".join(json.dumps(r).encode() for r in RECORDS))
+    share = recent_traces(make_engine(app.url))[0]["share_id"]
+    at = app("explorer", trace=share, step="0").run()
+    at.text_input(key="comment_author").set_value("Rev")
+    at.text_area(key="comment_text").set_value("looks <b>fine</b>")
+    at.get("form_submit_button")[0].click().run()
+    assert not at.exception
+    assert any(t.value == "Rev: looks <b>fine</b>" for t in at.text)
+    at = app("explorer", trace="not-a-real-id").run()
+    assert any("No trace has this link" in e.value for e in at.error)
+
+
+def test_review_mode_hides_upload_and_delete(app):
+    _upload(app, json.dumps(RECORDS[0]).encode())
+    share = recent_traces(make_engine(app.url))[0]["share_id"]
+    at = app("explorer", trace=share, mode="review").run()
+    assert not at.exception
+    assert not [e for e in at.expander if "Delete" in e.label]
+    at = app("upload", mode="review").run()
+    assert any("read-only review session" in w.value for w in at.warning)
+    at = app("explorer", trace=share).run()
+    assert [e for e in at.expander if "Delete" in e.label]
+
+
+def test_server_read_only_mode_has_no_comment_form(app, monkeypatch):
+    _upload(app, json.dumps(RECORDS[0]).encode())
+    share = recent_traces(make_engine(app.url))[0]["share_id"]
+    monkeypatch.setenv("STEPSCOPE_READ_ONLY", "1")
+    at = app("explorer", trace=share).run()
+    assert not at.exception
+    assert len(at.get("form_submit_button")) == 0
