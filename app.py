@@ -1,19 +1,23 @@
-"""Stepscope's entry point: `streamlit run app.py`."""
+"""Stepscope's entry point: `streamlit run app.py`.
+
+Page scripts live in app_pages/, not pages/: Streamlit runs a directory named pages/ beside the
+entry script as a legacy multipage app, and a visitor whose first request is a deep link
+(/explorer?trace=...) would get that instead of this navigation."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from pages._common import read_only
+from app_pages._common import read_only
 
 st.set_page_config(page_title="Stepscope", page_icon=":mag:", layout="wide")
 
 pages = [
-    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True, url_path="home"),
-    st.Page("pages/corpus.py", title="Corpus", icon=":material/table_chart:", url_path="corpus"),
-    st.Page("pages/explorer.py", title="Explorer", icon=":material/account_tree:", url_path="explorer"),
+    st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True, url_path="home"),
+    st.Page("app_pages/corpus.py", title="Corpus", icon=":material/table_chart:", url_path="corpus"),
+    st.Page("app_pages/explorer.py", title="Explorer", icon=":material/account_tree:", url_path="explorer"),
 ]
 if not read_only():
-    pages.insert(1, st.Page("pages/upload.py", title="Upload & audit", icon=":material/upload_file:",
+    pages.insert(1, st.Page("app_pages/upload.py", title="Upload & audit", icon=":material/upload_file:",
                             url_path="upload"))
 st.navigation(pages).run()

@@ -9,7 +9,7 @@ import streamlit as st
 
 from db.queries import (ANSWER_CHOICES, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces, data_revision,
                         filter_options, first_invalid_histogram, invalid_by_rule, length_sample, list_traces)
-from pages._common import engine, go_to
+from app_pages._common import engine, go_to
 
 PAGE_SIZE = 100
 

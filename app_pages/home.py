@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.limits import current_limits
 from db.queries import corpus_counts, gap_counts, recent_traces
-from pages._common import engine, read_only
+from app_pages._common import engine, read_only
 from validators.registry import list_domains
 from trace_parsers.registry import list_formats
 

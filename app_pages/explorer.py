@@ -11,8 +11,8 @@ import streamlit as st
 from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, steps_of,
                         trace_by_share_id)
 from db.store import add_comment, delete_record
-from pages._common import can_write, engine, go_to, read_only
-from pages._view import neighbourhood, overview_figure, text_window, tree_html, verdict_label
+from app_pages._common import can_write, engine, go_to, read_only
+from app_pages._view import neighbourhood, overview_figure, text_window, tree_html, verdict_label
 
 TREE_CAP = 1000
 LIST_WINDOW = 60

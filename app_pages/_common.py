@@ -49,4 +49,4 @@ def go_to(page: str, **params: str) -> None:
     """Switch page carrying the given URL parameters (and review mode, when on)."""
     if st.query_params.get("mode") == "review":
         params.setdefault("mode", "review")
-    st.switch_page(f"pages/{page}.py", query_params=params)
+    st.switch_page(f"app_pages/{page}.py", query_params=params)

@@ -12,7 +12,7 @@ from core.limits import current_limits
 from core.record import KNOWN_DOMAINS
 from core.report import summary, to_csv, to_html, to_json
 from db.queries import comments_for, verdict_rows
-from pages._common import engine, go_to, read_only
+from app_pages._common import engine, go_to, read_only
 from pipeline import audit_units
 
 st.title("Upload & audit")
