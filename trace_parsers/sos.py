@@ -78,7 +78,6 @@ class _Shape:
 
     current: NodeId | None = None
     anchor: dict[NodeId, int] = field(default_factory=dict)
-    generated: set[NodeId] = field(default_factory=set)
     visited: set[NodeId] = field(default_factory=set)
 
 
@@ -154,7 +153,6 @@ def parse(record: TraceRecord) -> ParsedTrace:
             node = payload.get("node")
             if kind == "generate" and node is not None and node not in shape.anchor:
                 shape.anchor[node] = idx
-                shape.generated.add(node)
             if kind == "goal" and goal_step is None:
                 goal_step = idx
         elif kind == "move":

@@ -7,7 +7,6 @@ descent parser of our own: user text is never handed to `eval`.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -73,7 +72,7 @@ def multiset_minus(have: Iterable[int], used: Iterable[int]) -> tuple[list[int],
 
 
 def same_multiset(x: Iterable[int], y: Iterable[int]) -> bool:
-    return Counter(x) == Counter(y)
+    return sorted(x) == sorted(y)
 
 
 def fmt_num(value: Fraction) -> str:
@@ -216,7 +215,7 @@ def sos_children(nums: tuple[int, ...]) -> list[tuple[int, str, tuple[int, ...]]
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)
 def _solve(nums: tuple[int, ...], target: int) -> tuple[str, ...] | None:
     if len(nums) == 1:
         return () if nums[0] == target else None

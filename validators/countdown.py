@@ -104,6 +104,8 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         out.states = log.states
         out.trace_valid = not any(v.status == "invalid" for v in out.step_verdicts)
         out.notes["goal_step"] = log.goal_step
+        out.notes["error_buckets"] = dict(Counter(v.rule.split("_")[0] for v in out.step_verdicts
+                                                  if v.status == "invalid" and v.rule))
     elif record.trace.strip():
         out.notes["trace"] = f"format {parsed.format!r} has no Countdown step semantics; only the answer is judged"
 
