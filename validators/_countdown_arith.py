@@ -1,0 +1,239 @@
+"""Exact arithmetic for Countdown: SoS operations, free-form expressions, multisets, a solver.
+
+Everything is exact (`fractions.Fraction`), and expressions are read by a small recursive
+descent parser of our own: user text is never handed to `eval`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Iterable
+
+OPS = "+-*/"
+
+# One SoS operation as `combine_nums` prints it: "a<op>b=c" (kanishkg/stream-of-search,
+# src/countdown_utils.py::combine_nums). Spaces are tolerated, negatives too, so a model's
+# "3-7=-4" is read and judged rather than rejected as unreadable.
+_OP_RE = re.compile(r"^\s*(-?\d+)\s*([-+*/×÷xX])\s*(-?\d+)\s*=\s*(-?\d+)\s*$")
+_OP_ALIASES = {"×": "*", "x": "*", "X": "*", "÷": "/"}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """`a op b = c` as written; `c` is the claimed result."""
+
+    a: int
+    op: str
+    b: int
+    c: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.a}{self.op}{self.b}={self.c}"
+
+    def true_value(self) -> Fraction | None:
+        """The exact value of `a op b`; None for a division by zero."""
+        return apply_op(Fraction(self.a), self.op, Fraction(self.b))
+
+
+def parse_operation(text: str) -> Operation | None:
+    m = _OP_RE.match(text)
+    if not m:
+        return None
+    op = _OP_ALIASES.get(m.group(2), m.group(2))
+    return Operation(int(m.group(1)), op, int(m.group(3)), int(m.group(4)))
+
+
+def apply_op(a: Fraction, op: str, b: Fraction) -> Fraction | None:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return None if b == 0 else a / b
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def multiset_minus(have: Iterable[int], used: Iterable[int]) -> tuple[list[int], list[int]]:
+    """(`have` with one copy of each used number removed, the used numbers that were missing)."""
+    rest = list(have)
+    missing: list[int] = []
+    for n in used:
+        try:
+            rest.remove(n)
+        except ValueError:
+            missing.append(n)
+    return rest, missing
+
+
+def same_multiset(x: Iterable[int], y: Iterable[int]) -> bool:
+    return sorted(x) == sorted(y)
+
+
+def fmt_num(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+# ---------------------------------------------------------------- free-form expressions
+
+class ExprError(ValueError):
+    """An expression that cannot be read or evaluated; `kind` is "syntax" or "division_by_zero"."""
+
+    def __init__(self, message: str, kind: str = "syntax", pos: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.pos = pos
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    value: Fraction
+    numbers: tuple[int, ...]
+
+
+_TOKEN_RE = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([-+*/×÷()xX]))")
+_MAX_DEPTH = 100
+_MAX_TOKENS = 400
+
+
+def _tokenize(text: str) -> list[tuple[str, str, int]]:
+    tokens: list[tuple[str, str, int]] = []
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if not m or m.end() == pos:
+            raise ExprError(f"unexpected character {text[pos]!r} at position {pos}", pos=pos)
+        if m.group(1) is not None:
+            tokens.append(("num", m.group(1), m.start(1)))
+        else:
+            sym = _OP_ALIASES.get(m.group(2), m.group(2))
+            tokens.append(("sym", sym, m.start(2)))
+        pos = m.end()
+        if len(tokens) > _MAX_TOKENS:
+            raise ExprError(f"expression longer than {_MAX_TOKENS} tokens")
+    return tokens
+
+
+class _Parser:
+    """expr := term (('+'|'-') term)* ; term := factor (('*'|'/') factor)* ; factor := NUM | '(' expr ')'."""
+
+    def __init__(self, tokens: list[tuple[str, str, int]]) -> None:
+        self.tokens = tokens
+        self.i = 0
+        self.numbers: list[int] = []
+
+    def peek(self) -> tuple[str, str, int] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def expr(self, depth: int) -> Fraction:
+        value = self.term(depth)
+        while (tok := self.peek()) and tok[0] == "sym" and tok[1] in "+-":
+            self.i += 1
+            right = self.term(depth)
+            value = value + right if tok[1] == "+" else value - right
+        return value
+
+    def term(self, depth: int) -> Fraction:
+        value = self.factor(depth)
+        while (tok := self.peek()) and tok[0] == "sym" and tok[1] in "*/":
+            self.i += 1
+            right = self.factor(depth)
+            if tok[1] == "*":
+                value = value * right
+            else:
+                if right == 0:
+                    raise ExprError("division by zero", kind="division_by_zero", pos=tok[2])
+                value = value / right
+        return value
+
+    def factor(self, depth: int) -> Fraction:
+        if depth > _MAX_DEPTH:
+            raise ExprError(f"parentheses nested deeper than {_MAX_DEPTH}")
+        tok = self.peek()
+        if tok is None:
+            raise ExprError("the expression ends where a number was expected")
+        if tok[0] == "num":
+            self.i += 1
+            if "." in tok[1]:
+                raise ExprError(f"{tok[1]} is not a whole number", pos=tok[2])
+            n = int(tok[1])
+            self.numbers.append(n)
+            return Fraction(n)
+        if tok[1] == "(":
+            self.i += 1
+            value = self.expr(depth + 1)
+            close = self.peek()
+            if close is None or close[1] != ")":
+                raise ExprError("a '(' is never closed", pos=tok[2])
+            self.i += 1
+            return value
+        raise ExprError(f"unexpected {tok[1]!r} at position {tok[2]} (only numbers, + - * / and parentheses)",
+                        pos=tok[2])
+
+
+def evaluate(text: str) -> Evaluated:
+    """Evaluate an arithmetic expression exactly; raise ExprError with a readable reason."""
+    tokens = _tokenize(text)
+    if not tokens:
+        raise ExprError("empty expression")
+    parser = _Parser(tokens)
+    value = parser.expr(0)
+    if parser.i != len(tokens):
+        tok = tokens[parser.i]
+        raise ExprError(f"unexpected {tok[1]!r} at position {tok[2]}", pos=tok[2])
+    return Evaluated(value, tuple(parser.numbers))
+
+
+# ---------------------------------------------------------------- solver
+
+def sos_children(nums: tuple[int, ...]) -> list[tuple[int, str, tuple[int, ...]]]:
+    """Children in Stream-of-Search order: pairs i<j, then `combine_nums(a, b)` order
+    (a+b, a*b, then the non-negative difference and the exact quotient) -- src/countdown_utils.py."""
+    out: list[tuple[int, str, tuple[int, ...]]] = []
+    n = len(nums)
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = nums[i], nums[j]
+            rest = tuple(nums[k] for k in range(n) if k != i and k != j)
+            cands = [(a + b, f"{a}+{b}={a + b}"), (a * b, f"{a}*{b}={a * b}")]
+            if a <= b:
+                cands.append((b - a, f"{b}-{a}={b - a}"))
+                if a != 0 and b % a == 0:
+                    cands.append((b // a, f"{b}/{a}={b // a}"))
+            else:
+                cands.append((a - b, f"{a}-{b}={a - b}"))
+                if b != 0 and a % b == 0:
+                    cands.append((a // b, f"{a}/{b}={a // b}"))
+            for value, text in cands:
+                out.append((value, text, rest + (value,)))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _solve(nums: tuple[int, ...], target: int) -> tuple[str, ...] | None:
+    if len(nums) == 1:
+        return () if nums[0] == target else None
+    for _value, text, child in sos_children(nums):
+        found = _solve(child, target)
+        if found is not None:
+            return (text, *found)
+    return None
+
+
+def solve(nums: Iterable[int], target: int) -> list[str] | None:
+    """One SoS operation sequence that uses every number and ends at `target`, or None.
+
+    Under SoS rules (non-negative integer intermediates); used to tell "No solution found" on a
+    truly unsolvable instance from a search that gave up. Capped at 6 numbers (cost grows fast).
+    """
+    nums = tuple(nums)
+    if len(nums) > 6:
+        raise ValueError("solver is limited to 6 numbers")
+    found = _solve(tuple(sorted(nums)), target)
+    return list(found) if found is not None else None

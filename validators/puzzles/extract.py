@@ -1,0 +1,173 @@
+"""Every move list a thinking trace writes, with its place in the text.
+
+"The Illusion of Thinking" asks models to write the complete move list whenever they explore a
+solution, then replays each list found in the thinking (reference-semantics.md §5). Here:
+* bracketed lists: `moves = [[1, 0, 2], ...]` (also `moves:`), and bare `[[...], ...]` lists whose
+  items have the domain's shape (3 items for Hanoi and Checker Jumping, names for River Crossing);
+* prose runs: "move disk 1 from peg 0 to peg 2" (Hanoi), "move red from 2 to 3" /
+  "jump the blue checker from position 4 to 2" (Checker Jumping); consecutive prose moves with no
+  blank line and less than `PROSE_GAP` characters between them form one list.
+List literals are read by a small tokenizer of our own (numbers, quoted or bare words, nesting),
+never by eval.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+PROSE_GAP = 240
+MAX_LIST_CHARS = 2_000_000
+
+_MOVES_KEY = re.compile(r"\bmoves\s*(?:=|:)\s*(?=\[)", re.I)
+_BARE = re.compile(r"\[\s*\[")
+_TOKEN = re.compile(r"""\s*(?:(\[)|(\])|(,)|"([^"\n]*)"|'([^'\n]*)'|(-?\d+)(?![\w.])|([A-Za-z][\w ]*?)(?=\s*[,\]]))""")
+_PEG = r"(?:peg\s*|rod\s*|tower\s*)?([0-2A-Ca-c])\b"
+_HANOI_PROSE = re.compile(r"\bmove\s+disk\s*(\d+)\s+from\s+" + _PEG + r"\s+to\s+" + _PEG, re.I)
+_CHECKER_PROSE = re.compile(
+    r"\b(?:move|slide|jump)\s+(?:the\s+)?(red|blue|R|B)\b(?:\s+checker)?\s+from\s+(?:position\s*|cell\s*)?(\d+)"
+    r"\s+to\s+(?:position\s*|cell\s*)?(\d+)", re.I)
+_LETTER_PEG = {"a": 0, "b": 1, "c": 2}
+
+
+@dataclass
+class ExtractedList:
+    """One move list: its [start, end) in the text, the raw moves and each move's span."""
+
+    start: int
+    end: int
+    moves: list[Any]
+    move_spans: list[tuple[int, int]]
+    source: str  # "list" or "prose"
+    labelled: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+class _ListSyntaxError(ValueError):
+    pass
+
+
+def parse_list_literal(text: str, pos: int = 0) -> tuple[list[Any], int, list[tuple[int, int]]]:
+    """Read the list literal starting at text[pos] == '['.
+
+    Returns (value, end offset, spans of the top-level items); raises ValueError when the text is
+    not a well-formed list of numbers, words and lists.
+    """
+    stack: list[list[Any]] = []
+    item_start: list[int] = []
+    spans: list[tuple[int, int]] = []
+    i = pos
+    result: list[Any] | None = None
+    expect_value = True
+    limit = min(len(text), pos + MAX_LIST_CHARS)
+    while i < limit:
+        m = _TOKEN.match(text, i)
+        if not m:
+            raise _ListSyntaxError(f"unexpected text at {i}")
+        tok_start = m.start(m.lastindex or 0)
+        i = m.end()
+        if m.group(1):
+            if not expect_value:
+                raise _ListSyntaxError("missing comma")
+            stack.append([])
+            if len(stack) == 2:
+                item_start.append(tok_start)
+        elif m.group(2):
+            if not stack:
+                raise _ListSyntaxError("unbalanced ]")
+            done = stack.pop()
+            if not stack:
+                result = done
+                break
+            stack[-1].append(done)
+            if len(stack) == 1:
+                spans.append((item_start.pop(), i))
+            expect_value = False
+            continue
+        elif m.group(3):
+            if expect_value or not stack:
+                raise _ListSyntaxError("misplaced comma")
+            expect_value = True
+            continue
+        else:
+            if not expect_value or not stack:
+                raise _ListSyntaxError("missing comma")
+            if m.group(6) is not None:
+                value: Any = int(m.group(6))
+            else:
+                value = next(g for g in (m.group(4), m.group(5), m.group(7)) if g is not None).strip()
+            stack[-1].append(value)
+            if len(stack) == 1:
+                spans.append((tok_start, i))
+            expect_value = False
+            continue
+        expect_value = True
+    if result is None:
+        raise _ListSyntaxError("the list is never closed")
+    return result, i, spans
+
+
+def _shape_ok(moves: list[Any], domain: str) -> bool:
+    if not moves or not all(isinstance(m, list) for m in moves):
+        return False
+    if domain == "river_crossing":
+        return all(all(isinstance(p, str) for p in m) for m in moves)
+    return all(len(m) == 3 for m in moves)
+
+
+def _bracketed(text: str, domain: str) -> list[ExtractedList]:
+    found: list[ExtractedList] = []
+    taken_until = -1
+    starts = sorted({(m.end(), True) for m in _MOVES_KEY.finditer(text)} |
+                    {(m.start(), False) for m in _BARE.finditer(text)}, key=lambda t: (t[0], not t[1]))
+    for pos, labelled in starts:
+        if pos < taken_until:
+            continue
+        try:
+            moves, end, spans = parse_list_literal(text, pos)
+        except ValueError:
+            continue
+        if not labelled and not _shape_ok(moves, domain):
+            continue
+        if labelled and moves and not all(isinstance(m, list) for m in moves):
+            continue
+        found.append(ExtractedList(pos, end, moves, spans, "list", labelled))
+        taken_until = end
+    return found
+
+
+def _peg(token: str) -> int:
+    return _LETTER_PEG[token.lower()] if token.isalpha() else int(token)
+
+
+def _prose(text: str, domain: str, taken: list[tuple[int, int]]) -> list[ExtractedList]:
+    if domain == "hanoi":
+        pattern, convert = _HANOI_PROSE, (lambda m: [int(m.group(1)), _peg(m.group(2)), _peg(m.group(3))])
+    elif domain == "checker_jumping":
+        pattern = _CHECKER_PROSE
+        convert = (lambda m: ["R" if m.group(1).lower() in ("r", "red") else "B", int(m.group(2)), int(m.group(3))])
+    else:
+        return []
+    runs: list[ExtractedList] = []
+    for m in pattern.finditer(text):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        move, span = convert(m), (m.start(), m.end())
+        last = runs[-1] if runs else None
+        gap = text[last.end:m.start()] if last else ""
+        if last and len(gap) < PROSE_GAP and not re.search(r"\n[ \t]*\n", gap) and \
+                not any(last.end <= s < m.start() for s, _ in taken):
+            last.moves.append(move)
+            last.move_spans.append(span)
+            last.end = span[1]
+        else:
+            runs.append(ExtractedList(span[0], span[1], [move], [span], "prose"))
+    return runs
+
+
+def extract_move_lists(text: str, domain: str) -> list[ExtractedList]:
+    """All move lists of `text` in text order (bracketed lists first claim their characters)."""
+    lists = _bracketed(text, domain)
+    lists += _prose(text, domain, [(x.start, x.end) for x in lists])
+    return sorted(lists, key=lambda x: x.start)

@@ -1,0 +1,119 @@
+"""Replay of a puzzle record: each move list in the trace, then the answer (shared by the
+hanoi, checker_jumping and river_crossing domains).
+
+Paper method ("The Illusion of Thinking", reference-semantics.md §5): every complete move list in
+the thinking is run from the initial state; we record its relative position, whether it solves
+the puzzle and the first illegal move. A list that is legal but stops short of the goal is
+exploration, not an error: its moves are valid steps, and `states`/`notes` say it does not solve.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from core.record import TraceRecord
+from core.verdicts import AnswerError, Gap, StepVerdict
+from trace_parsers.base import ParsedTrace
+from validators.base import Replay
+from validators.puzzles import ProblemError, Puzzle, RiverCrossing, extract_move_lists, make_puzzle, simulate
+
+_NO_SOLUTION = re.compile(r"\b(no (valid )?solution|impossible|unsolvable|cannot be solved|no plan)\b", re.I)
+
+
+def _answer_moves(record: TraceRecord) -> tuple[list[Any] | None, str]:
+    """The answer's move list and where it came from."""
+    data = record.answer_data
+    if isinstance(data, list):
+        return data, "answer (JSON list)"
+    if isinstance(data, dict) and isinstance(data.get("moves"), list):
+        return data["moves"], "answer (JSON moves)"
+    if record.answer.strip():
+        lists = extract_move_lists(record.answer, record.domain)
+        if lists:
+            return lists[-1].moves, "answer"
+        try:
+            value = json.loads(record.answer)
+        except ValueError:
+            value = None
+        if isinstance(value, list):
+            return value, "answer (JSON list)"
+    return None, ""
+
+
+def _solvable(puzzle: Puzzle) -> bool | None:
+    if isinstance(puzzle, RiverCrossing):
+        try:
+            return puzzle.solve() is not None
+        except ValueError:
+            return None
+    return True
+
+
+def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
+    out = Replay(notes={"rules": f"{record.domain} simulator (The Illusion of Thinking, reference-semantics.md §5)"})
+    try:
+        puzzle = make_puzzle(record.domain, record.problem)
+    except ProblemError as exc:
+        out.answer_error = AnswerError(kind="undecided", message=str(exc))
+        return out
+
+    lists = parsed.extras.get("move_lists", []) if parsed.format == "move_lists" else []
+    summary = []
+    for lst in lists:
+        result = simulate(puzzle, lst["moves"])
+        for res, step in zip(result.results, lst["move_steps"]):
+            if res.legal:
+                out.step_verdicts.append(StepVerdict(step, "valid", None, res.message))
+            else:
+                out.step_verdicts.append(StepVerdict(step, "invalid", res.rule, f"move {res.index + 1}: {res.message}"))
+            out.states[step] = res.state
+        for step in lst["move_steps"][len(result.results):]:
+            out.step_verdicts.append(StepVerdict(step, "unchecked", None, "after an illegal move: not replayed",
+                                                 consequence_of=lst["move_steps"][result.first_illegal]))
+        verdict = "solves the puzzle" if result.solved else (
+            f"illegal at move {result.first_illegal + 1}" if result.first_illegal is not None else
+            "legal but does not reach the goal")
+        out.step_verdicts.append(StepVerdict(lst["step"], "valid" if result.first_illegal is None else "unchecked",
+                                             None, f"{len(lst['moves'])} moves: {verdict}"))
+        out.states[lst["step"]] = {"final": result.final, "solved": result.solved,
+                                   "first_illegal": result.first_illegal}
+        summary.append({"step": lst["step"], "position": parsed.graph[lst["step"]].payload.get("position"),
+                        "moves": len(lst["moves"]), "solved": result.solved,
+                        "first_illegal": result.first_illegal, "source": lst["source"]})
+    out.notes["move_lists"] = summary
+    if lists:
+        out.trace_valid = not any(v.status == "invalid" for v in out.step_verdicts)
+
+    moves, origin = _answer_moves(record)
+    if moves is None and lists:
+        moves, origin = lists[-1]["moves"], "last move list of the trace (the answer has none)"
+    out.notes["answer_from"] = origin or None
+    solvable = _solvable(puzzle)
+    if moves is None:
+        if solvable is False and (_NO_SOLUTION.search(record.answer) or not record.answer.strip()):
+            out.answer_correct = True
+            out.notes["answer_from"] = "no move list; the instance has no solution"
+        else:
+            out.answer_correct = False
+            out.answer_error = AnswerError(kind="unparseable", message="no move list found in the answer or the trace")
+        return out
+
+    result = simulate(puzzle, moves)
+    if result.first_illegal is not None:
+        bad = result.results[result.first_illegal]
+        out.answer_correct = False
+        out.answer_error = AnswerError(kind="illegal_move", step=result.first_illegal + 1, message=bad.message,
+                                       extra={"rule": bad.rule})
+    elif not result.solved:
+        out.answer_correct = False
+        out.answer_error = AnswerError(kind="unmet_goal", step=None,
+                                       message=f"after {len(moves)} legal moves the puzzle is not solved: {result.final}")
+    else:
+        out.answer_correct = True
+    if solvable is False and moves:
+        out.gaps.append(Gap("plan_for_unsolvable", "the instance has no solution, yet the answer gives a move list"))
+    if lists and origin.startswith("answer") and all(lst["moves"] != moves for lst in lists):
+        out.gaps.append(Gap("answer_not_in_trace", "the answer's move list does not appear in the thinking"))
+    return out
