@@ -63,31 +63,35 @@ def audit_units(
     batch_size: int = BATCH_SIZE,
     on_progress: Callable[[int], None] | None = None,
 ) -> Iterator[Outcome]:
-    """Store, audit and yield an Outcome per unit. Already-audited records (same content,
-    same validator version) are not rewritten; their verdict is recomputed for the output."""
+    """Store, audit and yield an Outcome per unit, in input order.
+
+    Each batch's raw input is committed before it is audited. With workers, batch k+1 is
+    audited in the pool while this process writes batch k's results, so parsing, replay and
+    database writes overlap. Already-audited records (same content, same validator version)
+    are not rewritten; their verdict is recomputed for the output.
+    """
     pool = mp.get_context("spawn").Pool(workers) if workers > 1 else None
     done = 0
+    pending: tuple[list[InputUnit], list[tuple[int, bool]], dict[int, str | None], Callable[[], list[ResultRows]]] | None = None
     try:
         for batch in _batches(units, batch_size):
             keys = store_raw(engine, batch, source)
             existing = stored_validators(engine, [pk for pk, new in keys if not new])
             records = [u.record for u in batch if u.record is not None]
-            if pool is not None and len(records) > 1:
-                audited = iter(pool.map(audit_to_rows, records, chunksize=max(1, len(records) // (workers * 4))))
+            if pool is not None:
+                job = pool.map_async(audit_to_rows, records, chunksize=max(1, len(records) // (workers * 4)))
+                audited: Callable[[], list[ResultRows]] = job.get
             else:
-                audited = (audit_to_rows(r) for r in records)
-            writes: list[tuple[int, ResultRows]] = []
-            outcomes: list[Outcome] = []
-            for unit, (pk, new) in zip(batch, keys):
-                rows = next(audited) if unit.record is not None else _malformed(unit)
-                current = validator_id(unit.record.domain) if unit.record is not None else None
-                if new or pk not in existing or existing[pk] != current:
-                    writes.append((pk, rows))
-                outcomes.append(Outcome(unit.line, pk, rows.verdict, new, unit.error))
-            store_results(engine, writes)
-            for outcome in outcomes:
-                yield outcome
-            done += len(batch)
+                audited = (lambda recs=records: [audit_to_rows(r) for r in recs])
+            if pending is not None:
+                yield from _finish(engine, *pending)
+                done += len(pending[0])
+                if on_progress:
+                    on_progress(done)
+            pending = (batch, keys, existing, audited)
+        if pending is not None:
+            yield from _finish(engine, *pending)
+            done += len(pending[0])
             if on_progress:
                 on_progress(done)
     finally:
@@ -95,6 +99,20 @@ def audit_units(
             pool.close()
             pool.join()
 
+
+def _finish(engine: Engine, batch: list[InputUnit], keys: list[tuple[int, bool]],
+            existing: dict[int, str | None], audited: Callable[[], list[ResultRows]]) -> Iterator[Outcome]:
+    results = iter(audited())
+    writes: list[tuple[int, ResultRows]] = []
+    outcomes: list[Outcome] = []
+    for unit, (pk, new) in zip(batch, keys):
+        rows = next(results) if unit.record is not None else _malformed(unit)
+        current = validator_id(unit.record.domain) if unit.record is not None else None
+        if new or pk not in existing or existing[pk] != current:
+            writes.append((pk, rows))
+        outcomes.append(Outcome(unit.line, pk, rows.verdict, new, unit.error))
+    store_results(engine, writes)
+    yield from outcomes
 
 DEMO_FILE = Path(__file__).resolve().parent / "demo" / "demo_traces.jsonl"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from core.limits import current_limits
+from core.limits import Limits, current_limits
 from core.record import TraceRecord
 from core.steps import Step, StepGraph
 from core.verdicts import AnswerError, Gap, ParseError, StepVerdict, TraceVerdict
@@ -24,18 +24,15 @@ class AuditResult:
     step_verdicts: dict[int, StepVerdict] = field(default_factory=dict)
 
 
-def _cap(record: TraceRecord, parsed: ParsedTrace) -> tuple[ParsedTrace, list[ParseError]]:
+def _cap(record: TraceRecord, parsed: ParsedTrace, limits: Limits) -> tuple[ParsedTrace, list[ParseError]]:
     """Enforce the steps-per-trace limit: keep the first steps and one step with the rest."""
-    limits = current_limits()
     notes: list[ParseError] = []
     steps = parsed.graph.steps
     if len(steps) <= limits.max_steps:
         return parsed, notes
     kept = steps[: limits.max_steps - 1]
     rest_start = kept[-1].span[1] if kept else 0
-    graph = StepGraph()
-    graph.steps = list(kept)
-    graph.graph = parsed.graph.graph.subgraph(range(len(kept))).copy()
+    graph = parsed.graph.truncated(len(kept))
     overflow = Step(len(kept), "overflow", (rest_start, len(record.trace)),
                     record.trace[rest_start:rest_start + 2000], {"note": "steps beyond the limit, kept as one"},
                     parent=len(kept) - 1 if kept else None)
@@ -70,7 +67,7 @@ def audit_record(record: TraceRecord) -> AuditResult:
         return result
 
     parsed = parse_record(record)
-    parsed, cap_notes = _cap(record, parsed)
+    parsed, cap_notes = _cap(record, parsed, limits)
     replay = replay_record(record, parsed)
     by_step: dict[int, StepVerdict] = {}
     n_steps = len(parsed.graph)

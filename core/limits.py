@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 def _env_int(name: str, default: int) -> int:
@@ -31,7 +32,17 @@ class Limits:
         }
 
 
+_ENV = ("STEPSCOPE_MAX_LINE_BYTES", "STEPSCOPE_MAX_UPLOAD_BYTES", "STEPSCOPE_MAX_RECORDS",
+        "STEPSCOPE_MAX_TRACE_CHARS", "STEPSCOPE_MAX_STEPS")
+
+
 def current_limits() -> Limits:
+    """The limits in force; re-read when the environment changes (cheap on the hot path)."""
+    return _limits(tuple(os.environ.get(k) for k in _ENV))
+
+
+@lru_cache(maxsize=8)
+def _limits(_env: tuple) -> Limits:
     return Limits(
         max_line_bytes=_env_int("STEPSCOPE_MAX_LINE_BYTES", 64 * 2**20),
         max_upload_bytes=_env_int("STEPSCOPE_MAX_UPLOAD_BYTES", 512 * 2**20),

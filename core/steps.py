@@ -25,15 +25,18 @@ class Step:
 
 
 class StepGraph:
-    """Steps in trace order plus a networkx DiGraph of how they relate.
+    """Steps in trace order plus how they relate, as a networkx DiGraph on demand.
 
     Node ids are step indices. A linear trace is a chain of "next" edges; a search trace is
-    the tree of "child" edges; a backtrack adds an edge back to the node it returns to.
+    the tree of "child" edges; a backtrack adds an edge back to the node it returns to. Edges
+    are kept as a list and the DiGraph is built only when asked for: most audits never need
+    graph algorithms, and building it dominated ingest time.
     """
 
     def __init__(self, steps: Iterable[Step] = ()) -> None:
         self.steps: list[Step] = []
-        self.graph: nx.DiGraph = nx.DiGraph()
+        self._edges: dict[tuple[int, int], str] = {}
+        self._nx: nx.DiGraph | None = None
         for step in steps:
             self.add(step)
 
@@ -41,15 +44,26 @@ class StepGraph:
         if step.index != len(self.steps):
             raise ValueError(f"step index {step.index} out of order (expected {len(self.steps)})")
         self.steps.append(step)
-        self.graph.add_node(step.index)
         if step.parent is not None:
-            self.graph.add_edge(step.parent, step.index, kind=edge_kind)
+            self._edges[(step.parent, step.index)] = edge_kind
+        self._nx = None
         return step
 
     def link(self, src: int, dst: int, kind: str) -> None:
         if kind not in EDGE_KINDS:
             raise ValueError(f"unknown edge kind {kind!r}")
-        self.graph.add_edge(src, dst, kind=kind)
+        self._edges[(src, dst)] = kind
+        self._nx = None
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The networkx view (built once, rebuilt after changes)."""
+        if self._nx is None:
+            g = nx.DiGraph()
+            g.add_nodes_from(range(len(self.steps)))
+            g.add_edges_from((u, v, {"kind": k}) for (u, v), k in self._edges.items())
+            self._nx = g
+        return self._nx
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -61,7 +75,14 @@ class StepGraph:
         return self.steps[index]
 
     def edges(self) -> list[tuple[int, int, str]]:
-        return [(u, v, d.get("kind", "next")) for u, v, d in self.graph.edges(data=True)]
+        return [(u, v, k) for (u, v), k in self._edges.items()]
+
+    def truncated(self, keep: int) -> "StepGraph":
+        """The first `keep` steps with the edges among them."""
+        out = StepGraph()
+        out.steps = self.steps[:keep]
+        out._edges = {(u, v): k for (u, v), k in self._edges.items() if u < keep and v < keep}
+        return out
 
     @classmethod
     def chain(cls, steps: Iterable[Step]) -> "StepGraph":

@@ -35,6 +35,8 @@ def clean_text(value: str) -> str:
 def _json(value: Any) -> str | None:
     if value is None:
         return None
+    if not value and isinstance(value, dict):
+        return "{}"
     return clean_text(json.dumps(value, ensure_ascii=False, default=str))
 
 

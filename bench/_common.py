@@ -1,0 +1,36 @@
+"""Shared bits for the benchmarks: repo on sys.path, timing, peak memory."""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, object]:
+    start = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - start, out
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far (ru_maxrss is KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def row(name: str, value: float, unit: str, compared_to: str = "", ratio: float | None = None) -> dict:
+    return {"name": name, "value": value, "unit": unit, "compared_to": compared_to, "ratio": ratio}
+
+
+def print_table(rows: list[dict]) -> None:
+    width = max((len(r["name"]) for r in rows), default=10)
+    for r in rows:
+        ratio = f"  ratio {r['ratio']:.3g}" if r.get("ratio") is not None else ""
+        against = f"  (vs {r['compared_to']})" if r.get("compared_to") else ""
+        print(f"{r['name']:<{width}}  {r['value']:>12,.2f} {r['unit']:<10}{ratio}{against}")

@@ -1,0 +1,86 @@
+"""Ingest: small traces per second into SQLite (and PostgreSQL when a URL is set), bulk
+inserts through SQLAlchemy Core, streaming from a JSONL file; peak memory reported."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import peak_rss_mb, print_table, row, timed  # noqa: E402
+
+
+def make_jsonl(path: Path, n: int, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as fh:
+        for i in range(n):
+            words = " ".join(rng.choice(["wait", "so", "then", "check", "plan", "block", "goal"]) for _ in range(12))
+            rec = {"id": f"t{i}", "domain": "freeform", "model": f"m{i % 7}",
+                   "trace": f"{words}.\n\nTherefore {i % 97}.", "answer": str(i % 97)}
+            fh.write(json.dumps(rec) + "\n")
+
+
+def ingest(path: Path, url: str, workers: int = 1) -> int:
+    from core.intake import iter_jsonl
+    from db.engine import make_engine
+    from pipeline import audit_units
+
+    engine = make_engine(url)
+    with open(path, "rb", buffering=1 << 20) as fh:
+        return sum(1 for _ in audit_units(iter_jsonl(fh), engine, workers=workers))
+
+
+def _pg_url(base: str) -> str:
+    import sqlalchemy as sa
+
+    from db.engine import database_url
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    eng = sa.create_engine(database_url(base))
+    with eng.begin() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    eng.dispose()
+    sep = "&" if "?" in base else "?"
+    return f"{base}{sep}options=-csearch_path%3D{schema}", schema
+
+
+def run(quick: bool) -> list[dict]:
+    n = 20_000 if quick else 100_000
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "traces.jsonl"
+        make_jsonl(src, n)
+        mb = src.stat().st_size / 2**20
+        before = peak_rss_mb()
+        secs, count = timed(lambda: ingest(src, f"sqlite:///{tmp}/ingest.db"))
+        rows.append(row(f"ingest {count:,} small traces into SQLite", count / secs, "traces/s",
+                        "target 5,000 traces/s", (count / secs) / 5000))
+        rows.append(row(f"  peak RSS after SQLite ingest ({mb:.0f} MB input)", peak_rss_mb(), "MB",
+                        f"{before:.0f} MB before"))
+        secs2, _ = timed(lambda: ingest(src, f"sqlite:///{tmp}/ingest.db"))
+        rows.append(row("  re-ingest of the same file (all duplicates)", count / secs2, "traces/s"))
+        pg = os.environ.get("STEPSCOPE_BENCH_POSTGRES_URL") or os.environ.get("STEPSCOPE_TEST_POSTGRES_URL")
+        if pg:
+            url, schema = _pg_url(pg)
+            secs3, count3 = timed(lambda: ingest(src, url))
+            rows.append(row(f"ingest {count3:,} small traces into PostgreSQL", count3 / secs3, "traces/s",
+                            "SQLite in this run", secs / secs3))
+            import sqlalchemy as sa
+
+            from db.engine import database_url, dispose_engines
+            dispose_engines()
+            eng = sa.create_engine(database_url(pg))
+            with eng.begin() as conn:
+                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+            eng.dispose()
+    return rows
+
+
+if __name__ == "__main__":
+    print_table(run("--quick" in sys.argv))
