@@ -61,7 +61,8 @@ def store_raw(engine: Engine, units: Sequence[InputUnit], source: str | None = N
                                    .where(RECORD.c.content_hash.in_(set(hashes)))).all())
         fresh = {r["content_hash"]: r for r in rows if r["content_hash"] not in before}
         if fresh:
-            _insert_ignore(conn, list(fresh.values()))
+            # One insertion order for every writer, so concurrent uploads cannot deadlock.
+            _insert_ignore(conn, [fresh[h] for h in sorted(fresh)])
         after = dict(conn.execute(select(RECORD.c.content_hash, RECORD.c.pk)
                                   .where(RECORD.c.content_hash.in_(set(hashes)))).all())
     seen: set[str] = set()
@@ -97,6 +98,9 @@ def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> 
         tvs.append({**rows.trace_verdict, "record_pk": pk, "audited_at": now})
         gaps.extend({"record_pk": pk, "kind": k} for k in rows.gaps)
     with _write(engine) as conn, conn.begin():
+        if conn.dialect.name == "postgresql":
+            # Writers of the same records take turns (SQLite's BEGIN IMMEDIATE already does).
+            conn.execute(select(RECORD.c.pk).where(RECORD.c.pk.in_(pks)).order_by(RECORD.c.pk).with_for_update())
         for table in (STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
             conn.execute(delete(table).where(table.c.record_pk.in_(pks)))
         if steps:
