@@ -12,12 +12,16 @@ from app_pages._common import read_only
 
 st.set_page_config(page_title="Stepscope", page_icon=":mag:", layout="wide")
 
-pages = [
-    st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True, url_path="home"),
-    st.Page("app_pages/corpus.py", title="Corpus", icon=":material/table_chart:", url_path="corpus"),
-    st.Page("app_pages/explorer.py", title="Explorer", icon=":material/account_tree:", url_path="explorer"),
-]
-if not read_only():
-    pages.insert(1, st.Page("app_pages/upload.py", title="Upload & audit", icon=":material/upload_file:",
-                            url_path="upload"))
+explorer = st.Page("app_pages/explorer.py", title="Explorer", icon=":material/account_tree:", url_path="explorer")
+if read_only():
+    # A review link shows its one trace and nothing else: no corpus, no listing, no writes.
+    pages = [st.Page("app_pages/explorer.py", title="Explorer", icon=":material/account_tree:",
+                     url_path="explorer", default=True)]
+else:
+    pages = [
+        st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True, url_path="home"),
+        st.Page("app_pages/upload.py", title="Upload & audit", icon=":material/upload_file:", url_path="upload"),
+        st.Page("app_pages/corpus.py", title="Corpus", icon=":material/table_chart:", url_path="corpus"),
+        explorer,
+    ]
 st.navigation(pages).run()

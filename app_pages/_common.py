@@ -27,9 +27,9 @@ def engine() -> Engine:
 
 def read_only() -> bool:
     """Review mode: links opened with ?mode=review, or a server started with
-    STEPSCOPE_READ_ONLY=1. It hides upload, capture and delete controls, and sticks for the
-    browser session so moving between pages keeps it. (A UI mode: the guarantee that nothing is
-    written is the server flag.)"""
+    STEPSCOPE_READ_ONLY=1. The session sees only the linked trace (no corpus, no other traces),
+    and nothing can be written: no upload, capture, comment or delete. It sticks for the browser
+    session, so a reload without the parameter stays read-only."""
     if st.query_params.get("mode") == "review":
         st.session_state["_review"] = True
     return server_read_only() or bool(st.session_state.get("_review"))
@@ -41,8 +41,7 @@ def server_read_only() -> bool:
 
 
 def can_write() -> bool:
-    """Comments are allowed in review links (reviewers comment); not on a read-only server."""
-    return not server_read_only()
+    return not read_only()
 
 
 def go_to(page: str, **params: str) -> None:

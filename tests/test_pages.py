@@ -104,16 +104,19 @@ def test_explorer_comment_round_trip_and_unknown_link(app):
     assert any("No trace has this link" in e.value for e in at.error)
 
 
-def test_review_mode_hides_upload_and_delete(app):
-    _upload(app, json.dumps(RECORDS[0]).encode())
+def test_review_mode_shows_one_trace_and_writes_nothing(app):
+    _upload(app, b"\n".join(json.dumps(r).encode() for r in RECORDS))
     share = recent_traces(make_engine(app.url))[0]["share_id"]
     at = app("explorer", trace=share, mode="review").run()
     assert not at.exception
     assert not [e for e in at.expander if "Delete" in e.label]
-    at = app("upload", mode="review").run()
-    assert not at.exception
-    assert len(at.file_uploader) == 0  # the page is not even in the navigation
-    at = app("explorer", trace=share).run()
+    assert len(at.get("form_submit_button")) == 0  # no comments either
+    for page in ("upload", "corpus", "home"):
+        at = app(page, mode="review").run()
+        assert not at.exception
+        assert len(at.file_uploader) == 0 and len(at.dataframe) == 0  # not in the navigation
+        assert not any("trace(s) match" in c.value for c in at.caption)
+    at = app("explorer", trace=share).run()  # a new session without the parameter: full mode
     assert [e for e in at.expander if "Delete" in e.label]
 
 
