@@ -156,7 +156,8 @@ def iter_jsonl(stream: IO[bytes], default_domain: str | None = None) -> Iterator
             )
             continue
         raw = raw.rstrip(b"\r\n")
-        if not raw.strip():
+        body = raw[len(codecs.BOM_UTF8):] if line_no == 1 and raw.startswith(codecs.BOM_UTF8) else raw
+        if not body.strip():
             continue
         yield unit_from_json_bytes(line_no, raw, line_no == 1, default_domain)
 
