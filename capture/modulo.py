@@ -32,6 +32,10 @@ from trace_parsers.modulo import RoundText, render_rounds
 EventCallback = Callable[[str, int, Any], None]
 Completer = Callable[..., Completion]
 
+# What a round's verdict part keeps of the answer_error: the critique's ingredients, not every
+# extra a validator attaches (those stay in the final record's own verdict).
+_VERDICT_KEYS = ("kind", "step", "message", "unmet", "unmet_nl", "action_nl")
+
 STOP_REASONS = ("single", "valid", "round_limit", "undecided", "incomplete", "error")
 
 
@@ -54,8 +58,11 @@ class Round:
         out: dict[str, Any] = {}
         if self.verdict is not None:
             out["answer_correct"] = self.verdict.get("answer_correct")
-            out.update({k: v for k, v in (self.verdict.get("answer_error") or {}).items() if v is not None})
+            error = self.verdict.get("answer_error") or {}
+            out.update({k: error[k] for k in _VERDICT_KEYS if error.get(k) is not None})
             out["trace_valid"] = self.verdict.get("trace_valid")
+            if self.verdict.get("first_invalid_step") is not None:
+                out["first_invalid_step"] = self.verdict["first_invalid_step"]
         comp = self.completion
         if comp is not None:
             out["finish_reason"] = comp.finish_reason

@@ -7,6 +7,7 @@ verdict), so the explorer and the corpus pages need nothing special for it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,8 @@ class StoredProblem:
     problem: dict[str, Any]
 
     def label(self) -> str:
-        body = json.dumps(self.problem, ensure_ascii=False, sort_keys=True)
+        name = re.search(r"\(\s*problem\s+([^\s()]+)", str(self.problem.get("problem_pddl") or ""), re.I)
+        body = f"PDDL problem {name.group(1)}" if name else json.dumps(self.problem, ensure_ascii=False, sort_keys=True)
         return f"{self.record_id or self.record_pk} · {self.model or 'no model'} · {body[:60]}"
 
     def to_record(self) -> TraceRecord:
