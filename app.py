@@ -21,6 +21,7 @@ else:
     pages = [
         st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True, url_path="home"),
         st.Page("app_pages/upload.py", title="Upload & audit", icon=":material/upload_file:", url_path="upload"),
+        st.Page("app_pages/live_capture.py", title="Live capture", icon=":material/podcasts:", url_path="capture"),
         st.Page("app_pages/corpus.py", title="Corpus", icon=":material/table_chart:", url_path="corpus"),
         explorer,
     ]

@@ -133,6 +133,12 @@ def cmd_reaudit(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_capture(args: argparse.Namespace) -> int:
+    from capture.headless import main as capture_main
+
+    return capture_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cli.py", description="Stepscope: audit reasoning traces step by step.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -148,7 +154,17 @@ def build_parser() -> argparse.ArgumentParser:
     reaudit = sub.add_parser("reaudit", help="re-run audits whose verdicts came from an older validator")
     reaudit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     reaudit.set_defaults(func=cmd_reaudit)
+    capture = sub.add_parser("capture", help="run a model on a record's problem (live, through litellm), "
+                             "store and audit the answer; --rounds N runs the LLM-Modulo loop")
+    _capture_arguments(capture)
+    capture.set_defaults(func=cmd_capture)
     return parser
+
+
+def _capture_arguments(parser: argparse.ArgumentParser) -> None:
+    from capture.headless import add_arguments
+
+    add_arguments(parser)
 
 
 def main(argv: list[str] | None = None) -> int:
