@@ -130,15 +130,18 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
     state = task.problem.init
     states = [_snapshot(0, state, None, [], [])]
     failure: AnswerError | None = None
+    unread: int | None = None
     for i, step in enumerate(steps):
         n = i + 1
         if not step.ok:
             verdicts.append(ActionVerdict(n, step.text, step.span, "invalid", rule="unreadable_step",
                                           message=f"cannot be read as an action: {step.error}"))
+            unread = unread or n
             continue
-        if failure is not None:
+        if failure is not None or unread is not None:
+            stop = min(x for x in (unread, failure.step if failure else None) if x is not None)
             verdicts.append(ActionVerdict(n, step.text, step.span, "unchecked",
-                                          message=f"not checked: the plan already failed at step {failure.step}"))
+                                          message=f"not checked: the plan already fails at step {stop}"))
             continue
         assert step.action is not None and step.args is not None
         ground = task.ground(step.action, step.args)

@@ -41,7 +41,12 @@ def read_sexps(text: str, what: str) -> list[SExp]:
         return _PARSER.parse(text)
     except UnexpectedEOF:
         raise PddlError(f"{what}: unbalanced parentheses (the text ends inside an expression)") from None
-    except (UnexpectedToken, UnexpectedCharacters) as exc:
+    except UnexpectedToken as exc:
+        if exc.token.type == "$END":
+            raise PddlError(f"{what}: unbalanced parentheses (the text ends inside an expression)") from None
+        raise PddlError(f"{what}: unexpected '{exc.token}' at line {exc.line}, column {exc.column} "
+                        "(unbalanced parentheses?)") from None
+    except UnexpectedCharacters as exc:
         line = getattr(exc, "line", "?")
         col = getattr(exc, "column", "?")
         raise PddlError(f"{what}: unexpected text at line {line}, column {col}") from None
