@@ -215,3 +215,36 @@ def test_random_applicable_walks_round_trip_and_are_judged_by_the_goal(seed: int
 def test_arbitrary_answer_text_never_raises(text: str) -> None:
     check = _check(text)
     assert check.answer_correct in (True, False, None)
+
+
+# --- plan-shaped traces ------------------------------------------------------------------
+
+def _audit(trace: str, answer: str = VALID_NL, domain: str = "blocksworld"):
+    return audit_record(record_from_json({"domain": domain, "problem": BW, "trace": trace, "answer": answer}))
+
+
+def test_llm_modulo_rounds_are_replayed_step_by_step() -> None:
+    trace = ("[PLAN]\npick up the red block\nstack the red block on top of the blue block\n[PLAN END]\n"
+             "Critique: pick up the red block is not possible, the red block is not clear.\n"
+             "[PLAN]\n" + VALID_NL + "\n[PLAN END]\n")
+    result = _audit(trace)
+    assert result.parsed.format == "plan_text"
+    verdict = result.verdict.to_json()
+    assert verdict["answer_correct"] is True and verdict["trace_valid"] is False
+    first = verdict["invalid_steps"][0]
+    assert first["rule"] == "unmet_precondition" and trace[slice(*first["span"])] == "pick up the red block"
+    assert [p["reaches_goal"] for p in result.replay.notes["trace_plans"]] == [None, True]
+    assert result.replay.states[first["step"] + 5]["action"] == "(unstack b a)"
+
+
+def test_pddl_plan_trace_is_detected_and_checked() -> None:
+    result = _audit("(unstack b a)\n(put-down b)\n(pick-up a)\n(stack a b)")
+    assert result.parsed.format == "pddl_plan" and result.verdict.trace_valid is True
+
+
+@pytest.mark.parametrize("name", ["planbench_r1_thinking.jsonl"])
+def test_thinking_traces_stay_plain_text(name: str) -> None:
+    from tests.conftest import load_dev
+    from trace_parsers.registry import choose_format
+    for row in load_dev(name):
+        assert choose_format(record_from_json(row)).name == "plain_text"
