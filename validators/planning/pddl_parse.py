@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, TypeVar, Union
+from typing import Any, Callable, Union
 
 from lark import Lark, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
@@ -260,10 +260,6 @@ def _parse_problem(text: str) -> Problem:
         else:
             raise PddlError(f"problem: unknown section {head}")
     return Problem(name, domain_name, objects, frozenset(init), tuple(goal), tuple(goal_eqs))
-
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 
 class _HashCache:
