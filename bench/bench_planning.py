@@ -1,0 +1,150 @@
+"""Plans validated per second: in-process batch vs one fresh process per plan.
+
+PlanBench validates each plan by spawning VAL (`utils/task_utils.py::validate_plan`), so the
+comparison runs the same validator both ways: a 1,000-plan batch through
+`validators.planning.validate_plan_text` in one process, and the same plans one per freshly
+spawned `python -c` that imports the validator and checks one plan. Plans are random walks on
+the PlanBench dev problems (seeded), half corrupted, written in PDDL or PlanBench wording.
+Optimality search is off in both runs (VAL does not compute it); its cost is reported apart.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from validators.planning import load_task, validate_plan_text  # noqa: E402
+from validators.planning import pddl_parse  # noqa: E402
+from validators.planning.search import ground_all, reference_plan  # noqa: E402
+from validators.planning.strips import apply, unmet_preconditions  # noqa: E402
+from validators.planning.vocab import builtin_vocabulary  # noqa: E402
+
+DEV = REPO.parent / "shared" / "data" / "dev"
+FILES = ("planbench_verification.jsonl", "planbench_plans.jsonl", "planbench_r1_thinking.jsonl")
+CHILD = (
+    "import json, sys; sys.path.insert(0, sys.argv[1]); "
+    "from validators.planning import validate_plan_text; "
+    "job = json.load(open(sys.argv[2])); "
+    "c = validate_plan_text(job['text'], job['problem'], job['domain'], optimality=False); "
+    "print(json.dumps(c.answer_correct))"
+)
+
+
+def _problems() -> list[tuple[str, dict]]:
+    seen: dict[str, tuple[str, dict]] = {}
+    for name in FILES:
+        path = DEV / name
+        if not path.exists():
+            continue
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            key = row["problem"]["problem_pddl"]
+            seen.setdefault(key, (row["domain"], row["problem"]))
+    return list(seen.values())
+
+
+def make_batch(n: int, seed: int = 7) -> list[dict]:
+    """n plan texts with their problems: random applicable walks, half of them corrupted."""
+    rng = random.Random(seed)
+    problems = _problems()
+    batch = []
+    for i in range(n):
+        domain, problem = problems[rng.randrange(len(problems))]
+        task = load_task(problem["domain_pddl"], problem["problem_pddl"])
+        vocab = builtin_vocabulary(domain)
+        state, walk = task.problem.init, []
+        actions = ground_all(task)
+        ref = reference_plan(task) if i % 4 == 0 else None
+        if ref is not None and ref.plan:
+            walk = [(a.name, a.args) for a in ref.plan]
+        for _ in range(0 if walk else rng.randint(2, 14)):
+            options = [a for a in actions if not unmet_preconditions(a, state)]
+            if not options:
+                break
+            act = rng.choice(options)
+            walk.append((act.name, act.args))
+            state = apply(act, state)
+        if i % 2 and len(walk) > 1:
+            j, k = rng.sample(range(len(walk)), 2)
+            walk[j], walk[k] = walk[k], walk[j]
+        if rng.random() < 0.5:
+            lines = [f"({name} {' '.join(args)})" for name, args in walk]
+        else:
+            lines = [f"{n}. {vocab.action_nl(name, args).capitalize()}." for n, (name, args) in enumerate(walk, 1)]
+        batch.append({"domain": domain, "problem": problem, "text": "\n".join(lines)})
+    return batch
+
+
+def _clear_caches() -> None:
+    for cache in (pddl_parse._TASKS, pddl_parse._PROBLEMS, pddl_parse._DOMAINS):
+        cache.items.clear()
+
+
+def _in_process(batch: list[dict], optimality: bool) -> tuple[float, list]:
+    t0 = time.perf_counter()
+    results = [validate_plan_text(job["text"], job["problem"], job["domain"], optimality=optimality).answer_correct
+               for job in batch]
+    return time.perf_counter() - t0, results
+
+
+def _per_process(batch: list[dict]) -> tuple[float, list]:
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, job in enumerate(batch):
+            path = Path(tmp) / f"job{i}.json"
+            path.write_text(json.dumps(job), encoding="utf-8")
+            paths.append(path)
+        t0 = time.perf_counter()
+        for path in paths:
+            out = subprocess.run([sys.executable, "-c", CHILD, str(REPO), str(path)],
+                                 capture_output=True, text=True, check=True)
+            results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        return time.perf_counter() - t0, results
+
+
+def run(quick: bool) -> list[dict]:
+    batch = make_batch(1000)
+    sample = batch[:40] if quick else batch
+    _in_process(batch[:20], optimality=False)  # imports and regex warm-up, as in a long-lived app
+    _clear_caches()
+    t_in, res_in = _in_process(batch, optimality=False)
+    t_proc, res_proc = _per_process(sample)
+    assert res_proc == res_in[: len(sample)], "the two ways of running disagree"
+    per_plan_proc = t_proc / len(sample)
+    rate_in = len(batch) / t_in
+    rate_proc = 1 / per_plan_proc
+    _clear_caches()
+    t_opt, _ = _in_process(batch, optimality=True)
+    return [
+        {"name": "in-process, 1,000-plan batch (cold parse caches)", "value": round(rate_in, 1),
+         "unit": "plans/s", "compared_to": "one fresh python process per plan (PlanBench's way of calling VAL)",
+         "ratio": round(rate_in / rate_proc, 1)},
+        {"name": f"one process per plan ({len(sample)} plans{' sampled' if quick else ''})",
+         "value": round(rate_proc, 2), "unit": "plans/s", "compared_to": "", "ratio": None},
+        {"name": "1,000 plans, one process each (measured or extrapolated)",
+         "value": round(per_plan_proc * len(batch), 1), "unit": "s", "compared_to": "in-process batch",
+         "ratio": round(per_plan_proc * len(batch) / t_in, 1)},
+        {"name": "in-process with optimal-length search (cold; A* cached per problem)",
+         "value": round(len(batch) / t_opt, 1), "unit": "plans/s", "compared_to": "in-process without it",
+         "ratio": round(t_in / t_opt, 3)},
+        {"name": "answers judged valid in the batch", "value": sum(1 for r in res_in if r), "unit": "plans",
+         "compared_to": "", "ratio": None},
+    ]
+
+
+if __name__ == "__main__":
+    quick = "--quick" in sys.argv
+    rows = run(quick)
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        ratio = f"x{r['ratio']}" if r["ratio"] is not None else ""
+        print(f"{r['name']:<{width}}  {r['value']:>10} {r['unit']:<8} {ratio:>8}  {r['compared_to']}")
