@@ -60,6 +60,12 @@ def test_hostile_corpus_gets_a_verdict_per_line_and_everything_is_stored(db_url)
         assert v["answer_correct"] in (True, False, None)
         if v["answer_correct"] is None:
             assert v["answer_error"]["message"]
+    # VAL crashes on wrong arity (reference-semantics §4.4); we reject the plan with a reason.
+    assert by_id["plan-wrong-arity"]["answer_correct"] is False
+    assert by_id["plan-wrong-arity"]["answer_error"]["kind"] == "unparseable"
+    assert "takes 2 arguments" in by_id["plan-wrong-arity"]["answer_error"]["message"]
+    assert "nested too deeply" in by_id["lark-deep"]["answer_error"]["message"]
+    assert "declared" in by_id["pddl-unknown-pred"]["answer_error"]["message"]
 
 
 def test_a_100_mb_single_line_is_refused_clearly_and_the_rest_goes_through(tmp_path):

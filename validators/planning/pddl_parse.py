@@ -285,6 +285,8 @@ class _HashCache:
             value = make()
         except PddlError as exc:
             value = exc
+        except RecursionError:
+            value = PddlError("the PDDL is nested too deeply to read (more levels than any real domain uses)")
         self.items[key] = value
         if len(self.items) > self.size:
             self.items.popitem(last=False)
