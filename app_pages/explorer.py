@@ -224,6 +224,18 @@ with left:
                 st.rerun()
     with tab_answer:
         st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
+        plan = (rec.get("notes") or {}).get("answer_plan")
+        if plan:
+            st.markdown("**The answer, action by action** (replayed from the initial state)")
+            st.dataframe(pd.DataFrame([{
+                "step": a.get("step"), "status": a.get("status"), "as written": a.get("text"),
+                "action": a.get("action"), "adds": ", ".join(a.get("added") or []),
+                "deletes": ", ".join(a.get("deleted") or []), "problem": a.get("message") or "",
+            } for a in plan]), hide_index=True, width="stretch")
+        other = {k: v for k, v in (rec.get("notes") or {}).items() if k != "answer_plan"}
+        if other:
+            with st.expander("Replay notes"):
+                st.json(other, expanded=1)
 
 link = f"?trace={share_id}&step={step}"
 st.caption(f"Link to this view: `{link}` · review link (read-only): `{link}&mode=review`")

@@ -138,12 +138,20 @@ def _m0005_step_links_and_state(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE step ADD COLUMN state_json TEXT"))
 
 
+
+def _m0006_replay_notes(conn: Connection) -> None:
+    """How a replay was configured and what it found beyond steps (e.g. the answer plan's
+    per-action verdicts and effects), for the explorer."""
+    conn.execute(text("ALTER TABLE trace_verdict ADD COLUMN notes_json TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
     (3, "corpus indexes", _m0003_corpus_indexes),
     (4, "app settings", _m0004_app_settings),
     (5, "step links and state", _m0005_step_links_and_state),
+    (6, "replay notes", _m0006_replay_notes),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -82,6 +82,7 @@ class TraceVerdictRow(SQLModel, table=True):
     first_invalid_rel: float | None = None
     answer_error_kind: str | None = Field(default=None, max_length=32)
     verdict_json: str = Field(sa_column=Column(Text, nullable=False))
+    notes_json: str | None = Field(default=None, sa_column=Column(Text))
     audited_at: datetime = Field(default_factory=utcnow)
 
 

@@ -59,7 +59,7 @@ def trace_by_share_id(engine: Engine, share_id: str) -> dict[str, Any] | None:
     """One trace with its verdict, by the random id used in links (never by sequential pk)."""
     stmt = (
         select(RECORD, TRACE_VERDICT.c.verdict_json, TRACE_VERDICT.c.validator,
-               TRACE_VERDICT.c.audited_at)
+               TRACE_VERDICT.c.audited_at, TRACE_VERDICT.c.notes_json)
         .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
         .where(RECORD.c.share_id == share_id)
     )
@@ -69,6 +69,7 @@ def trace_by_share_id(engine: Engine, share_id: str) -> dict[str, Any] | None:
         return None
     out = dict(row._mapping)
     out["verdict"] = json.loads(out.pop("verdict_json")) if out.get("verdict_json") else None
+    out["notes"] = json.loads(out.pop("notes_json")) if out.get("notes_json") else {}
     out["problem"] = json.loads(out.pop("problem_json") or "{}")
     out["meta"] = json.loads(out.pop("meta_json") or "{}")
     return out

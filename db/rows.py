@@ -15,6 +15,9 @@ from core.record import canonical_json, record_to_json
 
 # A per-step state larger than this is summarised instead of stored (explorer detail, not data).
 MAX_STATE_CHARS = 20_000
+MAX_NOTES_CHARS = 200_000
+# Notes that repeat what per-step states already hold, or that are too bulky to keep per trace.
+_NOTES_LEFT_OUT = ("answer_states",)
 
 
 def clean_text(value: str) -> str:
@@ -110,12 +113,18 @@ def result_rows(result: AuditResult) -> ResultRows:
         })
     n_steps = len(steps)
     first = verdict["first_invalid_step"]
+    summary_row = verdict_summary_row(verdict, result.validator, n_steps, first)
+    notes = {k: v for k, v in result.replay.notes.items() if k not in _NOTES_LEFT_OUT}
+    notes_json = _json(notes) if notes else None
+    if notes_json is not None and len(notes_json) > MAX_NOTES_CHARS:
+        notes_json = _json({k: v for k, v in notes.items() if isinstance(v, (str, int, float, bool))})
+    summary_row["notes_json"] = notes_json
     return ResultRows(
         validator=result.validator,
         verdict=verdict,
         steps=steps,
         step_verdicts=svs,
-        trace_verdict=verdict_summary_row(verdict, result.validator, n_steps, first),
+        trace_verdict=summary_row,
         gaps=sorted({g["kind"] for g in verdict["gaps"]}),
     )
 
@@ -131,6 +140,7 @@ def verdict_summary_row(verdict: dict[str, Any], validator: str | None, n_steps:
         "first_invalid_rel": (first / max(n_steps - 1, 1)) if first is not None and n_steps else None,
         "answer_error_kind": error.get("kind"),
         "verdict_json": clean_text(json.dumps(verdict, ensure_ascii=False, default=str)),
+        "notes_json": None,
     }
 
 
