@@ -106,11 +106,28 @@ if gaps:
                 for col, s in zip(cols, gap_steps):
                     col.button(f"step {s}", key=f"gap{g_i}-{s}", on_click=_select, args=(s,))
 
+def _answer_details() -> None:
+    """The answer replayed action by action, where the domain reports it (planning)."""
+    notes = rec.get("notes") or {}
+    plan = notes.get("answer_plan")
+    if plan:
+        st.markdown("**The answer, action by action** (replayed from the initial state)")
+        st.dataframe(pd.DataFrame([{
+            "step": a.get("step"), "status": a.get("status"), "as written": a.get("text"),
+            "action": a.get("action"), "adds": ", ".join(a.get("added") or []),
+            "deletes": ", ".join(a.get("deleted") or []), "problem": a.get("message") or "",
+        } for a in plan]), hide_index=True, width="stretch")
+    other = {k: v for k, v in notes.items() if k != "answer_plan"}
+    if other:
+        with st.expander("Replay notes"):
+            st.json(other, expanded=1)
+
+
 if n_steps == 0:
-    st.info("This trace has no steps (the trace text is empty).")
-    if rec["answer"]:
-        st.subheader("Answer")
-        st.code(rec["answer"], language=None, wrap_lines=True)
+    st.info("This record has no trace steps (the trace text is empty); the answer is below.")
+    st.subheader("Answer")
+    st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
+    _answer_details()
     st.stop()
 
 # --- navigation ------------------------------------------------------------------------------
@@ -224,18 +241,7 @@ with left:
                 st.rerun()
     with tab_answer:
         st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
-        plan = (rec.get("notes") or {}).get("answer_plan")
-        if plan:
-            st.markdown("**The answer, action by action** (replayed from the initial state)")
-            st.dataframe(pd.DataFrame([{
-                "step": a.get("step"), "status": a.get("status"), "as written": a.get("text"),
-                "action": a.get("action"), "adds": ", ".join(a.get("added") or []),
-                "deletes": ", ".join(a.get("deleted") or []), "problem": a.get("message") or "",
-            } for a in plan]), hide_index=True, width="stretch")
-        other = {k: v for k, v in (rec.get("notes") or {}).items() if k != "answer_plan"}
-        if other:
-            with st.expander("Replay notes"):
-                st.json(other, expanded=1)
+        _answer_details()
 
 link = f"?trace={share_id}&step={step}"
 st.caption(f"Link to this view: `{link}` · review link (read-only): `{link}&mode=review`")
