@@ -127,3 +127,19 @@ def test_server_read_only_mode_has_no_comment_form(app, monkeypatch):
     at = app("explorer", trace=share).run()
     assert not at.exception
     assert len(at.get("form_submit_button")) == 0
+
+
+def test_explorer_shows_the_answer_plan_replay_for_a_plan_record(app):
+    from tests.conftest import load_dev
+
+    row = next(r for r in load_dev("planbench_verification.jsonl")
+               if r["expected"].get("answer_error", {}).get("kind") == "unmet_precondition")
+    _upload(app, json.dumps(row).encode())
+    share = recent_traces(make_engine(app.url))[0]["share_id"]
+    at = app("explorer", trace=share).run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["Answer"] == "wrong"
+    table = at.dataframe[0].value
+    step = row["expected"]["answer_error"]["step"]
+    assert list(table["status"])[step - 1] == "invalid"
+    assert all(s == "valid" for s in list(table["status"])[: step - 1])
