@@ -45,6 +45,7 @@ def parse(record: TraceRecord) -> ParsedTrace:
             "dialect": NAME,
             "prompt": scan.prompt.to_json() if scan.prompt else None,
             "markers": sorted(scan.markers),
+            "ops": scan.ops,
         },
     )
 

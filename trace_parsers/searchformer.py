@@ -20,7 +20,9 @@ import re
 from core.record import TraceRecord
 from core.steps import Step
 from core.verdicts import ParseError
-from trace_parsers._astar_common import cell_of, line_of, link_search_graph, scan_tokens
+from trace_parsers._astar_common import (
+    cell_of, graph_from_parents, line_of, link_search_graph, parse_prompt_text, scan_tokens,
+)
 from trace_parsers._sokoban_common import json_items_payload, number, scan_sokoban_tokens, state_string
 from trace_parsers.base import FormatSpec, ParsedTrace
 
@@ -133,7 +135,12 @@ def parse(record: TraceRecord) -> ParsedTrace:
         scan = scan_tokens(record.trace)
         steps, errors = scan.steps, scan.errors
         extras.update(source="tokens", prompt=scan.prompt.to_json() if scan.prompt else None,
-                      markers=sorted(scan.markers))
+                      markers=sorted(scan.markers), ops=scan.ops)
+    prompt_text = record.problem.get("prompt") if isinstance(record.problem, dict) else None
+    if not sokoban and isinstance(prompt_text, str):
+        read, problem = parse_prompt_text(prompt_text)
+        if read is not None and problem is None:
+            extras["problem_prompt"] = read.to_json()
     if sokoban:
         graph = _link_sokoban(steps)
     else:
@@ -143,9 +150,7 @@ def parse(record: TraceRecord) -> ParsedTrace:
 
 def _link_sokoban(steps: list[Step]):
     """Sokoban states are not cells; link creates to the last close, closes in order."""
-    from core.steps import StepGraph
-
-    graph = StepGraph()
+    kinds: list[str] = []
     last_close = prev = None
     for step in steps:
         edge = "next"
@@ -156,9 +161,9 @@ def _link_sokoban(steps: list[Step]):
             last_close = step.index
         else:
             step.parent = prev
-        graph.add(step, edge)
+        kinds.append(edge)
         prev = step.index
-    return graph
+    return graph_from_parents(steps, kinds)
 
 
 FORMAT = FormatSpec(

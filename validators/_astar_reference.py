@@ -226,7 +226,8 @@ def record_for(problem: MazeProblem, run: Run, record_id: str | None = None,
     if record_id is not None:
         rec["id"] = record_id
     if run.dialect == BEYOND_SEMANTICS:
-        rec["problem"] = {}
+        # The prompt is inside the trace; the size is given because a prompt alone only bounds it.
+        rec["problem"] = {"width": problem.width, "height": problem.height}
         rec["trace"] = beyond_semantics_text(problem, run)
     else:
         rec["problem"] = {"prompt": prompt_tokens(problem), "width": problem.width, "height": problem.height}

@@ -82,12 +82,22 @@ def _prompt_from_json(spec: dict[str, Any]) -> MazePrompt | None:
     start, goal = cell_of(spec.get("start")), cell_of(spec.get("goal"))
     if start is None or goal is None:
         return None
-    walls = [c for c in (cell_of(w) for w in spec.get("walls") or []) if c is not None]
+    raw = spec.get("walls") or []
+    if raw and type(raw[0]) is tuple:
+        return MazePrompt(start=start, goal=goal, walls=raw)  # already read by a parser
+    try:
+        walls = [(int(a), int(b)) for a, b in raw]
+    except (TypeError, ValueError):
+        walls = [c for c in (cell_of(w) for w in raw) if c is not None]
     return MazePrompt(start=start, goal=goal, walls=walls)
 
 
-def resolve_problem(problem_spec: dict[str, Any], embedded: dict[str, Any] | None) -> ProblemResolution:
-    """The record's problem (structured, then prompt string), else the prompt inside the trace."""
+def resolve_problem(problem_spec: dict[str, Any], embedded: dict[str, Any] | None,
+                    read_prompt: dict[str, Any] | None = None) -> ProblemResolution:
+    """The record's problem (structured, then prompt string), else the prompt inside the trace.
+
+    `read_prompt` is problem.prompt as the parser already read it (ParsedTrace.extras["problem_prompt"]).
+    """
     notes: list[str] = []
     prompt: MazePrompt | None = None
     source = ""
@@ -95,6 +105,10 @@ def resolve_problem(problem_spec: dict[str, Any], embedded: dict[str, Any] | Non
     if isinstance(problem_spec, dict) and problem_spec:
         prompt = _prompt_from_json(problem_spec)
         source = "problem (structured)"
+        if prompt is None and read_prompt is not None:
+            prompt, source = _prompt_from_json(read_prompt), "problem.prompt"
+            if prompt is not None:
+                prompt.width, prompt.height = read_prompt.get("width"), read_prompt.get("height")
         if prompt is None and isinstance(problem_spec.get("prompt"), str):
             prompt, error = parse_prompt_text(problem_spec["prompt"])
             source = "problem.prompt"

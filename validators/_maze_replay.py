@@ -80,8 +80,32 @@ def _c(cell: Cell) -> str:
     return f"({cell[0]},{cell[1]})"
 
 
-def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set: str = STRICT) -> MazeReplayResult:
-    """Replay `steps` (parsed prompt/create/close/plan/unparsed steps) on `problem`."""
+def ops_of(steps: list[Step]) -> list[tuple]:
+    """(index, kind, x, y, g, h) per non-prompt step, as the token parser also provides it."""
+    out = []
+    for s in steps:
+        if s.kind == "prompt":
+            continue
+        p = s.payload
+        if s.kind in ("create", "close"):
+            out.append((s.index, s.kind, p["x"], p["y"], p["g"], p["h"]))
+        elif s.kind == "plan":
+            out.append((s.index, "plan", p["x"], p["y"], None, None))
+        else:
+            out.append((s.index, s.kind, None, None, None, None))
+    return out
+
+
+def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set: str = STRICT,
+                ops: list[tuple] | None = None) -> MazeReplayResult:
+    """Replay `steps` (parsed prompt/create/close/plan/unparsed steps) on `problem`.
+
+    `ops` is the same trace as tuples (index, kind, x, y, g, h) when the parser supplied it
+    (ParsedTrace.extras["ops"]); reading tuples instead of step payloads is the hot loop's
+    largest saving. Steps cut off by the audit's step limit are not replayed.
+    """
+    if ops is None or (ops and ops[-1][0] >= len(steps)):
+        ops = ops_of(steps)
     strict = rule_set == STRICT
     sf = dialect == "searchformer"
     width, height, walls = problem.width, problem.height, problem.walls
@@ -136,37 +160,102 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
     after_goal_root: int | None = None
     plan_started: int | None = None
     after_plan_root: int | None = None
-    expected: dict[Cell, int] | None = None
+    expanding: tuple | None = None  # (cell, g) of the node whose expansion is running (strict only)
     expanding_taint: int | None = None
-    created: set[Cell] = set()
     missed: dict[Cell, int] = {}
     rejected: dict[Cell, int] = {}
-    last_search_step: int | None = None
     started = not sf
+    open_get = open_.get
+    closed_get = closed.get
+    fcount_get = fcount.get
     if not sf:
         open_add(start, (0, abs(start[0] - gx) + abs(start[1] - gy), None, None))
 
-    for step in steps:
-        i = step.index
-        kind = step.kind
-        if kind == "prompt":
-            continue
+    lc_g1 = 0  # g of the node being expanded, plus one
+    lc_direct: int | None = None  # its close step, when that close was invalid
+    fast = started
+    for i, kind, x, y, g, h in ops:
+        if fast and (kind == "create" or kind == "close"):
+            # Fast path for a valid step; anything unusual falls through to the full checks below.
+            cell = (x, y)
+            if 0 <= x < width and 0 <= y < height and cell not in walls:
+                if kind == "create":
+                    lc = last_closed
+                    if lc is not None and abs(x - lc[0]) + abs(y - lc[1]) == 1 and cell not in closed:
+                        old_open = open_get(cell)
+                        improves = old_open is None or g < old_open[0]
+                        if not strict or (improves and g == lc_g1 and h == abs(x - gx) + abs(y - gy)):
+                            if improves:
+                                if old_open is None:
+                                    f = g + h
+                                    fcount[f] = fcount_get(f, 0) + 1
+                                    if not minf[1] and (minf[0] is None or f < minf[0]):
+                                        minf[0] = f
+                                    open_[cell] = (g, h, i, lc_direct)
+                                else:
+                                    open_add(cell, (g, h, i, lc_direct))
+                                parent[cell] = lc
+                                parent_step[cell] = i
+                            continue
+                else:
+                    entry = open_get(cell)
+                    if entry is not None and entry[0] == g and entry[1] == h and g + h <= (
+                            min_f() if minf[1] else minf[0]):
+                        complete = True
+                        if expanding is not None:
+                            # The same test as _missing_children, inlined: it runs at every close.
+                            (ex, ey), cg = expanding[0], expanding[1] + 1
+                            for n in ((ex, ey + 1), (ex, ey - 1), (ex - 1, ey), (ex + 1, ey)):
+                                c = closed_get(n)
+                                o = open_get(n)
+                                if sf:
+                                    nf = cg + abs(n[0] - gx) + abs(n[1] - gy)
+                                    if (o is not None and o[0] + o[1] <= nf) or (c is not None and c[0] + c[1] <= nf):
+                                        continue
+                                elif c is not None or (o is not None and o[0] <= cg):
+                                    continue
+                                if 0 <= n[0] < width and 0 <= n[1] < height and n not in walls:
+                                    complete = False
+                                    break
+                    else:
+                        complete = False
+                    if complete:
+                        del open_[cell]
+                        f = g + h
+                        left = fcount[f] - 1
+                        if left:
+                            fcount[f] = left
+                        else:
+                            del fcount[f]
+                            if f == minf[0]:
+                                minf[1] = True
+                        new_entry = (g, h, i, entry[3])
+                        closed[cell] = new_entry
+                        last_closed, last_closed_entry, last_close_step = cell, new_entry, i
+                        lc_g1, lc_direct = g + 1, None
+                        last_unparsed = None
+                        expanding = None
+                        if cell == goal:
+                            goal_closed_at, goal_g = i, g
+                            fast = False
+                        elif strict:
+                            expanding, expanding_taint = (cell, g), entry[3]
+                        states[i] = {"open": len(open_), "closed": len(closed)}
+                        continue
         if kind == "unparsed":
+            step = steps[i]
             errs_at[i] = [("syntax_error", step.payload.get("error", "cannot read this step"), None, step.text[:80], None)]
             last_unparsed = i
-            last_search_step = i
             continue
         if kind == "plan":
-            plan_steps.append(step)
+            plan_steps.append(steps[i])
             if plan_started is None:
                 plan_started = i
+                fast = False
             continue
         if kind not in ("create", "close"):
             continue
-        p = step.payload
-        x, y, g, h = p["x"], p["y"], p["g"], p["h"]
         cell = (x, y)
-        last_search_step = i
         if strict and goal_closed_at is not None:
             errs_at[i] = [("step_after_goal",
                            f"{kind} {x} {y} after the goal {_c(goal)} was closed at step {goal_closed_at}; A* stops there",
@@ -194,6 +283,7 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
 
         if not started:
             started = True
+            fast = goal_closed_at is None and plan_started is None
             if kind == "create" and cell == start:
                 if strict and g != 0:
                     errs.append(("wrong_g", f"create {x} {y} c{g}: the start has g = 0", 0, g, None))
@@ -261,17 +351,16 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
                 open_add(cell, (g, h, i, taint))
                 parent[cell] = lc
                 parent_step[cell] = i
-            if expected is not None:
-                created.add(cell)
             errs_at[i] = errs
-            states[i] = {"open": len(open_), "closed": len(closed), "min_f": min_f(),
-                         "expanding": [lc[0], lc[1]] if lc else None}
+            if errs:
+                states[i] = {"open": len(open_), "closed": len(closed), "min_f": min_f(),
+                             "expanding": [lc[0], lc[1]] if lc else None}
             continue
 
         # close
-        if strict and expected is not None:
-            missing = [c for c in expected if c not in created]
-            if missing and goal_closed_at is None:
+        if expanding is not None:
+            missing = _missing_children(expanding, problem, open_, closed, sf)
+            if missing:
                 cons = last_unparsed if last_unparsed is not None else expanding_taint
                 if cons is None:
                     # Children missing again, or whose open entry came from an invalid step.
@@ -280,13 +369,12 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
                         cons = min(causes)
                 for c in missing:
                     missed.setdefault(c, i)
-                names = ", ".join(f"{_c(c)} c{expected[c]} c{problem.h(c)}" for c in missing[:6])
+                names = ", ".join(f"{_c(c)} c{expanding[1] + 1} c{problem.h(c)}" for c in missing[:6])
                 more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
                 errs.append(("missing_create",
                              f"the expansion of {_c(last_closed)} (step {last_close_step}) ends here without creating "
                              f"{names}{more}", [list(c) for c in missing], None, cons))
-        expected = None
-        created = set()
+        expanding = None
         entry = open_.get(cell)
         f = g + h
         if entry is None:
@@ -328,17 +416,18 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
         new_entry = (g, h, i, taint)
         closed[cell] = new_entry
         last_closed, last_closed_entry, last_close_step = cell, new_entry, i
+        lc_g1, lc_direct = g + 1, (i if taint == i else None)
         last_unparsed = None
         if cell == goal and goal_closed_at is None:
             goal_closed_at, goal_g = i, g
+            fast = False
         elif strict:
-            expected = _expected_children(cell, g, problem, open_, closed, sf)
-            expanding_taint = taint
+            expanding, expanding_taint = (cell, g), taint
         errs_at[i] = errs
         states[i] = {"open": len(open_), "closed": len(closed), "min_f": min_f()}
 
     if goal_closed_at is None:
-        where = last_search_step
+        where = next((s.index for s in reversed(steps) if s.kind in ("create", "close", "unparsed")), None)
         if where is None:
             where = plan_steps[0].index if plan_steps else None
         if where is not None:
@@ -361,32 +450,32 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
                 chain_taint = next((closed[c][3] for c in chain if c in closed and closed[c][3] is not None), None)
                 _judge_plan_steps(plan_steps, chain, strict, errs_at, chain_taint, parent_step)
 
-    verdicts: list[StepVerdict] = []
     n_invalid = n_root = 0
     counts: dict[str, int] = {}
-    for step in steps:
-        i = step.index
-        if step.kind == "prompt":
-            continue
-        errs = errs_at.get(i)
-        if not errs:
-            verdicts.append(StepVerdict(i, "valid"))
-            continue
-        roots = [e for e in errs if e[4] is None]
-        primary = roots[0] if roots else errs[0]
-        cons = None if roots else min(e[4] for e in errs)
-        message = primary[1]
-        if len(errs) > 1:
-            message += "; also " + "; ".join(f"{e[0]}: {e[1]}" for e in errs if e is not primary)
-        verdicts.append(StepVerdict(i, "invalid", primary[0], message, primary[2], primary[3], cons))
-        st = states.setdefault(i, {})
-        st["violations"] = [e[0] for e in errs]
+    bad = {i: errs for i, errs in errs_at.items() if errs}
+    if bad:
+        verdicts = [StepVerdict(o[0], "valid") if o[0] not in bad else _verdict(o[0], bad[o[0]], states) for o in ops]
+    else:
+        verdicts = [StepVerdict(o[0], "valid") for o in ops]
+    for errs in bad.values():
         n_invalid += 1
-        n_root += cons is None
+        n_root += any(e[4] is None for e in errs)
         for e in errs:
             counts[e[0]] = counts.get(e[0], 0) + 1
     return MazeReplayResult(verdicts, states, goal_closed_at, goal_g, chain, chain_problem, plan_steps,
                             n_invalid, n_root, counts)
+
+
+def _verdict(i: int, errs: list[Err], states: dict[int, dict[str, Any]]) -> StepVerdict:
+    """One verdict for a step with one or more violations: a root cause first, the rest appended."""
+    roots = [e for e in errs if e[4] is None]
+    primary = roots[0] if roots else errs[0]
+    cons = None if roots else min(e[4] for e in errs)
+    message = primary[1]
+    if len(errs) > 1:
+        message += "; also " + "; ".join(f"{e[0]}: {e[1]}" for e in errs if e is not primary)
+    states.setdefault(i, {})["violations"] = [e[0] for e in errs]
+    return StepVerdict(i, "invalid", primary[0], message, primary[2], primary[3], cons)
 
 
 def _taint(errs: list[Err], i: int) -> int | None:
@@ -397,13 +486,16 @@ def _taint(errs: list[Err], i: int) -> int | None:
     return min(e[4] for e in errs)
 
 
-def _expected_children(cell: Cell, g: int, problem: MazeProblem, open_: dict, closed: dict,
-                       sf: bool) -> dict[Cell, int]:
-    """Children the algorithm must create when expanding `cell` with cost g (dialect rules)."""
-    x, y = cell
+def _missing_children(expanding: tuple, problem: MazeProblem, open_: dict, closed: dict, sf: bool) -> list[Cell]:
+    """Children the expansion of `expanding` = (cell, g) had to create but did not (dialect rules).
+
+    Evaluated when the expansion ends: a neighbour the expansion did not create is in the same
+    open/closed state as when the expansion began, and one it did create is open with g+1.
+    """
+    (x, y), g = expanding
     gx, gy = problem.goal
     cg = g + 1
-    out: dict[Cell, int] = {}
+    out: list[Cell] = []
     width, height, walls = problem.width, problem.height, problem.walls
     for n in ((x, y + 1), (x, y - 1), (x - 1, y), (x + 1, y)):
         nx, ny = n
@@ -412,17 +504,13 @@ def _expected_children(cell: Cell, g: int, problem: MazeProblem, open_: dict, cl
         o = open_.get(n)
         c = closed.get(n)
         if sf:
+            # searchformer/astar.py: skip a child open or closed with f <= its new f.
             nf = cg + abs(nx - gx) + abs(ny - gy)
-            if o is not None and o[0] + o[1] <= nf:
+            if (o is not None and o[0] + o[1] <= nf) or (c is not None and c[0] + c[1] <= nf):
                 continue
-            if c is not None and c[0] + c[1] <= nf:
-                continue
-        else:
-            if c is not None:
-                continue
-            if o is not None and o[0] <= cg:
-                continue
-        out[n] = cg
+        elif c is not None or (o is not None and o[0] <= cg):
+            continue  # solvers/astar.js: closed cells are skipped, a create must improve g
+        out.append(n)
     return out
 
 

@@ -89,7 +89,8 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         return Replay(answer_correct=None, trace_valid=None, notes=notes, answer_error=AnswerError(
             "undecided", "this trace is a Sokoban trace; set the record's domain to 'sokoban'"))
     notes["dialect"] = dialect
-    res = resolve_problem(record.problem, parsed.extras.get("prompt") if dialect else None)
+    res = resolve_problem(record.problem, parsed.extras.get("prompt") if dialect else None,
+                          parsed.extras.get("problem_prompt"))
     notes["problem_from"] = res.source
     if res.notes:
         notes["problem_notes"] = res.notes
@@ -106,7 +107,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     states: dict[int, Any] = {}
     has_search = dialect is not None and any(s.kind in ("create", "close", "unparsed") for s in steps)
     if has_search:
-        result = replay_maze(steps, problem, dialect, rules)
+        result = replay_maze(steps, problem, dialect, rules, parsed.extras.get("ops"))
         step_verdicts, states = result.verdicts, result.states
         trace_valid = result.n_invalid == 0
         notes.update(n_invalid_steps=result.n_invalid, n_root_errors=result.n_root, rule_counts=result.rule_counts,
