@@ -36,7 +36,7 @@ def _best(fn, reps: int) -> float:
 
 
 def run(quick: bool) -> list[dict]:
-    n_mazes, reps = (8, 3) if quick else (40, 7)
+    n_mazes, reps = (8, 5) if quick else (40, 7)
     problems = [random_maze(random.Random(seed), 30, 30) for seed in range(n_mazes)]
     rows: list[dict] = []
     for dialect in DIALECTS:

@@ -135,3 +135,25 @@ def test_garbage_never_raises() -> None:
                  "query start 0 0 goal 99 99 reasoning close 0 0 c0 c198 solution end", "\x00\x01 create"]:
         v = audit_record(rec(trace=text, format="beyond_semantics")).verdict.to_json()
         assert v["id"]
+
+
+def test_lark_grammar_agrees_with_regex_reader() -> None:
+    import random
+
+    from trace_parsers._astar_common import scan_tokens
+    from trace_parsers._astar_lark import lark_steps
+    from validators._astar_reference import DIALECTS, beyond_semantics_text, random_maze, run_astar, searchformer_text
+
+    for seed in range(4):
+        problem = random_maze(random.Random(seed), 12, 12)
+        for dialect in DIALECTS:
+            run = run_astar(problem, dialect, random.Random(seed))
+            text = beyond_semantics_text(problem, run) if dialect == "beyond_semantics" else searchformer_text(run)
+            scan = scan_tokens(text)
+            mine = [(s.kind, s.span[0], s.span[1], s.payload["x"], s.payload["y"], s.payload.get("g"), s.payload.get("h"))
+                    for s in scan.steps if s.kind in ("create", "close", "plan")]
+            theirs = [t for t in lark_steps(text) if t[0] in ("create", "close", "plan")]
+            assert mine == theirs
+            if dialect == "beyond_semantics":
+                walls = [(t[3], t[4]) for t in lark_steps(text) if t[0] == "wall"]
+                assert walls == scan.prompt.walls

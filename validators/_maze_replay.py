@@ -112,11 +112,12 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
     start, goal = problem.start, problem.goal
     gx, gy = goal
 
-    # entry = (g, h, step index of the create/close that set it, taint)
+    # open entry   = (g, h, create step, taint, parent cell)
+    # closed entry = (g, h, close step, taint, parent cell, create step)
+    # The parent travels with the entry: the plan is the chain of parents of closed nodes, as
+    # SearchFormer's node.parent references (searchformer/astar.py) and the paper's parent dict.
     open_: dict[Cell, tuple] = {}
     closed: dict[Cell, tuple] = {}
-    parent: dict[Cell, Cell | None] = {}
-    parent_step: dict[Cell, int] = {}
     fcount: dict[int, int] = {}
     minf: list[Any] = [None, False]  # [value, dirty]
     errs_at: dict[int, list[Err]] = {}
@@ -169,19 +170,19 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
     closed_get = closed.get
     fcount_get = fcount.get
     if not sf:
-        open_add(start, (0, abs(start[0] - gx) + abs(start[1] - gy), None, None))
+        open_add(start, (0, abs(start[0] - gx) + abs(start[1] - gy), None, None, None))
 
     lc_g1 = 0  # g of the node being expanded, plus one
     lc_direct: int | None = None  # its close step, when that close was invalid
     fast = started
     for i, kind, x, y, g, h in ops:
-        if fast and (kind == "create" or kind == "close"):
+        if fast:
             # Fast path for a valid step; anything unusual falls through to the full checks below.
-            cell = (x, y)
-            if 0 <= x < width and 0 <= y < height and cell not in walls:
-                if kind == "create":
-                    lc = last_closed
-                    if lc is not None and abs(x - lc[0]) + abs(y - lc[1]) == 1 and cell not in closed:
+            if kind == "create":
+                lc = last_closed
+                if lc is not None and abs(x - lc[0]) + abs(y - lc[1]) == 1:
+                    cell = (x, y)
+                    if cell not in closed and cell not in walls and 0 <= x < width and 0 <= y < height:
                         old_open = open_get(cell)
                         improves = old_open is None or g < old_open[0]
                         if not strict or (improves and g == lc_g1 and h == abs(x - gx) + abs(y - gy)):
@@ -191,57 +192,65 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
                                     fcount[f] = fcount_get(f, 0) + 1
                                     if not minf[1] and (minf[0] is None or f < minf[0]):
                                         minf[0] = f
-                                    open_[cell] = (g, h, i, lc_direct)
+                                    open_[cell] = (g, h, i, lc_direct, lc)
                                 else:
-                                    open_add(cell, (g, h, i, lc_direct))
-                                parent[cell] = lc
-                                parent_step[cell] = i
+                                    open_add(cell, (g, h, i, lc_direct, lc))
                             continue
-                else:
-                    entry = open_get(cell)
-                    if entry is not None and entry[0] == g and entry[1] == h and g + h <= (
-                            min_f() if minf[1] else minf[0]):
-                        complete = True
-                        if expanding is not None:
-                            # The same test as _missing_children, inlined: it runs at every close.
-                            (ex, ey), cg = expanding[0], expanding[1] + 1
+            elif kind == "close":
+                cell = (x, y)
+                entry = open_get(cell)
+                # An untainted open entry came from a valid create: its cell is inside and free.
+                if entry is not None and entry[3] is None and entry[0] == g and entry[1] == h and g + h <= (
+                        min_f() if minf[1] else minf[0]):
+                    complete = True
+                    if expanding is not None:
+                        # The same test as _missing_children, inlined: it runs at every close.
+                        (ex, ey), cg = expanding[0], expanding[1] + 1
+                        if sf:
                             for n in ((ex, ey + 1), (ex, ey - 1), (ex - 1, ey), (ex + 1, ey)):
-                                c = closed_get(n)
+                                if n in walls:
+                                    continue
                                 o = open_get(n)
-                                if sf:
+                                c = closed_get(n)
+                                if o is not None or c is not None:
                                     nf = cg + abs(n[0] - gx) + abs(n[1] - gy)
                                     if (o is not None and o[0] + o[1] <= nf) or (c is not None and c[0] + c[1] <= nf):
                                         continue
-                                elif c is not None or (o is not None and o[0] <= cg):
-                                    continue
-                                if 0 <= n[0] < width and 0 <= n[1] < height and n not in walls:
+                                if 0 <= n[0] < width and 0 <= n[1] < height:
                                     complete = False
                                     break
-                    else:
-                        complete = False
-                    if complete:
-                        del open_[cell]
-                        f = g + h
-                        left = fcount[f] - 1
-                        if left:
-                            fcount[f] = left
                         else:
-                            del fcount[f]
-                            if f == minf[0]:
-                                minf[1] = True
-                        new_entry = (g, h, i, entry[3])
-                        closed[cell] = new_entry
-                        last_closed, last_closed_entry, last_close_step = cell, new_entry, i
-                        lc_g1, lc_direct = g + 1, None
-                        last_unparsed = None
-                        expanding = None
-                        if cell == goal:
-                            goal_closed_at, goal_g = i, g
-                            fast = False
-                        elif strict:
-                            expanding, expanding_taint = (cell, g), entry[3]
-                        states[i] = {"open": len(open_), "closed": len(closed)}
-                        continue
+                            for n in ((ex, ey + 1), (ex, ey - 1), (ex - 1, ey), (ex + 1, ey)):
+                                if n in closed or n in walls:
+                                    continue
+                                o = open_get(n)
+                                if (o is None or o[0] > cg) and 0 <= n[0] < width and 0 <= n[1] < height:
+                                    complete = False
+                                    break
+                else:
+                    complete = False
+                if complete:
+                    del open_[cell]
+                    f = g + h
+                    left = fcount[f] - 1
+                    if left:
+                        fcount[f] = left
+                    else:
+                        del fcount[f]
+                        if f == minf[0]:
+                            minf[1] = True
+                    new_entry = (g, h, i, entry[3], entry[4], entry[2])
+                    closed[cell] = new_entry
+                    last_closed, last_closed_entry, last_close_step = cell, new_entry, i
+                    lc_g1, lc_direct = g + 1, None
+                    last_unparsed = None
+                    expanding = None
+                    if cell == goal:
+                        goal_closed_at, goal_g = i, g
+                        fast = False
+                    elif strict:
+                        expanding, expanding_taint = (cell, g), entry[3]
+                    continue
         if kind == "unparsed":
             step = steps[i]
             errs_at[i] = [("syntax_error", step.payload.get("error", "cannot read this step"), None, step.text[:80], None)]
@@ -291,14 +300,12 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
                     errs.append(("wrong_h", f"create {x} {y} c{g} c{h}: h of the start {_c(start)} is its Manhattan "
                                  f"distance {hx} to the goal {_c(goal)}", hx, h, None))
                 taint = i if errs else None
-                open_add(cell, (g, h, i, taint))
-                parent[cell] = None
-                parent_step[cell] = i
+                open_add(cell, (g, h, i, taint, None))
                 errs_at[i] = errs
                 states[i] = {"open": len(open_), "closed": 0, "min_f": min_f()}
                 continue
             # The start enters the open list as the paper's checker initialises it.
-            open_add(start, (0, abs(start[0] - gx) + abs(start[1] - gy), None, None))
+            open_add(start, (0, abs(start[0] - gx) + abs(start[1] - gy), None, None, None))
             if strict:
                 errs.append(("start_not_created",
                              f"a SearchFormer trace begins with 'create {start[0]} {start[1]} c0 c{problem.h(start)}' "
@@ -348,9 +355,7 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
             elif any(e[0] == "create_already_closed" for e in errs):
                 rejected[cell] = i  # a closed node stays closed, as in the paper's checker
             else:
-                open_add(cell, (g, h, i, taint))
-                parent[cell] = lc
-                parent_step[cell] = i
+                open_add(cell, (g, h, i, taint, lc))
             errs_at[i] = errs
             if errs:
                 states[i] = {"open": len(open_), "closed": len(closed), "min_f": min_f(),
@@ -413,7 +418,8 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
         taint = _taint(errs, i)
         if taint is None and entry is not None:
             taint = entry[3]
-        new_entry = (g, h, i, taint)
+        new_entry = (g, h, i, taint, entry[4] if entry is not None else None,
+                     entry[2] if entry is not None else None)
         closed[cell] = new_entry
         last_closed, last_closed_entry, last_close_step = cell, new_entry, i
         lc_g1, lc_direct = g + 1, (i if taint == i else None)
@@ -436,19 +442,20 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
 
     chain, chain_problem = None, None
     if goal_closed_at is not None:
-        chain, chain_problem, bad_taint = _extract_chain(parent, start, goal, closed, open_, problem)
+        chain, chain_problem, bad_taint = _extract_chain(start, goal, closed, problem)
         if chain_problem is not None:
             rule = "plan_extraction_error" if chain is None else "extracted_plan_invalid"
             errs_at.setdefault(goal_closed_at, []).append((rule, chain_problem, None, None, bad_taint))
         if chain is not None:
             for c in chain:
-                if c in parent_step:
-                    states.setdefault(parent_step[c], {})["on_plan_path"] = True
+                created_at = closed[c][5] if c in closed else None
+                if created_at is not None:
+                    states.setdefault(created_at, {})["on_plan_path"] = True
                 if c in closed:
                     states.setdefault(closed[c][2], {})["on_plan_path"] = True
             if plan_steps:
                 chain_taint = next((closed[c][3] for c in chain if c in closed and closed[c][3] is not None), None)
-                _judge_plan_steps(plan_steps, chain, strict, errs_at, chain_taint, parent_step)
+                _judge_plan_steps(plan_steps, chain, strict, errs_at, chain_taint, closed)
 
     n_invalid = n_root = 0
     counts: dict[str, int] = {}
@@ -514,16 +521,15 @@ def _missing_children(expanding: tuple, problem: MazeProblem, open_: dict, close
     return out
 
 
-def _extract_chain(parent: dict, start: Cell, goal: Cell, closed: dict, open_: dict,
-                   problem: MazeProblem) -> tuple[list[Cell] | None, str | None, int | None]:
+def _extract_chain(start: Cell, goal: Cell, closed: dict, problem: MazeProblem) -> tuple[list[Cell] | None, str | None, int | None]:
     """Parent pointers goal -> start, as the paper's checker extracts its plan."""
     path = [goal]
     seen = {goal}
     node = goal
     while node != start:
-        nxt = parent.get(node)
+        entry = closed.get(node)
+        nxt = entry[4] if entry is not None else None
         if nxt is None or nxt in seen:
-            entry = closed.get(node) or open_.get(node)
             why = "it has no parent" if nxt is None else f"its parent pointers loop back to {_c(nxt)}"
             return None, (f"the parent chain from the goal breaks at {_c(node)}: {why}"), (entry[3] if entry else None)
         path.append(nxt)
@@ -532,14 +538,14 @@ def _extract_chain(parent: dict, start: Cell, goal: Cell, closed: dict, open_: d
     path.reverse()
     for a, b in zip(path, path[1:]):
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 or not problem.free(b):
-            entry = closed.get(b) or open_.get(b)
+            entry = closed.get(b)
             return path, f"the path the trace's parent pointers give is not a legal path: {_c(a)} -> {_c(b)}", (
                 entry[3] if entry else None)
     return path, None, None
 
 
 def _judge_plan_steps(plan_steps: list[Step], chain: list[Cell], strict: bool, errs_at: dict,
-                      chain_taint: int | None, parent_step: dict[Cell, int]) -> None:
+                      chain_taint: int | None, closed: dict[Cell, tuple]) -> None:
     cells = [(s.payload["x"], s.payload["y"]) for s in plan_steps]
     if strict:
         k = next((j for j in range(min(len(cells), len(chain))) if cells[j] != chain[j]), None)
@@ -552,7 +558,7 @@ def _judge_plan_steps(plan_steps: list[Step], chain: list[Cell], strict: bool, e
             if k == 0:
                 msg = f"the plan starts at {_c(cells[0])}, but the trace's search starts at {_c(chain[0])}"
             else:
-                via = parent_step.get(chain[k])
+                via = closed[chain[k]][5] if chain[k] in closed else None
                 msg = (f"the plan goes {_c(cells[k - 1])} -> {_c(cells[k])}, but the trace reached the goal through "
                        f"{_c(chain[k])}" + (f" (created at step {via})" if via is not None else ""))
         elif len(cells) < len(chain):
