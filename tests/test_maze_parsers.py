@@ -157,3 +157,24 @@ def test_lark_grammar_agrees_with_regex_reader() -> None:
             if dialect == "beyond_semantics":
                 walls = [(t[3], t[4]) for t in lark_steps(text) if t[0] == "wall"]
                 assert walls == scan.prompt.walls
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_VOCAB = ["create", "close", "plan", "bos", "eos", "query", "reasoning", "solution", "end", "start", "goal",
+          "wall", "0", "1", "2", "3", "4", "-1", "9", "c0", "c1", "c2", "c3", "c7", "cx", "x", "worker", "box"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(tokens=st.lists(st.sampled_from(_VOCAB), max_size=60), fmt=st.sampled_from(["beyond_semantics", "searchformer"]),
+       domain=st.sampled_from(["maze", "sokoban"]))
+def test_token_soup_never_crashes_the_validator(tokens: list[str], fmt: str, domain: str) -> None:
+    text = " ".join(tokens)
+    problem = {"prompt": "start 0 0 goal 3 3 wall 1 1"} if domain == "maze" else {"prompt": "sokoban ['#####','#@$.#','#####']"}
+    result = audit_record(record_from_json({"domain": domain, "format": fmt, "trace": text, "problem": problem}))
+    assert result.parsed.format == fmt  # the parser did not crash into the plain-text fallback
+    err = result.verdict.answer_error
+    assert not (err and "failed" in err.message), err.message
+    for step in result.parsed.graph:
+        assert text[step.span[0]:step.span[1]] == step.text

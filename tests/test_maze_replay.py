@@ -181,3 +181,15 @@ def test_answer_differs_from_trace_plan_is_a_gap() -> None:
     v = audit(rec)
     assert v["answer_correct"] is False
     assert "answer_contradicts_trace" in {g["kind"] for g in v["gaps"]}
+
+
+def test_generate_fault_record_expectations_hold() -> None:
+    from validators._astar_faults import generate_fault_record
+
+    for rule in ("wrong_g", "close_not_lowest_f_value", "plan_not_from_trace", "plan_length_mismatch"):
+        rec = generate_fault_record(3, rule, 10, 10, dialect=SEARCHFORMER)
+        assert rec is not None
+        v = audit(rec)
+        exp = rec["expected"]
+        assert (v["answer_correct"], v["trace_valid"], v["first_invalid_step"]) == (
+            exp["answer_correct"], exp["trace_valid"], exp["first_invalid_step"]), rule

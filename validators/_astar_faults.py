@@ -176,3 +176,23 @@ def _far_cells(problem: MazeProblem, cell: Cell) -> list[Cell]:
         if problem.free(n):
             out.append(n)
     return out
+
+
+def generate_fault_record(seed: int, rule: str, width: int = 30, height: int = 30,
+                          dialect: str = "beyond_semantics", deterministic: bool = True) -> dict | None:
+    """A record like `generate_record` with one seeded fault of `rule`; `expected` and
+    `meta.fault` say where it is (None when this maze has no place for that fault)."""
+    from validators._astar_reference import random_maze, record_for, run_astar
+
+    rng = random.Random(seed)
+    problem = random_maze(rng, width, height)
+    run = run_astar(problem, dialect, None if deterministic else random.Random(seed + 1))
+    fault = seed_fault(problem, run, rule, random.Random(seed + 2))
+    if fault is None:
+        return None
+    rules = "paper" if rule == "plan_length_mismatch" else "strict"
+    rec = record_for(problem, fault.run, meta={"seed": seed, "rule_set": rules,
+                                               "fault": {"rule": rule, "step": fault_step(fault)}})
+    answer_ok = rule not in ("plan_not_from_trace", "plan_length_mismatch")
+    rec["expected"] = {"answer_correct": answer_ok, "trace_valid": False, "first_invalid_step": fault_step(fault)}
+    return rec
