@@ -81,7 +81,27 @@ def run(quick: bool) -> list[dict]:
         lark_row = _lark_row(records, n_steps, reps, dialect)
         if lark_row:
             rows.append(lark_row)
+    rows += _invalid_rows(reps)
     return rows
+
+
+def _invalid_rows(reps: int) -> list[dict]:
+    """Replay of traces that are invalid almost everywhere (the dev set's swapped traces), which
+    take the full-check path at every step."""
+    path = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dev" / "maze_beyond_semantics.jsonl"
+    if not path.exists():
+        return []
+    import json
+
+    fmt = get_format("beyond_semantics")
+    rows = [json.loads(line) for line in path.open(encoding="utf-8")]
+    records = [record_from_json(r) for r in rows if r["meta"].get("kind", "").startswith("swapped")]
+    parsed = [fmt.parse(r) for r in records]
+    n_steps = sum(len(p.graph) for p in parsed)
+    t = _best(lambda: [maze_replay(r, p) for r, p in zip(records, parsed)], reps)
+    return [{"name": "beyond_semantics: replay of invalid (swapped) dev traces", "value": round(n_steps / t),
+             "unit": "steps/s", "compared_to": f"{len(records)} traces, {n_steps} steps, nearly every step invalid",
+             "ratio": None}]
 
 
 def _lark_row(records, n_steps: int, reps: int, dialect: str) -> dict | None:
