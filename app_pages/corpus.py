@@ -19,14 +19,14 @@ qp = st.query_params
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _cached(name: str, f: CorpusFilter, _rev: tuple, *args: int) -> object:
+def _cached(name: str, f: CorpusFilter, rev: tuple, *args: int) -> object:
     fn = {"matrix": corpus_matrix, "hist": first_invalid_histogram, "rules": invalid_by_rule,
           "sample": length_sample, "count": count_traces, "list": list_traces}[name]
     return fn(eng, f, *args)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def _options(_rev: tuple) -> dict[str, list[str]]:
+def _options(rev: tuple) -> dict[str, list[str]]:
     return filter_options(eng)
 
 

@@ -22,12 +22,12 @@ rev = data_revision(eng)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _trace(share_id: str, _rev: tuple) -> dict | None:
+def _trace(share_id: str, rev: tuple) -> dict | None:
     return trace_by_share_id(eng, share_id)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _outline(pk: int, _rev: tuple) -> list[tuple]:
+def _outline(pk: int, rev: tuple) -> list[tuple]:
     return step_outline(eng, pk)
 
 

@@ -85,6 +85,18 @@ class StepGraph:
         return out
 
     @classmethod
+    def from_parents(cls, steps: list[Step], edge_kinds: list[str]) -> "StepGraph":
+        """Bulk construction for long traces: `steps[i].index == i`, and `edge_kinds[i]` is
+        the kind of the edge from `steps[i].parent` into step i."""
+        graph = cls()
+        for i, step in enumerate(steps):
+            if step.index != i:
+                raise ValueError(f"step index {step.index} out of order (expected {i})")
+        graph.steps = steps
+        graph._edges = {(s.parent, s.index): k for s, k in zip(steps, edge_kinds) if s.parent is not None}
+        return graph
+
+    @classmethod
     def chain(cls, steps: Iterable[Step]) -> "StepGraph":
         """A linear trace: each step's parent is the step before it."""
         graph = cls()

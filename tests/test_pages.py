@@ -143,3 +143,16 @@ def test_explorer_shows_the_answer_plan_replay_for_a_plan_record(app):
     step = row["expected"]["answer_error"]["step"]
     assert list(table["status"])[step - 1] == "invalid"
     assert all(s == "valid" for s in list(table["status"])[: step - 1])
+
+
+def test_cached_pages_follow_new_data(app):
+    _upload(app, json.dumps(RECORDS[0]).encode())
+    assert app("corpus").run().caption[0].value == "1 trace(s) match"
+    _upload(app, json.dumps(RECORDS[1]).encode())
+    assert app("corpus").run().caption[0].value == "2 trace(s) match"
+    share = recent_traces(make_engine(app.url))[0]["share_id"]
+    from db.queries import trace_by_share_id
+    from db.store import add_comment
+    add_comment(make_engine(app.url), trace_by_share_id(make_engine(app.url), share)["pk"], 0, "A", "new note")
+    at = app("explorer", trace=share, step="0").run()
+    assert any(t.value == "A: new note" for t in at.text)

@@ -269,17 +269,6 @@ def parse_plan_answer(answer: str, answer_data: Any) -> tuple[list[tuple[int, in
 
 # --- graph -------------------------------------------------------------------------------
 
-def graph_from_parents(steps: list[Step], edge_kinds: list[str]) -> StepGraph:
-    """A StepGraph built in bulk (same nodes and edges as StepGraph.add, several times faster
-    on traces with thousands of steps); `edge_kinds[i]` is the kind of the edge into step i."""
-    graph = StepGraph()
-    graph.steps = steps
-    graph.graph.add_nodes_from(range(len(steps)))
-    graph.graph.add_edges_from(
-        (s.parent, s.index, {"kind": k}) for s, k in zip(steps, edge_kinds) if s.parent is not None)
-    return graph
-
-
 def link_search_graph(steps: list[Step]) -> StepGraph:
     """Steps -> StepGraph: creates hang off the close that expands them ("child" edges),
     closes follow each other in order ("next"), plan steps follow the last search step.
@@ -318,4 +307,4 @@ def link_search_graph(steps: list[Step]) -> StepGraph:
             step.parent = prev
         kinds.append(edge)
         prev = step.index
-    return graph_from_parents(steps, kinds)
+    return StepGraph.from_parents(steps, kinds)

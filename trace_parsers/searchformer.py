@@ -18,10 +18,10 @@ import json
 import re
 
 from core.record import TraceRecord
-from core.steps import Step
+from core.steps import Step, StepGraph
 from core.verdicts import ParseError
 from trace_parsers._astar_common import (
-    cell_of, graph_from_parents, line_of, link_search_graph, parse_prompt_text, scan_tokens,
+    cell_of, line_of, link_search_graph, parse_prompt_text, scan_tokens,
 )
 from trace_parsers._sokoban_common import json_items_payload, number, scan_sokoban_tokens, state_string
 from trace_parsers.base import FormatSpec, ParsedTrace
@@ -163,7 +163,7 @@ def _link_sokoban(steps: list[Step]):
             step.parent = prev
         kinds.append(edge)
         prev = step.index
-    return graph_from_parents(steps, kinds)
+    return StepGraph.from_parents(steps, kinds)
 
 
 FORMAT = FormatSpec(

@@ -92,6 +92,9 @@ def _prompt_from_json(spec: dict[str, Any]) -> MazePrompt | None:
     return MazePrompt(start=start, goal=goal, walls=walls)
 
 
+MAX_CELLS = 4_000_000
+
+
 def resolve_problem(problem_spec: dict[str, Any], embedded: dict[str, Any] | None,
                     read_prompt: dict[str, Any] | None = None) -> ProblemResolution:
     """The record's problem (structured, then prompt string), else the prompt inside the trace.
@@ -132,6 +135,12 @@ def resolve_problem(problem_spec: dict[str, Any], embedded: dict[str, Any] | Non
         height = height or side
         notes.append(f"grid size {width}x{height} inferred from the largest coordinate in the prompt "
                      "(give problem.width/height to set it)")
+    if width <= 0 or height <= 0 or width * height > MAX_CELLS:
+        # A corrupt or hostile coordinate (c999999...) must not make the replay allocate a
+        # grid of that size; the largest published mazes are 30x30.
+        return ProblemResolution(None, source, notes,
+                                 f"the maze would be {width}x{height} cells, outside what Stepscope replays "
+                                 f"(1 to {MAX_CELLS:,} cells); check the coordinates in the prompt")
     problem = MazeProblem(width, height, prompt.start, prompt.goal, frozenset(prompt.walls))
     for name, cell in (("start", problem.start), ("goal", problem.goal)):
         if not problem.in_bounds(cell):
