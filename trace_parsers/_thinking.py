@@ -106,6 +106,7 @@ _FAIL = re.compile(
 _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|perhaps|so far|not sure|unless|until)\b"
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
+_CLAIM_HINT = re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I)
 
 NUMBER_WORDS = 3
 
@@ -196,7 +197,9 @@ def segment(text: str, base: int = 0, limit: int | None = None) -> list[Segment]
 
 def claims(text: str, offset: int) -> list[dict[str, Any]]:
     """Verification claims in a step: clauses that say a candidate passes or fails, not hedged."""
-    out = []
+    out: list[dict[str, Any]] = []
+    if not _CLAIM_HINT.search(text):
+        return out
     for m in _CLAUSE.finditer(text):
         clause = m.group(0)
         for polarity, pattern in (("pass", _PASS), ("fail", _FAIL)):

@@ -29,7 +29,7 @@ from validators.base import DomainSpec, Replay
 from validators.thinking.analysis import THINKING_FORMATS, analyse
 from validators.thinking.finders import countdown_candidates, countdown_key
 
-VERSION = "1"
+VERSION = "2"
 
 
 def _problem(record: TraceRecord, parsed: ParsedTrace) -> tuple[list[int] | None, int | None, str | None]:

@@ -32,7 +32,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "1"
+VERSION = "2"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 
