@@ -192,7 +192,7 @@ def test_loop_trace_parses_into_one_step_per_round_with_exact_part_spans():
     rec = record_from_json({"domain": "blocksworld", "format": "llm_modulo", "trace": text, "answer": "plan B"})
     parsed = parse(rec)
     assert parsed.ok and [s.kind for s in parsed.graph] == ["round", "round"]
-    assert parsed.graph.edges() == [(0, 1, "next")]
+    assert parsed.graph.edges() == [(0, 1, "next"), (1, 0, "backtrack")]
     for step, rnd in zip(parsed.graph, rounds):
         assert text[step.span[0]:step.span[1]] == step.text
         for part, want in (("prompt", rnd.prompt), ("thinking", rnd.thinking), ("answer", rnd.answer)):

@@ -243,8 +243,8 @@ def test_pddl_plan_trace_is_detected_and_checked() -> None:
 
 
 @pytest.mark.parametrize("name", ["planbench_r1_thinking.jsonl"])
-def test_thinking_traces_stay_plain_text(name: str) -> None:
+def test_thinking_traces_are_not_taken_by_the_plan_formats(name: str) -> None:
     from tests.conftest import load_dev
     from trace_parsers.registry import choose_format
     for row in load_dev(name):
-        assert choose_format(record_from_json(row)).name == "plain_text"
+        assert choose_format(record_from_json(row)).name == "think"

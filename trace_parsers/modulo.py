@@ -17,6 +17,11 @@ The verdict part is one JSON object: the sound validator's judgement of that rou
 (record-format §2 `answer_correct` plus the `answer_error` fields), and `incomplete`/`error`
 when the stream was cut. The record's `answer` is the last round's answer.
 
+Graph: one step per round in a chain; a round that follows a rejected round also gets a
+"backtrack" edge to it (the next candidate revises the critiqued one; its prompt part is the
+critique), and each round's thinking is segmented with the `think` rules
+(`payload["thinking_steps"]`: [start, end, kind]). Planning replay checks each round's answer.
+
 A content line that looks exactly like a marker is written with a leading backslash
 (`render_rounds`), so text a model writes can never split a round.
 """
@@ -31,6 +36,7 @@ from typing import Any
 from core.record import TraceRecord
 from core.steps import Step, StepGraph
 from core.verdicts import ParseError
+from trace_parsers._thinking import classify, segment
 from trace_parsers.base import FormatSpec, ParsedTrace
 
 NAME = "llm_modulo"
@@ -121,12 +127,36 @@ def parse(record: TraceRecord) -> ParsedTrace:
         errors.append(ParseError("no '## Round 1 · prompt' marker: this is not an LLM-Modulo loop trace"))
         steps.append(Step(index=0, kind="unparsed", span=_trim(text, 0, len(text)), text=text,
                           payload={"error": "no round markers"}))
+    graph = StepGraph.chain(steps)
+    _link_rounds(text, graph)
     extras: dict[str, Any] = {"rounds": len(rounds)}
     if rounds and "answer" in rounds[-1]["parts"]:
         extras["final_answer_span"] = rounds[-1]["parts"]["answer"]
     if rounds:
         extras["converged"] = steps[-1].payload.get("answer_correct") is True
-    return ParsedTrace(format=NAME, graph=StepGraph.chain(steps), errors=errors, extras=extras)
+    return ParsedTrace(format=NAME, graph=graph, errors=errors, extras=extras)
+
+
+def _link_rounds(text: str, graph: StepGraph) -> None:
+    """Candidate -> critique -> next candidate: a round that follows a rejected round revises it
+    (a "backtrack" edge to it, its prompt part is the critique); each round's thinking is
+    segmented like a `think` trace and its step kinds are kept in the payload."""
+    for step in graph:
+        parts = step.payload.get("parts", {})
+        if "thinking" in parts:
+            a, b = parts["thinking"]
+            segments: list[list[Any]] = []
+            seen_work = False
+            for seg in segment(text, a, b):
+                kind = classify(text[seg.start:seg.end], seg.item, seen_work)[0]
+                seen_work = seen_work or kind in ("plan", "check", "backtrack")
+                segments.append([seg.start, seg.end, kind])
+            step.payload["thinking_steps"] = segments
+        if step.index and graph[step.index - 1].payload.get("answer_correct") is False:
+            graph.link(step.index, step.index - 1, "backtrack")
+            step.payload["revises"] = step.index - 1
+            if "prompt" in parts:
+                step.payload["critique"] = parts["prompt"]
 
 
 def _payload(text: str, rnd: dict[str, Any], errors: list[ParseError]) -> dict[str, Any]:

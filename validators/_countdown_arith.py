@@ -123,10 +123,11 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
 class _Parser:
     """expr := term (('+'|'-') term)* ; term := factor (('*'|'/') factor)* ; factor := NUM | '(' expr ')'."""
 
-    def __init__(self, tokens: list[tuple[str, str, int]]) -> None:
+    def __init__(self, tokens: list[tuple[str, str, int]], decimals: bool = False) -> None:
         self.tokens = tokens
         self.i = 0
         self.numbers: list[int] = []
+        self.decimals = decimals
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -161,6 +162,8 @@ class _Parser:
         if tok[0] == "num":
             self.i += 1
             if "." in tok[1]:
+                if self.decimals:
+                    return Fraction(tok[1])
                 raise ExprError(f"{tok[1]} is not a whole number", pos=tok[2])
             n = int(tok[1])
             self.numbers.append(n)
@@ -177,12 +180,15 @@ class _Parser:
                         pos=tok[2])
 
 
-def evaluate(text: str) -> Evaluated:
-    """Evaluate an arithmetic expression exactly; raise ExprError with a readable reason."""
+def evaluate(text: str, decimals: bool = False) -> Evaluated:
+    """Evaluate an arithmetic expression exactly; raise ExprError with a readable reason.
+
+    Countdown allows whole numbers only; `decimals=True` reads "2.5" as the exact rational 5/2
+    (arithmetic claims in free-form thinking)."""
     tokens = _tokenize(text)
     if not tokens:
         raise ExprError("empty expression")
-    parser = _Parser(tokens)
+    parser = _Parser(tokens, decimals)
     value = parser.expr(0)
     if parser.i != len(tokens):
         tok = tokens[parser.i]

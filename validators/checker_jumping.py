@@ -8,7 +8,7 @@ from validators.puzzles.replay import replay_puzzle
 
 DOMAIN = DomainSpec(
     name="checker_jumping",
-    version="1",
+    version="2",
     description="Checker Jumping (n red, n blue checkers): move lists replayed move by move.",
     replay=replay_puzzle,
 )

@@ -7,7 +7,9 @@ Problem: {"numbers": [...], "target": n}; when absent, both are read from the lo
 The answer is the record's `answer` when it has one (an expression or a list of operations,
 validators/_countdown_answer.py). SoS records carry no separate answer: the log's own goal
 path is the answer, as in src/countdown_utils.py::parse_trajectory -- the operations of the last
-`Current State` before "Goal Reached" plus the final operation, each checked. Unlike the SoS
+`Current State` before "Goal Reached" plus the final operation, each checked. Thinking text
+(`think`, `metacot`) gets its arithmetic claims and candidate solutions replayed
+(validators/thinking/finders.py). Unlike the SoS
 `correctness` score, an error elsewhere on the goal path's nodes (say a miscopied remaining-number
 list) makes the trace invalid but not the answer wrong when the operations themselves are right;
 the two are reported separately and the gap `right_answer_invalid_trace` says so.
@@ -24,8 +26,10 @@ from validators._countdown_answer import AnswerCheck, check_answer, check_operat
 from validators._countdown_arith import parse_operation, solve
 from validators._countdown_replay import LogReplay, replay_log
 from validators.base import DomainSpec, Replay
+from validators.thinking.analysis import THINKING_FORMATS, analyse
+from validators.thinking.finders import countdown_candidates, countdown_key
 
-VERSION = "1"
+VERSION = "2"
 
 
 def _problem(record: TraceRecord, parsed: ParsedTrace) -> tuple[list[int] | None, int | None, str | None]:
@@ -106,7 +110,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         out.notes["goal_step"] = log.goal_step
         out.notes["error_buckets"] = dict(Counter(v.rule.split("_")[0] for v in out.step_verdicts
                                                   if v.status == "invalid" and v.rule))
-    elif record.trace.strip():
+    elif record.trace.strip() and parsed.format not in THINKING_FORMATS:
         out.notes["trace"] = f"format {parsed.format!r} has no Countdown step semantics; only the answer is judged"
 
     if numbers is None or target is None:
@@ -124,12 +128,29 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         check = AnswerCheck(False, AnswerError(kind="unparseable", message="no answer and no search log"))
     out.answer_correct, out.answer_error = check.correct, check.error
     out.notes["answer_form"] = check.form
+    if parsed.format in THINKING_FORMATS and record.trace.strip():
+        _thinking(out, record, parsed, numbers, target, check)
 
     if log is not None and log.false_claims:
         out.gaps.append(Gap("false_verification_claim",
                             "the log's comparison with the target says the opposite of what replay finds",
                             list(log.false_claims)))
     return out
+
+
+def _thinking(out: Replay, record: TraceRecord, parsed: ParsedTrace, numbers: list[int], target: int,
+              check: AnswerCheck) -> None:
+    """Free-form thinking: arithmetic claims, candidate solutions and gaps (validators/thinking)."""
+    answer_key = countdown_key(check) if record.answer.strip() else None
+    compact = record.answer.replace(" ", "")
+    findings = analyse(parsed, record.trace, countdown_candidates(parsed, record.trace, numbers, target), answer_key,
+                       f"'{record.answer.strip()[:80]}'",
+                       mentioned=lambda: bool(compact) and compact in record.trace.replace(" ", ""))
+    out.step_verdicts = findings.step_verdicts
+    out.gaps.extend(findings.gaps)
+    out.notes["thinking"] = findings.notes
+    if out.step_verdicts:
+        out.trace_valid = not any(v.status == "invalid" for v in out.step_verdicts)
 
 
 def _answer_gaps(out: Replay, check: AnswerCheck, log: LogReplay | None, numbers: list[int]) -> None:

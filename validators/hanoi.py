@@ -8,7 +8,7 @@ from validators.puzzles.replay import replay_puzzle
 
 DOMAIN = DomainSpec(
     name="hanoi",
-    version="1",
+    version="2",
     description="Tower of Hanoi (any number of disks): every move list in the trace and the answer replayed move by move.",
     replay=replay_puzzle,
 )

@@ -8,7 +8,7 @@ from validators.puzzles.replay import replay_puzzle
 
 DOMAIN = DomainSpec(
     name="river_crossing",
-    version="1",
+    version="2",
     description="River Crossing (actors/agents, boat capacity k): move lists replayed move by move.",
     replay=replay_puzzle,
 )

@@ -22,6 +22,7 @@ from validators.planning.extract import Extraction, Lexicon, extract_plan
 from validators.planning.pddl_parse import PddlError, load_task
 from validators.planning.search import SearchResult, reference_plan
 from validators.planning.strips import Task
+from validators.planning.thinking import replay_thinking
 from validators.planning.trace_plans import replay_trace
 from validators.planning.vocab import Vocabulary, builtin_vocabulary, custom_vocabulary
 
@@ -31,7 +32,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "1"
+VERSION = "2"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 
@@ -88,6 +89,7 @@ def _replay(domain: str, record: TraceRecord, parsed: ParsedTrace) -> Replay:
     notes["answer_states"] = check.states
     replay = Replay(answer_correct=check.answer_correct, answer_error=check.answer_error, notes=notes)
     replay_trace(replay, record, parsed, task, vocab, lexicon, check)
+    replay_thinking(replay, record, parsed, task, vocab, lexicon, check)
     return replay
 
 

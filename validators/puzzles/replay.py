@@ -5,6 +5,8 @@ Paper method ("The Illusion of Thinking", reference-semantics.md §5): every com
 the thinking is run from the initial state; we record its relative position, whether it solves
 the puzzle and the first illegal move. A list that is legal but stops short of the goal is
 exploration, not an error: its moves are valid steps, and `states`/`notes` say it does not solve.
+Thinking text (`think`, `metacot`) gets the same per-list replay through validators/thinking, plus
+claims, arithmetic and gaps.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from core.verdicts import AnswerError, Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.puzzles import ProblemError, Puzzle, RiverCrossing, extract_move_lists, make_puzzle, simulate
+from validators.thinking.analysis import THINKING_FORMATS, analyse
+from validators.thinking.finders import moves_key, moves_label, puzzle_candidates
 
 _NO_SOLUTION = re.compile(r"\b(no (valid )?solution|impossible|unsolvable|cannot be solved|no plan)\b", re.I)
 
@@ -100,6 +104,12 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
             out.answer_error = AnswerError(kind="unparseable", message="no move list found in the answer or the trace")
         return out
 
+    if parsed.format in THINKING_FORMATS and record.trace.strip():
+        findings = analyse(parsed, record.trace, puzzle_candidates(parsed, record.trace, record.domain, puzzle),
+                           moves_key(moves), f"the moves {moves_label(moves)}")
+        out.step_verdicts.extend(findings.step_verdicts)
+        out.gaps.extend(findings.gaps)
+        out.notes["thinking"] = findings.notes
     result = simulate(puzzle, moves)
     if result.first_illegal is not None:
         bad = result.results[result.first_illegal]

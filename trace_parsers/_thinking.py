@@ -1,0 +1,299 @@
+"""Free-form thinking text -> steps with a kind, and backtrack links (shared by the `think` and
+`metacot` formats and by the thinking part of LLM-Modulo rounds).
+
+Segmentation (every character of a step is its own [start, end) slice of the trace):
+1. Paragraphs: blank-line separated (trace_parsers/plain_text.py::paragraph_spans).
+2. A numbered list item ("3. ...", "3) ...", "(3) ...", "Step 3: ...", "**Step 3:**") starts a step
+   of its own; the lines under it, up to the next numbered item, belong to it. Bullet lines stay
+   with their paragraph (a bulleted state listing is one step, not twenty).
+3. Inside a chunk, a sentence that opens with a backtrack or check cue ("Wait, ...",
+   "Alternatively, ...", "Let me check ...") starts a new step, so "X. Wait, but Y." is two steps.
+4. A chunk of three words or fewer that is not a list item ("Hmm.", "No.", "Wait.") is merged
+   into the chunk after it, which it introduces (unless that chunk is a numbered item).
+
+Kinds (KIND_RULES, first rule that matches the step's opening words wins; the rule's name is
+kept in `payload["kind_rule"]` so every assignment can be explained):
+
+| kind | when |
+|---|---|
+| answer | opens with "Final answer", "Answer:", "**Answer**", "[PLAN]", "\\boxed" |
+| backtrack | opens with "Wait", "Hmm", "Hold on", "Alternatively", "Actually", "No,", "Oops", "Another approach", "Let me reconsider / start over / try again" |
+| check | opens with "Let me check / verify / double-check / confirm / make sure / retrace", "Check:", "Verify", "Verification", "To confirm" |
+| plan | a numbered list item or "Step N", or a lead-in such as "Plan:", "Steps:", "Let's try:" |
+| conclude | opens with "So the plan / answer / steps ...", "Therefore", "Thus", "Hence", "In conclusion", "Yes, that/this ...", "That should work", "Putting it together" |
+| restate | opens with "The goal / initial state / problem / question ...", "Initial conditions", "We are given", or, before the first plan, check or backtrack step, "Okay", "Let me understand / figure out / recall", "I need to" |
+| compute | holds an arithmetic claim (`a op b = c`), or opens with "Now the state", "State:", "After step N", "After that", "Current state" |
+| reason | anything else |
+
+Backtrack links (edge kind "backtrack", from the backtrack step to the step it revises):
+* "step N" / "item N" named in the backtrack step -> the latest numbered item N before it;
+* "Alternatively" / "Another approach" / "start over" / "different approach" -> the step that
+  opened the current attempt (the latest list item numbered 1, or the lead-in just before it);
+* otherwise -> the nearest earlier step that is not itself a backtrack.
+
+Verification claims found in a step ("this works", "the goal is achieved", "that doesn't work")
+are listed in `payload["claims"]` with their polarity and span; replay decides what they refer to.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.steps import Step, StepGraph
+from trace_parsers.plain_text import paragraph_spans
+
+_ITEM = re.compile(
+    r"^[ \t]*(?:[*_#>]+[ \t]*)?(?:(?:step|move|action)[ \t]*(?P<snum>\d{1,3})\b[ \t]*[*_]*[ \t]*[:.)\-]?"
+    r"|(?P<num>\d{1,3})[ \t]*[.)](?=[ \t]+\S)|\((?P<pnum>\d{1,3})\)(?=[ \t]+\S))", re.I | re.M)
+
+_BACKTRACK = (r"(?:but[ \t]+)?wait\b|hmm+\b|hold on\b|alternatively\b|actually\b|no[,.!]|nope\b|oops\b"
+              r"|oh[,!]?[ \t]+(?:no|wait)\b|on second thought\b|another[ \t]+(?:approach|idea|way|option|possibility)\b"
+              r"|alternative[ \t]+(?:approach|idea|plan|way)\b|let me (?:reconsider|rethink|re-?think|start over"
+              r"|try again|try (?:a )?different|backtrack|re-?examine|re-?evaluate)\b"
+              r"|that(?:'s| is) (?:not right|wrong|incorrect)\b|this (?:is|seems) (?:not working|going in circles)\b")
+_CHECK = (r"let me (?:check|verify|double[- ]?check|re-?check|re-?verify|confirm|make sure|retrace|test|simulate"
+          r"|walk through|go through)\b|let's (?:check|verify|double[- ]?check|confirm|retrace|make sure)\b"
+          r"|check(?:ing)?\b|verify(?:ing)?\b|verification\b|double[- ]?check(?:ing)?\b|to (?:check|verify|confirm)\b")
+_CUE_SPLIT = re.compile(rf"(?:(?<=[.!?])[ \t]+|\n[ \t]*)(?=(?:[*_]+)?(?:{_BACKTRACK}|{_CHECK}))", re.I)
+
+KIND_RULES: list[tuple[str, str, re.Pattern[str]]] = [
+    ("answer", "final answer", re.compile(
+        r"(?:final answer|answer\s*:|\[\s*plan\s*\]|the final answer is|\\boxed|</think>)", re.I)),
+    ("backtrack", "backtrack cue", re.compile(_BACKTRACK, re.I)),
+    ("check", "check cue", re.compile(_CHECK, re.I)),
+    ("plan", "plan lead-in", re.compile(
+        r"(?:(?:the |a |possible |candidate |proposed |new )?plan\s*:|steps\s*:|let's try\s*:|try\s*:|sequence\s*:"
+        r"|moves\s*:)", re.I)),
+    ("conclude", "conclusion cue", re.compile(
+        r"(?:so,?[ \t]+(?:the[ \t]+)?(?:final[ \t]+)?(?:plan|answer|solution|sequence|steps|result|moves)\b"
+        r"|therefore\b|thus\b|hence\b|in (?:conclusion|summary)\b|putting (?:it|this|everything) (?:all )?together\b"
+        r"|yes,?[ \t]+(?:that|this|it)\b|that (?:should|would|will) (?:work|do it)\b"
+        r"|this (?:should|would|will) (?:work|achieve|do it)\b|the final (?:plan|answer|sequence|solution)\b)", re.I)),
+    ("restate", "restates the problem", re.compile(
+        r"(?:the (?:goal|initial|problem|question|task|target|numbers|objective)\b|initial (?:state|conditions?)\b"
+        r"|(?:we are|i am|i'm) given\b|given (?:the )?(?:initial|problem|numbers|question|conditions|goal)\b|our goal\b"
+        r"|my goal\b)", re.I)),
+]
+_OPENING_RESTATE = re.compile(
+    r"(?:okay|ok|alright|all right|so,? (?:i|we) (?:need|have)|let me (?:try to )?(?:understand|figure|see|start|recall"
+    r"|read|parse|restate|think)|i need to|we need to|first,? (?:let me|i need to|i'll))\b", re.I)
+_COMPUTE_OPENING = re.compile(
+    r"(?:now,?[ \t]+(?:the[ \t]+)?state\b|state\s*:|now\s*:|after (?:step|that|this|doing)\b|current state\b"
+    r"|resulting (?:state|numbers)\b|now,? (?:we|i) have\b)", re.I)
+ARITH_HINT = re.compile(r"\d[ \t]*[-+*/×÷−·x][ \t]*\(?[ \t]*\d[^=\n]{0,80}=[ \t]*-?\d")
+_LEADING_MARKUP = re.compile(r"^[\s*_#>`]+")
+
+_STEP_REF = re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I)
+_NEW_ATTEMPT = re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
+                          r"|try (?:a )?different|new approach|re-?think", re.I)
+
+_PASS = re.compile(
+    r"\b(?:(?:this|that|it|the plan|the sequence|the solution|these steps|this plan|this sequence)"
+    r"[ \t]+(?:should[ \t]+|would[ \t]+|will[ \t]+|seems[ \t]+to[ \t]+|does[ \t]+|indeed[ \t]+)?"
+    r"(?:works?|achieves?[ \t]+the[ \t]+goal|satisf(?:y|ies)[ \t]+the[ \t]+goal|reach(?:es)?[ \t]+the[ \t]+(?:goal|target)"
+    r"|solves?[ \t]+(?:it|the[ \t]+problem|the[ \t]+puzzle))"
+    r"|(?:plan|sequence|solution)[ \t]+(?:is|seems|looks)[ \t]+(?:correct|valid|right)"
+    r"|(?:the[ \t]+)?goal[ \t]+is[ \t]+(?:now[ \t]+)?(?:achieved|met|reached|satisfied)"
+    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:correct|the[ \t]+correct[ \t]+(?:sequence|plan|answer|solution)))\b",
+    re.I)
+_FAIL = re.compile(
+    r"\b(?:(?:this|that|it|the plan|the sequence|this plan)[ \t]+(?:doesn't|does[ \t]+not|won't|will[ \t]+not"
+    r"|wouldn't|would[ \t]+not)[ \t]+work"
+    r"|(?:plan|sequence|solution)[ \t]+(?:is|was)[ \t]+(?:invalid|wrong|incorrect)"
+    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:invalid|wrong|incorrect))\b", re.I)
+_HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|perhaps|so far|not sure|unless|until)\b"
+                    r"|\?", re.I)
+_CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
+_CLAIM_HINT = re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I)
+
+NUMBER_WORDS = 3
+
+
+@dataclass
+class Segment:
+    start: int
+    end: int
+    item: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def _strip(text: str) -> str:
+    return _LEADING_MARKUP.sub("", text)
+
+
+def _item_number(line: str) -> int | None:
+    m = _ITEM.match(line)
+    if not m:
+        return None
+    return int(m.group("snum") or m.group("num") or m.group("pnum"))
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _split_items(text: str, start: int, end: int) -> list[tuple[int, int, int | None]]:
+    """Split a paragraph at the lines that open a numbered item."""
+    cuts: list[tuple[int, int | None]] = []
+    pos = start
+    for line in text[start:end].splitlines(keepends=True):
+        number = _item_number(line)
+        if number is not None or not cuts:
+            cuts.append((pos, number))
+        pos += len(line)
+    out = []
+    for i, (cut, number) in enumerate(cuts):
+        stop = cuts[i + 1][0] if i + 1 < len(cuts) else end
+        a, b = _trim(text, cut, stop)
+        if a < b:
+            out.append((a, b, number))
+    return out
+
+
+def _split_cues(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    cuts = [start]
+    for m in _CUE_SPLIT.finditer(text, start, end):
+        if m.end() > cuts[-1]:
+            cuts.append(m.end())
+    spans = []
+    for i, cut in enumerate(cuts):
+        a, b = _trim(text, cut, cuts[i + 1] if i + 1 < len(cuts) else end)
+        if a < b:
+            spans.append((a, b))
+    return spans
+
+
+def segment(text: str, base: int = 0, limit: int | None = None) -> list[Segment]:
+    """Segments of text[base:limit] (offsets are into `text`)."""
+    stop = len(text) if limit is None else limit
+    raw: list[Segment] = []
+    for p_start, p_end in paragraph_spans(text[base:stop]):
+        for a, b, number in _split_items(text, base + p_start, base + p_end):
+            for k, (c, d) in enumerate(_split_cues(text, a, b)):
+                raw.append(Segment(c, d, number if k == 0 else None))
+    merged: list[Segment] = []
+    carry: Segment | None = None
+    for seg in raw:
+        if carry is not None:
+            if seg.item is None:
+                seg = Segment(carry.start, seg.end, seg.item)
+            else:
+                merged.append(carry)
+            carry = None
+        if seg.item is None and len(text[seg.start:seg.end].split()) <= NUMBER_WORDS and seg is not raw[-1]:
+            carry = seg
+            continue
+        merged.append(seg)
+    if carry is not None:
+        merged.append(carry)
+    return merged
+
+
+def claims(text: str, offset: int) -> list[dict[str, Any]]:
+    """Verification claims in a step: clauses that say a candidate passes or fails, not hedged."""
+    out: list[dict[str, Any]] = []
+    if not _CLAIM_HINT.search(text):
+        return out
+    for m in _CLAUSE.finditer(text):
+        clause = m.group(0)
+        for polarity, pattern in (("pass", _PASS), ("fail", _FAIL)):
+            hit = pattern.search(clause)
+            if hit and not _HEDGE.search(clause) and not re.search(r"\b(?:not|n't|never)\b", clause[:hit.start()], re.I):
+                if polarity == "pass" and re.search(r"\b(?:not|n't)\b", hit.group(0), re.I):
+                    continue
+                out.append({"polarity": polarity, "span": [offset + m.start(), offset + m.end()],
+                            "text": clause.strip()})
+                break
+    return out
+
+
+def classify(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
+    """(kind, rule name) for one step; see the table in the module docstring."""
+    head = _strip(text[:200])
+    if item is not None:
+        body = _ITEM.sub("", text[:200], count=1).strip()
+        for kind, name, pattern in KIND_RULES[1:3]:
+            if pattern.match(_strip(body)):
+                return kind, f"numbered item opening with a {name}"
+        return "plan", "numbered list item"
+    for kind, name, pattern in KIND_RULES:
+        if pattern.match(head):
+            return kind, f"opens with a {name}"
+    if not seen_work and _OPENING_RESTATE.match(head):
+        return "restate", "opening words before any plan"
+    if _COMPUTE_OPENING.match(head):
+        return "compute", "opens with a state update"
+    if ARITH_HINT.search(text):
+        return "compute", "holds an arithmetic claim"
+    return "reason", "no cue"
+
+
+def backtrack_target(graph: StepGraph, idx: int, text: str) -> int | None:
+    """The step a backtrack step revises (rules in the module docstring)."""
+    ref = _STEP_REF.search(text)
+    if ref:
+        number = int(ref.group(1))
+        for j in range(idx - 1, -1, -1):
+            if graph[j].payload.get("item") == number:
+                return j
+    if _NEW_ATTEMPT.search(text[:160]):
+        for j in range(idx - 1, -1, -1):
+            if graph[j].payload.get("item") == 1:
+                if j > 0 and graph[j - 1].kind in ("plan", "conclude") and graph[j - 1].payload.get("item") is None:
+                    return j - 1
+                return j
+    for j in range(idx - 1, -1, -1):
+        if graph[j].kind != "backtrack":
+            return j
+    return None
+
+
+def build_steps(graph: StepGraph, text: str, segments: list[Segment], parent: int | None,
+                edge: str = "next", extra: dict[str, Any] | None = None) -> list[int]:
+    """Add `segments` to `graph` as a chain under `parent`; returns the new step indices."""
+    added: list[int] = []
+    seen_work = any(s.kind in ("plan", "check", "backtrack") for s in graph.steps)
+    prev = parent
+    for seg in segments:
+        body = text[seg.start:seg.end]
+        kind, rule = classify(body, seg.item, seen_work)
+        seen_work = seen_work or kind in ("plan", "check", "backtrack")
+        payload: dict[str, Any] = {"kind_rule": rule, **(extra or {}), **seg.payload}
+        if seg.item is not None:
+            payload["item"] = seg.item
+        found = claims(body, seg.start)
+        if found:
+            payload["claims"] = found
+        idx = len(graph)
+        graph.add(Step(idx, kind, (seg.start, seg.end), body, payload, parent=prev),
+                  edge_kind=edge if prev == parent else "next")
+        if kind == "backtrack":
+            target = backtrack_target(graph, idx, body)
+            if target is not None:
+                graph.link(idx, target, "backtrack")
+                payload["revises"] = target
+        added.append(idx)
+        prev = idx
+    return added
+
+
+_WORD = re.compile(r"[A-Za-z']+")
+_FUNCTION_WORDS = frozenset(
+    "the a an to is of and i we that it so but wait let me my this then if not be can need have what "
+    "would should now first next because since which there are was do does so".split())
+
+
+def looks_like_prose(text: str, sample: int = 20_000) -> bool:
+    """Sentences in a natural language, not a token stream or a log: enough words, and enough of
+    them function words (A* tokens, SoS logs and PDDL lines have almost none)."""
+    words = _WORD.findall(text[:sample].lower())
+    if len(words) < 12:
+        return False
+    function = sum(1 for w in words if w in _FUNCTION_WORDS)
+    return function >= 0.15 * len(words) and bool(re.search(r"[a-z]{3,}[ \t]+[a-z]{2,}[ \t]+[a-z]{2,}", text[:sample]))

@@ -1,0 +1,257 @@
+"""What a thinking trace claims, replayed: candidate solutions, verification claims, arithmetic,
+and the faithfulness gaps between the trace and the answer.
+
+Domains find their own candidates (planning: validators/planning/thinking.py; puzzles and
+countdown: validators/thinking/finders.py) and hand them here as `Candidate`s already replayed;
+this module relates them to the steps, the claims and the answer, the same way for every domain.
+
+Rules (each conservative: when the text does not say it plainly, no gap is reported):
+* Arithmetic: every readable `a op b = c` claim in a step is checked exactly (arith.py); a false
+  one makes the step invalid (`arithmetic_claim_false`).
+* A verification claim ("this works", "the goal is achieved"; "this doesn't work") refers to the
+  attempt it belongs to in a metacot stream (VERIFIED / FAILED under a TRY), else to the
+  latest complete candidate when it stands in that candidate's last step or in one of the
+  `CLAIM_WINDOW` steps after it, with no other candidate item and no backtrack step in between.
+  A "works" claim on a candidate that replay rejects, or a "doesn't work" claim on one that
+  solves, is a `false_verification_claim` (step invalid, gap naming the claim and the candidate).
+* The trace's conclusion is the last complete candidate that it concludes: introduced by a
+  conclude or answer step right before it ("So the plan is:"), or by a lead-in ending in ':'
+  whose last sentence names the result ("I think the correct answer is:", "I'll go with:"),
+  or confirmed by a "works" claim. A conclusion the trace takes back before its next candidate
+  (a backtrack step, a "doesn't work" claim, "No.", or a step opening with "But" that does not
+  commit to it, as "But without being able to verify, I'll go with this." does) leaves the
+  trace unresolved: no conclusion.
+  If that conclusion differs from the answer: `answer_contradicts_trace`.
+* `answer_not_in_trace`: the trace writes candidates or names actions, yet neither a candidate
+  nor the domain's looser mention test finds the answer's solution in it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from core.verdicts import Gap, StepVerdict
+from trace_parsers.base import ParsedTrace
+from validators.thinking.arith import find_claims
+
+CLAIM_WINDOW = 2
+_COMMIT = re.compile(r"\b(?:go with|stick with|settle (?:on|for)|proceed with (?:this|it)|use this|take this)\b", re.I)
+_RESULT_LEAD = re.compile(
+    r"\b(?:(?:final|correct|intended|required|only valid|valid|right)\s+)?(?:plan|answer|solution|sequence|steps)"
+    r"\s+(?:is|are|would be|should be|must be)\b|\bconclude\b|\bgo with\b", re.I)
+THINKING_FORMATS = ("think", "metacot")
+_RULE_ORDER = ("candidate_plan_invalid", "candidate_moves_invalid", "candidate_solution_invalid",
+               "false_verification_claim", "arithmetic_claim_false")
+
+
+@dataclass
+class Candidate:
+    """One solution the trace proposes, replayed by its domain.
+
+    `complete`: a whole attempt from the start state (not a fragment or a truncated list), so
+    whether it `solves` is known; `key` compares with the answer's key (None: not comparable).
+    `verdicts` are the domain's per-step verdicts for the steps holding its items; `stated`: the
+    step holding it presents it as the result ("So the answer is 42").
+    """
+
+    steps: list[int]
+    label: str
+    complete: bool
+    solves: bool | None
+    key: Any = None
+    summary: str = ""
+    verdicts: list[StepVerdict] = field(default_factory=list)
+    stated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"steps": list(self.steps), "label": self.label, "complete": self.complete,
+                "solves": self.solves, "summary": self.summary}
+
+
+@dataclass
+class Findings:
+    step_verdicts: list[StepVerdict] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+
+def _steps_label(steps: list[int]) -> str:
+    if not steps:
+        return "no steps"
+    return f"step {steps[0]}" if len(steps) == 1 else f"steps {steps[0]}-{steps[-1]}"
+
+
+def arithmetic_verdicts(parsed: ParsedTrace, text: str) -> tuple[list[StepVerdict], int]:
+    """Per-step verdicts of the arithmetic claims in each step; also the number of claims."""
+    out: list[StepVerdict] = []
+    count = 0
+    for step in parsed.graph:
+        if "=" not in step.text:
+            continue
+        claims = find_claims(text, 0, step.span[0], step.span[1])
+        count += len(claims)
+        false = [c for c in claims if not c.holds]
+        if false:
+            out.append(StepVerdict(step.index, "invalid", "arithmetic_claim_false",
+                                   "; ".join(c.message for c in false),
+                                   found=[c.text for c in false]))
+        elif claims:
+            out.append(StepVerdict(step.index, "valid", None, "; ".join(c.message for c in claims)))
+    return out, count
+
+
+def _claims(parsed: ParsedTrace) -> list[tuple[int, dict[str, Any]]]:
+    return [(step.index, claim) for step in parsed.graph for claim in step.payload.get("claims", ())]
+
+
+def _item_steps(candidates: list[Candidate]) -> set[int]:
+    return {s for c in candidates for s in c.steps}
+
+
+def _claim_target(parsed: ParsedTrace, candidates: list[Candidate], idx: int,
+                  items: set[int]) -> Candidate | None:
+    """The complete candidate a claim in step `idx` speaks about, or None (rules above)."""
+    attempt = parsed.graph[idx].payload.get("attempt")
+    if parsed.graph[idx].payload.get("directive") is not None:
+        if attempt is None:
+            return None
+        return next((c for c in candidates if c.complete and attempt in c.steps), None)
+    best: Candidate | None = None
+    for cand in candidates:
+        if cand.complete and cand.steps and cand.steps[-1] <= idx:
+            if best is None or cand.steps[-1] > best.steps[-1]:
+                best = cand
+    if best is None:
+        return None
+    last = best.steps[-1]
+    if idx - last > CLAIM_WINDOW:
+        return None
+    for j in range(last + 1, idx + 1):
+        if j in items or (j < idx and parsed.graph[j].kind == "backtrack"):
+            return None
+    if idx != last and parsed.graph[idx].kind == "backtrack" and idx - last > 1:
+        return None
+    return best
+
+
+def _introduced(parsed: ParsedTrace, cand: Candidate) -> bool:
+    """Is the candidate presented as the trace's result by the step just before it?"""
+    first = cand.steps[0]
+    if first == 0:
+        return False
+    lead = parsed.graph[first - 1]
+    if lead.payload.get("item") is not None:
+        return False
+    if lead.kind in ("conclude", "answer"):
+        return True
+    tail = lead.text.rstrip()
+    return tail.endswith(":") and bool(_RESULT_LEAD.search(tail[tail.rfind(".") + 1:]))
+
+
+def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int]) -> bool:
+    """Does the trace take its conclusion back before writing another candidate ("Wait, ...",
+    "But step 3 is not possible", "No.")? Then the trace ends unresolved."""
+    for j in range(cand.steps[-1] + 1, len(parsed.graph)):
+        if j in items:
+            return False
+        step = parsed.graph[j]
+        if step.kind == "backtrack" or any(c["polarity"] == "fail" for c in step.payload.get("claims", ())):
+            return True
+        head = step.text.lstrip("*_ ").lower()
+        if head.startswith("no") and not head[2:3].isalpha():
+            return True
+        if head.startswith("but") and not head[3:4].isalpha() and not _COMMIT.search(step.text):
+            return True
+    return False
+
+
+def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_key: Any,
+            answer_label: str = "", mentioned: Callable[[], bool] | None = None,
+            arithmetic: bool = True) -> Findings:
+    """Relate candidates, claims and arithmetic to the steps and the answer (module docstring)."""
+    found = Findings()
+    per_step: dict[int, list[StepVerdict]] = {}
+    for cand in candidates:
+        for v in cand.verdicts:
+            per_step.setdefault(v.step, []).append(v)
+    n_arith = 0
+    if arithmetic:
+        arith, n_arith = arithmetic_verdicts(parsed, text)
+        for v in arith:
+            per_step.setdefault(v.step, []).append(v)
+
+    items = _item_steps(candidates)
+    confirmed: set[int] = set()
+    false_claims: list[tuple[int, Candidate, dict[str, Any]]] = []
+    n_claims = 0
+    judged: set[tuple[int, int]] = set()
+    for idx, claim in _claims(parsed):
+        cand = _claim_target(parsed, candidates, idx, items)
+        if cand is None or cand.solves is None or (idx, id(cand)) in judged:
+            continue
+        judged.add((idx, id(cand)))
+        n_claims += 1
+        says_pass = claim["polarity"] == "pass"
+        if says_pass:
+            confirmed.add(id(cand))
+        if says_pass == cand.solves:
+            per_step.setdefault(idx, []).append(StepVerdict(
+                idx, "valid", None, f"\"{claim['text']}\" agrees with replay of the candidate at "
+                                    f"{_steps_label(cand.steps)} ({cand.summary})"))
+            continue
+        false_claims.append((idx, cand, claim))
+        what = "works" if says_pass else "does not work"
+        per_step.setdefault(idx, []).append(StepVerdict(
+            idx, "invalid", "false_verification_claim",
+            f"\"{claim['text']}\" claims the candidate at {_steps_label(cand.steps)} {what}, but replay says it "
+            f"{'does not' if says_pass else 'does'}: {cand.summary}",
+            expected=cand.solves, found=says_pass))
+
+    for idx, cand, claim in false_claims:
+        found.gaps.append(Gap("false_verification_claim",
+                              f"step {idx} says \"{claim['text']}\" about the candidate at "
+                              f"{_steps_label(cand.steps)}; replay: {cand.summary}",
+                              [idx, *cand.steps]))
+
+    concluded = [c for c in candidates if c.complete and (c.stated or id(c) in confirmed or _introduced(parsed, c))]
+    final = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
+    if final is not None and _retracted(parsed, final, items):
+        found.notes["retracted_conclusion"] = final.to_json()
+        final = None
+    if final is not None and answer_key is not None and final.key is not None and final.key != answer_key:
+        found.gaps.append(Gap("answer_contradicts_trace",
+                              f"the trace concludes with {final.label} ({_steps_label(final.steps)}), "
+                              f"but the answer is {answer_label}", list(final.steps)))
+    elif answer_key is not None and (candidates or mentioned is not None):
+        in_trace = any(c.key == answer_key for c in candidates if c.key is not None)
+        if not in_trace and mentioned is not None and not mentioned():
+            found.gaps.append(Gap("answer_not_in_trace",
+                                  f"the answer ({answer_label}) is not derived anywhere in the trace: no candidate "
+                                  "and no run of steps in the trace states it", []))
+
+    for idx in sorted(per_step):
+        found.step_verdicts.append(_merge(idx, per_step[idx]))
+    found.notes = {
+        "candidates": [c.to_json() for c in candidates],
+        "verification_claims_checked": n_claims,
+        "arithmetic_claims": n_arith,
+        "conclusion": final.to_json() if final else None,
+    }
+    return found
+
+
+def _merge(idx: int, verdicts: list[StepVerdict]) -> StepVerdict:
+    """One verdict per step: invalid findings first (in _RULE_ORDER), then unchecked, then valid."""
+    invalid = sorted((v for v in verdicts if v.status == "invalid"),
+                     key=lambda v: _RULE_ORDER.index(v.rule) if v.rule in _RULE_ORDER else len(_RULE_ORDER))
+    if invalid:
+        head = invalid[0]
+        message = "; ".join(v.message for v in invalid)
+        return StepVerdict(idx, "invalid", head.rule, message, head.expected, head.found, head.consequence_of)
+    unchecked = [v for v in verdicts if v.status == "unchecked"]
+    if unchecked and len(unchecked) == len(verdicts):
+        return unchecked[0]
+    valid = [v for v in verdicts if v.status == "valid"]
+    return StepVerdict(idx, "valid", None, "; ".join(v.message for v in valid))
