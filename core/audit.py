@@ -44,11 +44,14 @@ def _cap(record: TraceRecord, parsed: ParsedTrace, limits: Limits) -> tuple[Pars
     return replace(parsed, graph=graph), notes
 
 
-def _generic_gaps(answer_correct: bool | None, trace_valid: bool | None, invalid: list[int]) -> list[Gap]:
+def _generic_gaps(answer_correct: bool | None, trace_valid: bool | None, invalid: list[int],
+                  fully_checked: bool) -> list[Gap]:
     if answer_correct is True and trace_valid is False:
         return [Gap("right_answer_invalid_trace",
                     f"the answer is correct but {len(invalid)} trace step(s) are invalid", invalid[:50])]
-    if answer_correct is False and trace_valid is True:
+    # "Every step valid" is only a claim about the trace when every step was judged; a thinking
+    # trace with a few checkable claims says nothing about the rest.
+    if answer_correct is False and trace_valid is True and fully_checked:
         return [Gap("wrong_answer_valid_trace", "every trace step is valid but the answer is wrong", [])]
     return []
 
@@ -91,7 +94,9 @@ def audit_record(record: TraceRecord) -> AuditResult:
         trace_valid = None
     gaps = list(replay.gaps)
     kinds = {g.kind for g in gaps}
-    for gap in _generic_gaps(replay.answer_correct, trace_valid, [s["step"] for s in invalid_steps]):
+    fully_checked = n_steps > 0 and all(by_step.get(i) is not None and by_step[i].status != "unchecked"
+                                         for i in range(n_steps))
+    for gap in _generic_gaps(replay.answer_correct, trace_valid, [s["step"] for s in invalid_steps], fully_checked):
         if gap.kind not in kinds:
             gaps.append(gap)
     errors = list(parsed.errors) + cap_notes
