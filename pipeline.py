@@ -7,7 +7,6 @@ bounded by the batch size, not by the number of records.
 
 from __future__ import annotations
 
-import itertools
 import json
 import multiprocessing as mp
 import os
@@ -26,6 +25,7 @@ from db.store import RECORD, TRACE_VERDICT, claim_setting, store_raw, store_resu
 from validators.registry import validator_id
 
 BATCH_SIZE = 500
+BATCH_BYTES = 8 * 2**20
 
 
 @dataclass
@@ -48,9 +48,18 @@ def _malformed(unit: InputUnit) -> ResultRows:
     return malformed_rows(error_verdict(unit.guessed_id, unit.error or "unreadable input", unit.line).to_json())
 
 
-def _batches(units: Iterable[InputUnit], size: int) -> Iterator[list[InputUnit]]:
-    it = iter(units)
-    while batch := list(itertools.islice(it, size)):
+def _batches(units: Iterable[InputUnit], size: int, max_bytes: int = BATCH_BYTES) -> Iterator[list[InputUnit]]:
+    """Batches of at most `size` units and about `max_bytes` of input, so memory stays bounded
+    whether records are tiny or 100 KB thinking traces."""
+    batch: list[InputUnit] = []
+    held = 0
+    for unit in units:
+        batch.append(unit)
+        held += len(unit.raw)
+        if len(batch) >= size or held >= max_bytes:
+            yield batch
+            batch, held = [], 0
+    if batch:
         yield batch
 
 
