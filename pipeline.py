@@ -21,11 +21,12 @@ from core.audit import audit_record, error_verdict
 from core.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_bytes
 from core.record import TraceRecord
 from db.rows import ResultRows, malformed_rows, result_rows
-from db.store import RECORD, TRACE_VERDICT, claim_setting, store_raw, store_results, stored_validators
+from db.store import RECORD, TRACE_VERDICT, claim_setting, refresh_statistics, store_raw, store_results, stored_validators
 from validators.registry import validator_id
 
 BATCH_SIZE = 500
 BATCH_BYTES = 8 * 2**20
+ANALYZE_EVERY = 16  # batches between planner-statistics refreshes (PostgreSQL bulk loads)
 
 
 @dataclass
@@ -80,7 +81,7 @@ def audit_units(
     are not rewritten; their verdict is recomputed for the output.
     """
     pool = mp.get_context("spawn").Pool(workers) if workers > 1 else None
-    done = 0
+    done = batches = 0
     pending: tuple[list[InputUnit], list[tuple[int, bool]], dict[int, str | None], Callable[[], list[ResultRows]]] | None = None
     try:
         for batch in _batches(units, batch_size):
@@ -97,6 +98,9 @@ def audit_units(
                 done += len(pending[0])
                 if on_progress:
                     on_progress(done)
+                batches += 1
+                if batches % ANALYZE_EVERY == 0:
+                    refresh_statistics(engine)
             pending = (batch, keys, existing, audited)
         if pending is not None:
             yield from _finish(engine, *pending)

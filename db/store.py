@@ -143,3 +143,13 @@ def claim_setting(engine: Engine, key: str, value: str) -> bool:
         conn.execute(text("INSERT INTO app_setting (key, value) VALUES (:k, :v) ON CONFLICT (key) DO NOTHING"),
                      {"k": key, "v": value})
         return True
+
+
+def refresh_statistics(engine: Engine) -> None:
+    """Keep the planner's row estimates current during a bulk load. On PostgreSQL, tables that
+    grow from empty faster than autovacuum notices get plans for tiny tables, and ingest fell
+    from ~2,800 to ~450 records/s after 20k records; a periodic ANALYZE keeps it flat."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.begin() as conn:
+        conn.execute(text("ANALYZE record, step, step_verdict, trace_verdict, verdict_gap"))
