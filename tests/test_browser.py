@@ -39,38 +39,23 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _seed_invalid_trace(db_url: str) -> None:
-    """A trace whose step 1 a (test-only) domain marks invalid; the server only reads it."""
-    import io
+def _faulty_maze() -> dict:
+    """A real A* trace (reference generator) with one seeded fault: a close on a wall."""
+    from validators._astar_faults import generate_fault_record
 
-    import validators.registry as reg
-    from core.intake import iter_jsonl
-    from core.verdicts import StepVerdict
-    from db.engine import make_engine
-    from pipeline import audit_units
-    from validators.base import DomainSpec, Replay
-
-    def replay(record, parsed):
-        return Replay(step_verdicts=[StepVerdict(0, "valid"),
-                                     StepVerdict(1, "invalid", "close_wall", "close 2 2: cell (2,2) is a wall"),
-                                     StepVerdict(2, "valid")], answer_correct=True)
-
-    saved = reg._domains
-    reg._domains = lambda: {"toy": DomainSpec("toy", "1", "browser test domain", replay)}
-    try:
-        rec = {"id": "toy-1", "domain": "toy", "model": "toy-model",
-               "trace": "create 0 0 c0 c4\n\nclose 2 2 c1 c3\n\nclose 0 0 c0 c4", "answer": "plan 0 0"}
-        data = io.BufferedReader(io.BytesIO(json.dumps(rec).encode()))
-        list(audit_units(iter_jsonl(data), make_engine(db_url)))
-    finally:
-        reg._domains = saved
+    for seed in range(50):
+        rec = generate_fault_record(seed, "create_close_wall", 10, 10, "beyond_semantics")
+        if rec is not None:
+            rec["id"] = "maze-fault"
+            rec["model"] = "reference-a*-with-fault"
+            return rec
+    raise RuntimeError("no maze with room for the fault")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
     db_url = f"sqlite:///{tmp / 'e2e.db'}"
-    _seed_invalid_trace(db_url)
     port = _free_port()
     env = {**os.environ, "STEPSCOPE_DATABASE_URL": db_url, "STEPSCOPE_DEMO": "0"}
     proc = subprocess.Popen(
@@ -134,20 +119,23 @@ def _share_id(db_url: str, record_id: str) -> str:
 
 def test_upload_link_invalid_step_comment_and_reload(server, browser):
     ctx, page = _page(browser)
-    upload = server["tmp"] / "hostile.jsonl"
-    upload.write_text(json.dumps(HOSTILE) + "\n{not json\n")
+    maze = _faulty_maze()
+    bad = maze["expected"]["first_invalid_step"]
+    upload = server["tmp"] / "mixed.jsonl"
+    upload.write_text(json.dumps(HOSTILE) + "\n{not json\n" + json.dumps(maze) + "\n")
     page.goto(f"{server['base']}/upload")
     page.locator('input[type="file"]').set_input_files(str(upload))
     page.get_by_role("button", name="Audit").click()
     page.get_by_text("Summary").wait_for(timeout=30_000)
     page.get_by_text("Problems in 1 input(s)").wait_for()
+    assert _xss_fired(page) == []  # the upload summary lists the hostile record's fields
 
-    link = f"{server['base']}/explorer?trace={_share_id(server['db'], 'toy-1')}&step=1"
+    link = f"{server['base']}/explorer?trace={_share_id(server['db'], 'maze-fault')}&step={bad}"
     page.goto(link)
-    page.get_by_text("Step 1", exact=True).wait_for(timeout=30_000)
+    page.get_by_text(f"Step {bad}", exact=True).wait_for(timeout=30_000)
     page.get_by_text("invalid", exact=True).first.wait_for()
-    page.get_by_text("close_wall").first.wait_for()
-    page.get_by_text("close 2 2: cell (2,2) is a wall").first.wait_for()
+    page.get_by_text("create_close_wall").first.wait_for()
+    page.get_by_text("is a wall").first.wait_for()
 
     page.get_by_label("Your name").fill("Reviewer R")
     page.get_by_label("Comment").fill("This close is on a wall.")
@@ -158,8 +146,9 @@ def test_upload_link_invalid_step_comment_and_reload(server, browser):
     ctx, page = _page(browser)  # a fresh browser: nothing but the link
     page.goto(link)
     page.get_by_text("Reviewer R: This close is on a wall.").wait_for(timeout=30_000)
-    page.get_by_text("Step 1", exact=True).wait_for()
-    time.sleep(1.5)  # let the tree iframe render before the screenshot
+    page.get_by_text(f"Step {bad}", exact=True).wait_for()
+    page.frame_locator("iframe").first.locator("canvas").first.wait_for(timeout=30_000)
+    time.sleep(1.0)  # let vis-network finish its layout before the screenshot
     shot = REPO / "docs" / "explorer.png"
     shot.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(server["tmp"] / "explorer.png"), full_page=False)
@@ -184,6 +173,8 @@ def test_hostile_text_never_runs_script_on_any_page(server, browser):
         f"{server['base']}/explorer?trace={share}&step=0",
         f"{server['base']}/explorer?trace={share}&step=1&q=svg",
         f"{server['base']}/explorer?trace={share}&step=2&mode=review",
+        f"{server['base']}/upload",
+        f"{server['base']}/capture",
     ]
     for url in urls:
         page.goto(url)
@@ -197,6 +188,11 @@ def test_hostile_text_never_runs_script_on_any_page(server, browser):
     box = page.get_by_placeholder("search words in this trace's steps")
     box.fill('"><img src=x onerror=top.__xss=1>')
     box.press("Enter")
+    time.sleep(2.0)
+    assert _xss_fired(page) == []
+    page.goto(f"{server['base']}/corpus")
+    page.locator("[data-testid='stSidebar']").get_by_label("Text in any step").fill("<script>top.__xss=1</script>")
+    page.keyboard.press("Enter")
     time.sleep(2.0)
     assert _xss_fired(page) == []
     ctx.close()
