@@ -1,8 +1,7 @@
-"""Shared bits for the benchmarks: repo on sys.path, timing, peak memory."""
+"""Shared bits for the benchmarks: repo on sys.path, timing, the result table."""
 
 from __future__ import annotations
 
-import resource
 import sys
 import time
 from pathlib import Path
@@ -17,11 +16,6 @@ def timed(fn: Callable[[], object]) -> tuple[float, object]:
     start = time.perf_counter()
     out = fn()
     return time.perf_counter() - start, out
-
-
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process so far (ru_maxrss is KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def row(name: str, value: float, unit: str, compared_to: str = "", ratio: float | None = None) -> dict:

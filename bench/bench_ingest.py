@@ -3,18 +3,19 @@ inserts through SQLAlchemy Core, streaming from a JSONL file; peak memory report
 
 from __future__ import annotations
 
-import io
 import json
+import multiprocessing as mp
 import os
 import random
 import sys
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import peak_rss_mb, print_table, row, timed  # noqa: E402
+from bench._common import print_table, row, timed  # noqa: E402
 
 
 def make_jsonl(path: Path, n: int, seed: int = 7, domain: str = "freeform") -> None:
@@ -35,6 +36,19 @@ def ingest(path: Path, url: str, workers: int = 1) -> int:
     engine = make_engine(url)
     with open(path, "rb", buffering=1 << 20) as fh:
         return sum(1 for _ in audit_units(iter_jsonl(fh), engine, workers=workers))
+
+
+def _hwm_mb() -> float:
+    """This process image's peak RSS. (ru_maxrss would include the parent's peak: Linux keeps
+    it across fork and exec.)"""
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM")) / 1024
+
+
+def _ingest_in_child(path: str, url: str) -> tuple[int, float, float]:
+    start = time.perf_counter()
+    count = ingest(Path(path), url)
+    return count, time.perf_counter() - start, _hwm_mb()
 
 
 def _pg_url(base: str) -> str:
@@ -59,12 +73,13 @@ def run(quick: bool) -> list[dict]:
         src = Path(tmp) / "traces.jsonl"
         make_jsonl(src, n)
         mb = src.stat().st_size / 2**20
-        before = peak_rss_mb()
-        secs, count = timed(lambda: ingest(src, f"sqlite:///{tmp}/ingest.db"))
+        # A fresh process, so its peak memory is the ingest's own.
+        with mp.get_context("spawn").Pool(1) as pool:
+            count, secs, hwm = pool.apply(_ingest_in_child, (str(src), f"sqlite:///{tmp}/ingest.db"))
         rows.append(row(f"ingest {count:,} small traces into SQLite", count / secs, "traces/s",
                         "target 5,000 traces/s", (count / secs) / 5000))
-        rows.append(row(f"  peak RSS after SQLite ingest ({mb:.0f} MB input)", peak_rss_mb(), "MB",
-                        f"{before:.0f} MB before"))
+        rows.append(row(f"  peak RSS of the ingesting process ({mb:.0f} MB input)", hwm, "MB",
+                        "bounded by the batch, not the corpus"))
         secs2, _ = timed(lambda: ingest(src, f"sqlite:///{tmp}/ingest.db"))
         rows.append(row("  re-ingest of the same file (all duplicates)", count / secs2, "traces/s"))
         m = 30_000 if quick else n
