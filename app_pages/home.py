@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.limits import current_limits
 from db.queries import corpus_counts, gap_counts, recent_traces
-from app_pages._common import engine, read_only
+from app_pages._common import engine, go_to, read_only
 from validators.registry import list_domains
 from trace_parsers.registry import list_formats
 
@@ -48,8 +48,12 @@ if counts.records:
     recent = pd.DataFrame(recent_traces(eng, 20))
     recent["answer_correct"] = recent["answer_correct"].map({True: "yes", False: "no"}).fillna("undecided")
     recent["trace_valid"] = recent["trace_valid"].map({True: "yes", False: "no"}).fillna("not checked")
-    st.dataframe(recent[["record_id", "domain", "model", "n_steps", "answer_correct", "trace_valid",
-                         "n_invalid", "status"]], hide_index=True, width="stretch")
+    picked = st.dataframe(recent[["record_id", "domain", "model", "n_steps", "answer_correct", "trace_valid",
+                                  "n_invalid", "status"]], hide_index=True, width="stretch",
+                          on_select="rerun", selection_mode="single-row", key="recent_table")
+    st.caption("select a row to open the trace")
+    if picked and picked.selection and picked.selection.rows:
+        go_to("explorer", trace=str(recent.iloc[picked.selection.rows[0]]["share_id"]))
 else:
     st.info("Nothing stored yet.")
 
