@@ -99,6 +99,11 @@ def _maze_payload(kind: str, item: dict) -> tuple[dict | None, str | None]:
     if cell is None:
         return None, f"{kind} item has no cell state {{'x': X, 'y': Y}}"
     payload = {"x": cell[0], "y": cell[1]}
+    return _with_costs(kind, item, payload)
+
+
+def _with_costs(kind: str, item: dict, payload: dict) -> tuple[dict | None, str | None]:
+    """Plan items carry a position only; create/close items also carry g and h."""
     if kind == "plan":
         return payload, None
     g, h = number(item.get("cost_from_start")), number(item.get("heuristic"))
@@ -113,13 +118,7 @@ def _sokoban_payload(kind: str, item: dict) -> tuple[dict | None, str | None]:
     if state is None:
         return None, f"{kind} item has no Sokoban level state (rows of '# .@+$*')"
     payload: dict = {"state": state}
-    if kind == "plan":
-        return payload, None
-    g, h = number(item.get("cost_from_start")), number(item.get("heuristic"))
-    if g is None or h is None:
-        return None, f"{kind} item needs numeric cost_from_start and heuristic"
-    payload.update(g=g, h=h)
-    return payload, None
+    return _with_costs(kind, item, payload)
 
 
 def parse(record: TraceRecord) -> ParsedTrace:

@@ -235,6 +235,8 @@ def replay_maze(steps: list[Step], problem: MazeProblem, dialect: str, rule_set:
                 else:
                     complete = False
                 if complete:
+                    # open_remove() inlined: this is the valid-close fast path that keeps replay
+                    # at or under the reference A*'s time (bench/bench_astar.py).
                     del open_[cell]
                     f = g + h
                     left = fcount[f] - 1
