@@ -56,12 +56,14 @@ def _generic_gaps(answer_correct: bool | None, trace_valid: bool | None, invalid
     return []
 
 
-def audit_record(record: TraceRecord) -> AuditResult:
-    limits = current_limits()
+def audit_record(record: TraceRecord, limits: Limits | None = None) -> AuditResult:
+    """Parse, replay and judge one record; never raises. Batch callers pass `limits` once
+    instead of re-reading the environment per record."""
+    limits = limits or current_limits()
     if len(record.trace) > limits.max_trace_chars:
         head = record.trace[: limits.max_trace_chars]
         capped = replace(record, trace=head)
-        result = audit_record(capped)
+        result = audit_record(capped, limits)
         result.record = record
         result.verdict.parse_ok = False
         result.verdict.parse_errors.insert(0, ParseError(

@@ -145,6 +145,14 @@ def _m0006_replay_notes(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE trace_verdict ADD COLUMN notes_json TEXT"))
 
 
+def _m0007_step_search_by_batch(conn: Connection) -> None:
+    """The writer indexes each batch of steps with one statement (see db.store._insert_steps);
+    the per-row insert trigger made FTS5 write a segment per step. Deletes keep their trigger
+    so every path that removes steps keeps the index consistent."""
+    if conn.dialect.name == "sqlite":
+        conn.execute(text("DROP TRIGGER IF EXISTS step_fts_ai"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
@@ -152,6 +160,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (4, "app settings", _m0004_app_settings),
     (5, "step links and state", _m0005_step_links_and_state),
     (6, "replay notes", _m0006_replay_notes),
+    (7, "step search indexed by batch", _m0007_step_search_by_batch),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -35,12 +35,16 @@ def clean_text(value: str) -> str:
     return value
 
 
+# One encoder for every row: json.dumps with non-default options builds a new encoder per call.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, default=str).encode
+
+
 def _json(value: Any) -> str | None:
     if value is None:
         return None
     if not value and isinstance(value, dict):
         return "{}"
-    return clean_text(json.dumps(value, ensure_ascii=False, default=str))
+    return clean_text(_ENCODE(value))
 
 
 def unit_hash(unit: InputUnit) -> str:
@@ -139,7 +143,7 @@ def verdict_summary_row(verdict: dict[str, Any], validator: str | None, n_steps:
         "first_invalid_step": first,
         "first_invalid_rel": (first / max(n_steps - 1, 1)) if first is not None and n_steps else None,
         "answer_error_kind": error.get("kind"),
-        "verdict_json": clean_text(json.dumps(verdict, ensure_ascii=False, default=str)),
+        "verdict_json": clean_text(_ENCODE(verdict)),
         "notes_json": None,
     }
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Iterable, Sequence
 
-from sqlalchemy import delete, insert, select, text
+from sqlalchemy import Table, delete, insert, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
@@ -35,14 +37,48 @@ def _write(engine: Engine):
     return engine.connect().execution_options(sqlite_begin="IMMEDIATE")
 
 
-def _insert_ignore(conn: Connection, rows: list[dict]) -> None:
-    if conn.dialect.name == "postgresql":
-        stmt = postgresql.insert(RECORD).on_conflict_do_nothing(index_elements=["content_hash"])
-    elif conn.dialect.name == "sqlite":
-        stmt = sqlite.insert(RECORD).on_conflict_do_nothing(index_elements=["content_hash"])
+@lru_cache(maxsize=64)
+def _sqlite_insert_plan(table: Table, columns: tuple[str, ...], suffix: str) -> tuple[str, tuple]:
+    """The INSERT text and per-column bind processors for one table and column list."""
+    dialect = sqlite.dialect()
+    names = ", ".join(dialect.identifier_preparer.quote(c) for c in columns)
+    sql = f"INSERT INTO {table.name} ({names}) VALUES ({', '.join('?' * len(columns))}){suffix}"
+    return sql, tuple(table.c[c].type.bind_processor(dialect) for c in columns)
+
+
+def _bulk_insert(conn: Connection, table: Table, rows: list[dict], *, ignore_conflict_on: str | None = None) -> None:
+    """executemany of plain dicts that share one key set.
+
+    On SQLite the statement goes straight to the driver with the columns' own bind processors
+    applied: SQLAlchemy's per-row parameter processing was about a quarter of write time for
+    small traces (profiled with bench/bench_ingest.py). PostgreSQL keeps the Core path and
+    its batched multi-row VALUES.
+    """
+    if not rows:
+        return
+    if conn.dialect.name == "sqlite":
+        columns = tuple(rows[0])
+        suffix = f" ON CONFLICT ({ignore_conflict_on}) DO NOTHING" if ignore_conflict_on else ""
+        sql, procs = _sqlite_insert_plan(table, columns, suffix)
+        if any(procs):
+            fixes = [(i, p) for i, p in enumerate(procs) if p is not None]
+            params = []
+            for r in rows:
+                values = [r[c] for c in columns]
+                for i, proc in fixes:
+                    if values[i] is not None:
+                        values[i] = proc(values[i])
+                params.append(tuple(values))
+        else:
+            params = [tuple(r[c] for c in columns) for r in rows]
+        conn.exec_driver_sql(sql, params)
+    elif conn.dialect.name == "postgresql":
+        stmt = insert(table)
+        if ignore_conflict_on:
+            stmt = postgresql.insert(table).on_conflict_do_nothing(index_elements=[ignore_conflict_on])
+        conn.execute(stmt, rows)
     else:  # pragma: no cover - other backends are not supported
         raise RuntimeError(f"unsupported database {conn.dialect.name}")
-    conn.execute(stmt, rows)
 
 
 def store_raw(engine: Engine, units: Sequence[InputUnit], source: str | None = None) -> list[tuple[int, bool]]:
@@ -62,7 +98,7 @@ def store_raw(engine: Engine, units: Sequence[InputUnit], source: str | None = N
         fresh = {r["content_hash"]: r for r in rows if r["content_hash"] not in before}
         if fresh:
             # One insertion order for every writer, so concurrent uploads cannot deadlock.
-            _insert_ignore(conn, [fresh[h] for h in sorted(fresh)])
+            _bulk_insert(conn, RECORD, [fresh[h] for h in sorted(fresh)], ignore_conflict_on="content_hash")
         after = dict(conn.execute(select(RECORD.c.content_hash, RECORD.c.pk)
                                   .where(RECORD.c.content_hash.in_(set(hashes)))).all())
     seen: set[str] = set()
@@ -101,15 +137,43 @@ def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> 
         if conn.dialect.name == "postgresql":
             # Writers of the same records take turns (SQLite's BEGIN IMMEDIATE already does).
             conn.execute(select(RECORD.c.pk).where(RECORD.c.pk.in_(pks)).order_by(RECORD.c.pk).with_for_update())
+        _delete_results(conn, pks)
+        if steps:
+            _insert_steps(conn, steps)
+        _bulk_insert(conn, STEP_VERDICT, svs)
+        _bulk_insert(conn, TRACE_VERDICT, tvs)
+        _bulk_insert(conn, GAP, gaps)
+
+
+def _delete_results(conn: Connection, pks: list[int]) -> None:
+    """Remove earlier steps and verdicts of these records. On SQLite the keys travel as one
+    JSON parameter: compiling four batch-sized IN lists cost more than the deletes themselves."""
+    if conn.dialect.name == "sqlite":
+        keys = json.dumps(pks)
+        for table in (STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
+            conn.execute(text(f"DELETE FROM {table.name} WHERE record_pk IN (SELECT value FROM json_each(:k))"),
+                         {"k": keys})
+    else:
         for table in (STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
             conn.execute(delete(table).where(table.c.record_pk.in_(pks)))
-        if steps:
-            conn.execute(insert(STEP), steps)
-        if svs:
-            conn.execute(insert(STEP_VERDICT), svs)
-        conn.execute(insert(TRACE_VERDICT), tvs)
-        if gaps:
-            conn.execute(insert(GAP), gaps)
+
+
+def _insert_steps(conn: Connection, steps: list[dict]) -> None:
+    """Insert steps and index their text for search.
+
+    On SQLite the index is filled by one set-based statement per batch, not by a per-row
+    trigger: FTS5 flushes its pending terms at every statement savepoint, and a trigger opens
+    one per row, so the trigger wrote one tiny index segment per step and then merged them
+    (measured 15 us per step against 2.4 us set-based; migration 7 dropped that trigger).
+    Writers hold the database lock (BEGIN IMMEDIATE), so every id above the previous
+    maximum is one of ours.
+    """
+    if conn.dialect.name != "sqlite":
+        _bulk_insert(conn, STEP, steps)
+        return
+    before = conn.execute(text("SELECT coalesce(max(id), 0) FROM step")).scalar()
+    _bulk_insert(conn, STEP, steps)
+    conn.execute(text("INSERT INTO step_fts(rowid, text) SELECT id, text FROM step WHERE id > :lo"), {"lo": before})
 
 
 def add_comment(engine: Engine, record_pk: int, step_idx: int | None, author: str, text: str) -> int:

@@ -128,3 +128,28 @@ def test_store_raw_is_idempotent_within_one_batch(db_url):
     units = list(_units([RECORDS[0], RECORDS[0]]))
     keys = store_raw(engine, units)
     assert keys[0][0] == keys[1][0] and [k[1] for k in keys] == [True, False]
+
+
+def test_search_index_follows_every_write_path(db_url):
+    """Steps are indexed per batch by the writer (not by a per-row trigger): the index must
+    match the steps after several batches, a re-audit that replaces steps, and a delete."""
+    engine = make_engine(db_url)
+    rows = [{"id": f"r{i}", "domain": "freeform", "trace": f"Okay, consider okapi{i}.\n\nWait, zebra{i}.",
+             "answer": ""} for i in range(7)]
+    outcomes = list(audit_units(_units(rows), engine, batch_size=3))
+    assert [h["idx"] for h in search_steps(engine, "zebra4")] == [1]
+    from db.store import store_results
+    from pipeline import audit_to_rows
+    replaced = dict(rows[4], trace="Okay, consider quagga4 instead.")
+    (unit,) = list(_units([replaced]))
+    store_results(engine, [(outcomes[4].record_pk, audit_to_rows(unit.record))])
+    assert search_steps(engine, "zebra4") == [] and search_steps(engine, "okapi4") == []
+    assert [h["idx"] for h in search_steps(engine, "quagga4")] == [0]
+    delete_record(engine, outcomes[5].record_pk)
+    assert search_steps(engine, "zebra5") == []
+    assert len(search_steps(engine, "zebra6")) == 1
+    if engine.dialect.name == "sqlite":
+        with engine.begin() as conn:
+            conn.execute(sa.text("INSERT INTO step_fts(step_fts, rank) VALUES ('integrity-check', 1)"))
+            indexed = conn.execute(sa.text("SELECT count(*) FROM step_fts WHERE step_fts MATCH 'okay'")).scalar()
+            assert indexed == conn.execute(sa.text("SELECT count(*) FROM step WHERE text LIKE 'Okay%'")).scalar() == 6

@@ -34,15 +34,20 @@ def get_format(name: str) -> FormatSpec | None:
     return _formats().get(name)
 
 
+@lru_cache(maxsize=1)
+def _detection_order() -> tuple[FormatSpec, ...]:
+    """Detectors by priority, then name (ties in score go to the earlier one)."""
+    return tuple(sorted((s for s in _formats().values() if s.name != FALLBACK_FORMAT),
+                        key=lambda s: (-s.priority, s.name)))
+
+
 def choose_format(record: TraceRecord) -> FormatSpec:
     """The record's own `format` hint wins when known; else the most confident detector."""
     formats = _formats()
     if record.format and record.format in formats:
         return formats[record.format]
     best, best_score = formats[FALLBACK_FORMAT], 0.0
-    for spec in sorted(formats.values(), key=lambda s: (-s.priority, s.name)):
-        if spec.name == FALLBACK_FORMAT:
-            continue
+    for spec in _detection_order():
         try:
             score = float(spec.detect(record))
         except Exception:  # a detector must never sink a record
