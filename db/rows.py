@@ -74,14 +74,20 @@ def record_row(unit: InputUnit, share_id: str, source: str | None) -> dict[str, 
     return row
 
 
+# Column order of the per-step row tuples (the writer puts record_pk in front). Steps are the
+# bulk of what a long trace writes; tuples pickle and bind faster than one dict per step.
+STEP_COLUMNS = ("idx", "kind", "start", "end", "parent", "text", "payload_json", "links_json", "state_json")
+STEP_VERDICT_COLUMNS = ("step_idx", "status", "rule", "message", "expected_json", "found_json", "consequence_of")
+
+
 @dataclass
 class ResultRows:
     """Everything one audit writes, minus the record key (filled in by the writer)."""
 
     validator: str | None
     verdict: dict[str, Any]
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    step_verdicts: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[tuple[Any, ...]] = field(default_factory=list)  # STEP_COLUMNS
+    step_verdicts: list[tuple[Any, ...]] = field(default_factory=list)  # STEP_VERDICT_COLUMNS
     trace_verdict: dict[str, Any] = field(default_factory=dict)
     gaps: list[str] = field(default_factory=list)
 
@@ -99,22 +105,20 @@ def result_rows(result: AuditResult) -> ResultRows:
         state = _json(states.get(step.index)) if step.index in states else None
         if state is not None and len(state) > MAX_STATE_CHARS:
             state = _json({"note": f"state snapshot of {len(state):,} characters not stored"})
-        steps.append({
-            "idx": step.index, "kind": step.kind[:32], "start": step.span[0], "end": step.span[1],
-            "parent": step.parent, "text": clean_text(step.text),
-            "payload_json": _json(step.payload) if step.payload else None,
-            "links_json": _json(links[step.index]) if step.index in links else None,
-            "state_json": state,
-        })
+        steps.append((
+            step.index, step.kind[:32], step.span[0], step.span[1], step.parent, clean_text(step.text),
+            _json(step.payload) if step.payload else None,
+            _json(links[step.index]) if step.index in links else None,
+            state,
+        ))
     svs = []
     for sv in result.step_verdicts.values():
         if sv.status == "unchecked":
             continue
-        svs.append({
-            "step_idx": sv.step, "status": sv.status, "rule": (sv.rule or None) and sv.rule[:64],
-            "message": clean_text(sv.message or ""), "expected_json": _json(sv.expected),
-            "found_json": _json(sv.found), "consequence_of": sv.consequence_of,
-        })
+        svs.append((
+            sv.step, sv.status, (sv.rule or None) and sv.rule[:64], clean_text(sv.message or ""),
+            _json(sv.expected), _json(sv.found), sv.consequence_of,
+        ))
     n_steps = len(steps)
     first = verdict["first_invalid_step"]
     summary_row = verdict_summary_row(verdict, result.validator, n_steps, first)

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from core.intake import InputUnit
 from db.models import Comment, Record, Step, StepVerdictRow, TraceVerdictRow, VerdictGap
-from db.rows import ResultRows, clean_text, record_row, unit_hash
+from db.rows import STEP_COLUMNS, STEP_VERDICT_COLUMNS, ResultRows, clean_text, record_row, unit_hash
 
 RECORD = Record.__table__
 STEP = Step.__table__
@@ -39,46 +39,52 @@ def _write(engine: Engine):
 
 @lru_cache(maxsize=64)
 def _sqlite_insert_plan(table: Table, columns: tuple[str, ...], suffix: str) -> tuple[str, tuple]:
-    """The INSERT text and per-column bind processors for one table and column list."""
+    """The INSERT text and the (position, bind processor) pairs for one table and column list."""
     dialect = sqlite.dialect()
     names = ", ".join(dialect.identifier_preparer.quote(c) for c in columns)
     sql = f"INSERT INTO {table.name} ({names}) VALUES ({', '.join('?' * len(columns))}){suffix}"
-    return sql, tuple(table.c[c].type.bind_processor(dialect) for c in columns)
+    procs = ((i, table.c[c].type.bind_processor(dialect)) for i, c in enumerate(columns))
+    return sql, tuple((i, p) for i, p in procs if p is not None)
 
 
-def _bulk_insert(conn: Connection, table: Table, rows: list[dict], *, ignore_conflict_on: str | None = None) -> None:
-    """executemany of plain dicts that share one key set.
+def _bulk_insert(conn: Connection, table: Table, columns: tuple[str, ...], params: list[tuple],
+                 *, ignore_conflict_on: str | None = None) -> None:
+    """executemany of row tuples in `columns` order.
 
     On SQLite the statement goes straight to the driver with the columns' own bind processors
     applied: SQLAlchemy's per-row parameter processing was about a quarter of write time for
     small traces (profiled with bench/bench_ingest.py). PostgreSQL keeps the Core path and
     its batched multi-row VALUES.
     """
-    if not rows:
+    if not params:
         return
     if conn.dialect.name == "sqlite":
-        columns = tuple(rows[0])
         suffix = f" ON CONFLICT ({ignore_conflict_on}) DO NOTHING" if ignore_conflict_on else ""
-        sql, procs = _sqlite_insert_plan(table, columns, suffix)
-        if any(procs):
-            fixes = [(i, p) for i, p in enumerate(procs) if p is not None]
-            params = []
-            for r in rows:
-                values = [r[c] for c in columns]
+        sql, fixes = _sqlite_insert_plan(table, columns, suffix)
+        if fixes:
+            fixed = []
+            for row in params:
+                values = list(row)
                 for i, proc in fixes:
                     if values[i] is not None:
                         values[i] = proc(values[i])
-                params.append(tuple(values))
-        else:
-            params = [tuple(r[c] for c in columns) for r in rows]
+                fixed.append(tuple(values))
+            params = fixed
         conn.exec_driver_sql(sql, params)
     elif conn.dialect.name == "postgresql":
         stmt = insert(table)
         if ignore_conflict_on:
             stmt = postgresql.insert(table).on_conflict_do_nothing(index_elements=[ignore_conflict_on])
-        conn.execute(stmt, rows)
+        conn.execute(stmt, [dict(zip(columns, row)) for row in params])
     else:  # pragma: no cover - other backends are not supported
         raise RuntimeError(f"unsupported database {conn.dialect.name}")
+
+
+def _bulk_insert_dicts(conn: Connection, table: Table, rows: list[dict], **kwargs: str) -> None:
+    """_bulk_insert for rows that are dicts sharing one key set (one row per record)."""
+    if rows:
+        columns = tuple(rows[0])
+        _bulk_insert(conn, table, columns, [tuple(r[c] for c in columns) for r in rows], **kwargs)
 
 
 def store_raw(engine: Engine, units: Sequence[InputUnit], source: str | None = None) -> list[tuple[int, bool]]:
@@ -98,7 +104,7 @@ def store_raw(engine: Engine, units: Sequence[InputUnit], source: str | None = N
         fresh = {r["content_hash"]: r for r in rows if r["content_hash"] not in before}
         if fresh:
             # One insertion order for every writer, so concurrent uploads cannot deadlock.
-            _bulk_insert(conn, RECORD, [fresh[h] for h in sorted(fresh)], ignore_conflict_on="content_hash")
+            _bulk_insert_dicts(conn, RECORD, [fresh[h] for h in sorted(fresh)], ignore_conflict_on="content_hash")
         after = dict(conn.execute(select(RECORD.c.content_hash, RECORD.c.pk)
                                   .where(RECORD.c.content_hash.in_(set(hashes)))).all())
     seen: set[str] = set()
@@ -129,8 +135,9 @@ def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> 
     now = _now()
     steps, svs, tvs, gaps = [], [], [], []
     for pk, rows in uniq.items():
-        steps.extend({**s, "record_pk": pk} for s in rows.steps)
-        svs.extend({**s, "record_pk": pk} for s in rows.step_verdicts)
+        key = (pk,)
+        steps.extend([key + s for s in rows.steps])
+        svs.extend([key + s for s in rows.step_verdicts])
         tvs.append({**rows.trace_verdict, "record_pk": pk, "audited_at": now})
         gaps.extend({"record_pk": pk, "kind": k} for k in rows.gaps)
     with _write(engine) as conn, conn.begin():
@@ -140,9 +147,9 @@ def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> 
         _delete_results(conn, pks)
         if steps:
             _insert_steps(conn, steps)
-        _bulk_insert(conn, STEP_VERDICT, svs)
-        _bulk_insert(conn, TRACE_VERDICT, tvs)
-        _bulk_insert(conn, GAP, gaps)
+        _bulk_insert(conn, STEP_VERDICT, ("record_pk", *STEP_VERDICT_COLUMNS), svs)
+        _bulk_insert_dicts(conn, TRACE_VERDICT, tvs)
+        _bulk_insert_dicts(conn, GAP, gaps)
 
 
 def _delete_results(conn: Connection, pks: list[int]) -> None:
@@ -158,7 +165,7 @@ def _delete_results(conn: Connection, pks: list[int]) -> None:
             conn.execute(delete(table).where(table.c.record_pk.in_(pks)))
 
 
-def _insert_steps(conn: Connection, steps: list[dict]) -> None:
+def _insert_steps(conn: Connection, steps: list[tuple]) -> None:
     """Insert steps and index their text for search.
 
     On SQLite the index is filled by one set-based statement per batch, not by a per-row
@@ -168,11 +175,12 @@ def _insert_steps(conn: Connection, steps: list[dict]) -> None:
     Writers hold the database lock (BEGIN IMMEDIATE), so every id above the previous
     maximum is one of ours.
     """
+    columns = ("record_pk", *STEP_COLUMNS)
     if conn.dialect.name != "sqlite":
-        _bulk_insert(conn, STEP, steps)
+        _bulk_insert(conn, STEP, columns, steps)
         return
     before = conn.execute(text("SELECT coalesce(max(id), 0) FROM step")).scalar()
-    _bulk_insert(conn, STEP, steps)
+    _bulk_insert(conn, STEP, columns, steps)
     conn.execute(text("INSERT INTO step_fts(rowid, text) SELECT id, text FROM step WHERE id > :lo"), {"lo": before})
 
 
