@@ -37,7 +37,9 @@ from validators.registry import validator_id
 # instead of 475 MB.
 BATCH_SIZE = 2000
 BATCH_BYTES = 1 * 2**20
-ANALYZE_EVERY = 8_000  # records between planner-statistics refreshes (PostgreSQL bulk loads)
+# PostgreSQL bulk loads refresh the planner's statistics each time this run's record count has
+# doubled (from 2,000 on): estimates stay within 2x of the truth at a logarithmic cost.
+ANALYZE_FIRST = 2_000
 
 
 @dataclass
@@ -130,7 +132,7 @@ def _audit_units(units: Iterable[InputUnit], engine: Engine, source: str | None,
                  batch_size: int, on_progress: Callable[[int], None] | None) -> Iterator[Outcome]:
     pool = (mp.get_context("spawn").Pool(workers, initializer=gc.set_threshold, initargs=(BULK_GC_THRESHOLD, 10, 10))
             if workers > 1 else None)
-    done = analyzed = 0
+    done, next_analyze = 0, ANALYZE_FIRST
     pending: tuple[list[InputUnit], list[tuple[int, bool]], dict[int, str | None], Callable[[], list[ResultRows]]] | None = None
     try:
         for batch in _batches(units, batch_size):
@@ -149,9 +151,9 @@ def _audit_units(units: Iterable[InputUnit], engine: Engine, source: str | None,
                 done += len(pending[0])
                 if on_progress:
                     on_progress(done)
-                if done - analyzed >= ANALYZE_EVERY:
+                if done >= next_analyze:
                     refresh_statistics(engine)
-                    analyzed = done
+                    next_analyze = 2 * done
             pending = (batch, keys, existing, audited)
         if pending is not None:
             yield from _finish(engine, *pending)
