@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from core.audit import audit_record, error_verdict
@@ -207,33 +207,49 @@ def _stored_unit(row: Any) -> InputUnit:
 
 def stale_count(engine: Engine) -> int:
     """Records whose stored verdict came from another validator version than the current one."""
-    return sum(1 for _ in _stale_pks(engine))
+    return sum(1 for _ in _stale(engine))
 
 
-def _stale_pks(engine: Engine) -> Iterator[int]:
+def _stale(engine: Engine) -> Iterator[tuple[int, int]]:
+    """(record pk, stored size in bytes) of every record whose verdict is outdated."""
     with engine.connect() as conn:
         rows = conn.execute(
-            select(RECORD.c.pk, RECORD.c.domain, TRACE_VERDICT.c.validator)
+            select(RECORD.c.pk, RECORD.c.domain, TRACE_VERDICT.c.validator, func.length(RECORD.c.raw))
             .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
             .where(RECORD.c.status == "ok")
         )
-        for pk, domain, stored in rows:
+        for pk, domain, stored, size in rows:
             if stored != validator_id(domain):
-                yield pk
+                yield pk, size or 0
+
+
+def _chunks(stale: list[tuple[int, int]], size: int, max_bytes: int) -> Iterator[list[int]]:
+    """Record keys in groups capped by count and by stored bytes, like input batches."""
+    chunk: list[int] = []
+    held = 0
+    for pk, nbytes in stale:
+        chunk.append(pk)
+        held += nbytes
+        if len(chunk) >= size or held >= max_bytes:
+            yield chunk
+            chunk, held = [], 0
+    if chunk:
+        yield chunk
 
 
 def reaudit_stale(engine: Engine, batch_size: int = BATCH_SIZE,
                   on_progress: Callable[[int], None] | None = None) -> int:
     """Re-run the audit of every record with an outdated verdict; returns how many."""
-    pks = list(_stale_pks(engine))
+    stale = list(_stale(engine))
     done = 0
-    for start in range(0, len(pks), batch_size):
-        chunk = pks[start:start + batch_size]
-        with engine.connect() as conn:
-            rows = conn.execute(select(RECORD).where(RECORD.c.pk.in_(chunk))).all()
-        writes = [(row.pk, audit_to_rows(_stored_unit(row).record)) for row in rows]  # type: ignore[arg-type]
-        store_results(engine, writes)
-        done += len(writes)
-        if on_progress:
-            on_progress(done)
+    with _bulk_gc():
+        for chunk in _chunks(stale, batch_size, BATCH_BYTES):
+            with engine.connect() as conn:
+                rows = conn.execute(select(RECORD).where(RECORD.c.pk.in_(chunk))).all()
+            limits = current_limits()
+            writes = [(row.pk, audit_to_rows(_stored_unit(row).record, limits)) for row in rows]  # type: ignore[arg-type]
+            store_results(engine, writes)
+            done += len(writes)
+            if on_progress:
+                on_progress(done)
     return done

@@ -82,3 +82,44 @@ def test_missing_input_and_bad_database_fail_clearly(tmp_path):
     assert proc.returncode == 2 and b"cannot read" in proc.stderr
     proc = run_cli("audit", "-", "--db", "postgresql://nobody@127.0.0.1:1/none", stdin=b"")
     assert proc.returncode == 2 and b"cannot open database" in proc.stderr
+
+
+def test_reaudit_reruns_only_outdated_verdicts(db_url, tmp_path):
+    """A verdict made by an older validator version is re-run (by `cli.py reaudit`), others are
+    left alone; the re-run replaces steps and verdicts and keeps the record."""
+    src = dev_path("planbench_plans.jsonl")
+    lines = [line for line in src.read_text().splitlines() if line.strip()][:12]
+    part = tmp_path / "part.jsonl"
+    part.write_text("\n".join(lines) + "\n")
+    assert run_cli("audit", str(part), "--out", str(tmp_path / "v.jsonl"), "--db", db_url).returncode == 0
+    fresh = {r: (v, n) for r, v, n in _rows(db_url, "SELECT record_pk, verdict_json, n_steps FROM trace_verdict")}
+    _exec(db_url, "UPDATE trace_verdict SET validator = 'blocksworld@0+pipeline@0', verdict_json = '{}', n_steps = -1 "
+                  "WHERE record_pk IN (SELECT pk FROM record ORDER BY pk LIMIT 5)")
+    _exec(db_url, "DELETE FROM step WHERE record_pk IN (SELECT pk FROM record ORDER BY pk LIMIT 5)")
+
+    from db.engine import dispose_engines, make_engine
+    from pipeline import stale_count
+    assert stale_count(make_engine(db_url)) == 5
+    dispose_engines()
+    proc = run_cli("reaudit", "--db", db_url)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "re-audited 5 record(s)" in proc.stderr.decode()
+    after = {r: (v, n) for r, v, n in _rows(db_url, "SELECT record_pk, verdict_json, n_steps FROM trace_verdict")}
+    assert after == fresh
+    assert _count(db_url, "SELECT COUNT(*) FROM step") == sum(n for _, n in fresh.values())
+    assert "re-audited 0 record(s)" in run_cli("reaudit", "--db", db_url).stderr.decode()
+
+
+def _rows(db_url: str, sql: str) -> list:
+    engine = sa.create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect() as conn:
+        rows = [tuple(r) for r in conn.execute(sa.text(sql))]
+    engine.dispose()
+    return rows
+
+
+def _exec(db_url: str, sql: str) -> None:
+    engine = sa.create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.begin() as conn:
+        conn.execute(sa.text(sql))
+    engine.dispose()

@@ -153,3 +153,10 @@ def test_search_index_follows_every_write_path(db_url):
             conn.execute(sa.text("INSERT INTO step_fts(step_fts, rank) VALUES ('integrity-check', 1)"))
             indexed = conn.execute(sa.text("SELECT count(*) FROM step_fts WHERE step_fts MATCH 'okay'")).scalar()
             assert indexed == conn.execute(sa.text("SELECT count(*) FROM step WHERE text LIKE 'Okay%'")).scalar() == 6
+
+
+def test_reaudit_groups_are_capped_by_count_and_by_bytes():
+    from pipeline import _chunks
+    stale = [(1, 10), (2, 10), (3, 10), (4, 100), (5, 1)]
+    assert list(_chunks(stale, 2, 50)) == [[1, 2], [3, 4], [5]]
+    assert list(_chunks(stale, 10, 25)) == [[1, 2, 3], [4], [5]]
