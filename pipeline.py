@@ -22,8 +22,8 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from core.audit import audit_record, error_verdict
-from core.limits import Limits, current_limits
 from core.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_bytes
+from core.limits import Limits, current_limits
 from core.record import TraceRecord
 from db.rows import ResultRows, malformed_rows, result_rows
 from db.store import RECORD, TRACE_VERDICT, claim_setting, refresh_statistics, store_raw, store_results, stored_validators
