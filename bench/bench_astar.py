@@ -14,25 +14,16 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import best_of  # noqa: E402
 from core.audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from trace_parsers import get_format  # noqa: E402
 from validators._astar_reference import DIALECTS, random_maze, record_for, run_astar  # noqa: E402
 from validators.maze import replay as maze_replay  # noqa: E402
-
-
-def _best(fn, reps: int) -> float:
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def run(quick: bool) -> list[dict]:
@@ -65,7 +56,7 @@ def run(quick: bool) -> list[dict]:
         times = {"gen": [], "replay": [], "parse": [], "audit": []}
         for _ in range(reps):  # interleaved, so load on the machine hits every side alike
             for key, fn in (("gen", gen), ("replay", rep), ("parse", parse), ("audit", audit)):
-                times[key].append(_best(fn, 1))
+                times[key].append(best_of(fn, 1))
         t = {k: min(v) for k, v in times.items()}
         what = f"reference A* generating the same {n_mazes} traces ({n_steps} steps)"
         rows += [
@@ -98,7 +89,7 @@ def _invalid_rows(reps: int) -> list[dict]:
     records = [record_from_json(r) for r in rows if r["meta"].get("kind", "").startswith("swapped")]
     parsed = [fmt.parse(r) for r in records]
     n_steps = sum(len(p.graph) for p in parsed)
-    t = _best(lambda: [maze_replay(r, p) for r, p in zip(records, parsed)], reps)
+    t = best_of(lambda: [maze_replay(r, p) for r, p in zip(records, parsed)], reps)
     return [{"name": "beyond_semantics: replay of invalid (swapped) dev traces", "value": round(n_steps / t),
              "unit": "steps/s", "compared_to": f"{len(records)} traces, {n_steps} steps, nearly every step invalid",
              "ratio": None}]
@@ -111,8 +102,8 @@ def _lark_row(records, n_steps: int, reps: int, dialect: str) -> dict | None:
         return None
     from trace_parsers._astar_common import scan_tokens
 
-    t_lark = _best(lambda: [lark_steps(r.trace) for r in records], reps)
-    t_regex = _best(lambda: [scan_tokens(r.trace) for r in records], reps)
+    t_lark = best_of(lambda: [lark_steps(r.trace) for r in records], reps)
+    t_regex = best_of(lambda: [scan_tokens(r.trace) for r in records], reps)
     return {"name": f"{dialect}: lark LALR tokens->steps", "value": round(n_steps / t_lark), "unit": "steps/s",
             "compared_to": "regex reader (_astar_common.scan_tokens) on the same text",
             "ratio": round(t_lark / t_regex, 2)}

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import best_of  # noqa: E402
 from core.audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from trace_parsers.sos import parse as sos_parse  # noqa: E402
@@ -48,15 +48,6 @@ def _generate(inst: list[tuple[list[int], int, str, str, int]]) -> list[str]:
     return logs
 
 
-def _best(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 def run(quick: bool) -> list[dict]:
     n = 60 if quick else 400
     repeats = 2 if quick else 3
@@ -76,15 +67,15 @@ def run(quick: bool) -> list[dict]:
         for rec in records:
             audit_record(rec)
 
-    t_gen = _best(lambda: _generate(inst), repeats)
-    t_replay = _best(replay_all, repeats)
-    t_audit = _best(audit_all, repeats)
+    t_gen = best_of(lambda: _generate(inst), repeats)
+    t_replay = best_of(replay_all, repeats)
+    t_audit = best_of(audit_all, repeats)
 
     disks = 12 if quick else 16
     moves = optimal_moves(disks)
     text = "Thinking...\nmoves = " + json.dumps(moves) + "\nDone."
-    t_sim = _best(lambda: simulate(Hanoi(disks), moves), repeats)
-    t_extract = _best(lambda: extract_move_lists(text, "hanoi"), repeats)
+    t_sim = best_of(lambda: simulate(Hanoi(disks), moves), repeats)
+    t_extract = best_of(lambda: extract_move_lists(text, "hanoi"), repeats)
 
     return [
         {"name": f"sos replay (parse+replay), {n} logs, {lines:,} lines", "value": lines / t_replay, "unit": "lines/s",

@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import REPO, print_table, row  # noqa: E402
+from bench._common import REPO, best_of, print_table, row  # noqa: E402
 from core.audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from trace_parsers.plain_text import parse as plain_parse  # noqa: E402
@@ -68,11 +68,7 @@ def make_record(size: int, seed: int, domain: str = "mystery_blocksworld") -> di
 
 def _rate(fn, record, repeat: int) -> tuple[float, float]:
     """(MB per second, seconds per call), best of `repeat`."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(record)
-        best = min(best, time.perf_counter() - start)
+    best = best_of(lambda: fn(record), repeat)
     return len(record.trace) / 2**20 / best, best
 
 

@@ -57,17 +57,23 @@ puzzles = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
-@given(puzzles, st.data())
-def test_random_legal_sequences_are_valid(puzzle, data):
+def _legal_walk(puzzle, data, longest: int, label: str):
+    """A random run of legal moves from the start (stops early at a dead end); (moves, state)."""
     state = puzzle.initial()
     moves = []
-    for _ in range(data.draw(st.integers(0, 25), label="length")):
+    for _ in range(data.draw(st.integers(0, longest), label=label)):
         legal, _ = split(puzzle, state)
         if not legal:
             break
         move, state = data.draw(st.sampled_from(legal), label="move")
         moves.append(move)
+    return moves, state
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles, st.data())
+def test_random_legal_sequences_are_valid(puzzle, data):
+    moves, state = _legal_walk(puzzle, data, 25, "length")
     result = simulate(puzzle, moves)
     assert result.first_illegal is None
     assert all(r.legal for r in result.results) and len(result.results) == len(moves)
@@ -77,14 +83,7 @@ def test_random_legal_sequences_are_valid(puzzle, data):
 @settings(max_examples=60, deadline=None)
 @given(puzzles, st.data())
 def test_single_illegal_move_caught_at_its_index(puzzle, data):
-    state = puzzle.initial()
-    moves = []
-    for _ in range(data.draw(st.integers(0, 15), label="prefix")):
-        legal, _ = split(puzzle, state)
-        if not legal:
-            break
-        move, state = data.draw(st.sampled_from(legal), label="move")
-        moves.append(move)
+    moves, state = _legal_walk(puzzle, data, 15, "prefix")
     _, illegal = split(puzzle, state)
     bad, rule = data.draw(st.sampled_from(illegal), label="illegal")
     index = len(moves)
