@@ -57,8 +57,8 @@ def _bulk_insert(conn: Connection, table: Table, columns: tuple[str, ...], param
 
     On SQLite the statement goes straight to the driver with the columns' own bind processors
     applied: SQLAlchemy's per-row parameter processing was about a quarter of write time for
-    small traces (profiled with bench/bench_ingest.py). PostgreSQL keeps the Core path and
-    its batched multi-row VALUES.
+    small traces (profiled with bench/bench_ingest.py). PostgreSQL gets COPY, except where
+    conflicts must be skipped (the Core INSERT ... ON CONFLICT DO NOTHING).
     """
     if not params:
         return
