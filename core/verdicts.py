@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-StepStatus = Literal["valid", "invalid", "unchecked"]
+# "corrected": the step catches the model's own error (a correct rejection or a retraction);
+# shown as the reasoning working, never counted as invalid.
+StepStatus = Literal["valid", "invalid", "unchecked", "corrected"]
 
 GAP_KINDS = (
     "right_answer_invalid_trace",

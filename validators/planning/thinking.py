@@ -42,6 +42,7 @@ from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
+from validators.planning.claims import ClaimReader, step_verdicts
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan
 from validators.planning.search import ground_all, reference_plan
 from validators.planning.strips import Task
@@ -396,8 +397,17 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
     `replay` (the answer verdict is left exactly as the answer's replay set it)."""
     if parsed.format in THINKING_FORMATS + ("llm_modulo",) and record.trace.strip():
         stats: dict[str, int] = {}
+        claim_verdicts: list[StepVerdict] = []
         if parsed.format == "think":
             candidates, stats = _think_candidates(record, parsed, task, vocab, lexicon)
+            # A list in thinking is a proposal: its failing action is not an error by itself
+            # (thinking-claims.md); what the trace asserts about it is judged claim by claim.
+            for cand in candidates:
+                cand.verdicts = []
+            report = ClaimReader(task, vocab, lexicon).read(record.trace)
+            claim_verdicts = step_verdicts(parsed, report)
+            stats["claims"] = len(report.claims)
+            stats["lines_of_reasoning"] = len(report.lines)
         elif parsed.format == "metacot":
             candidates = _metacot_candidates(record, parsed, task, vocab, lexicon)
         else:
@@ -408,7 +418,7 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
         findings = analyse(
             parsed, record.trace, candidates, answer_key, label,
             mentioned=(lambda: _is_subsequence(answer_key, _mentions(record.trace, lexicon))) if answer_key else None,
-            arithmetic=parsed.format != "llm_modulo")
+            arithmetic=parsed.format != "llm_modulo", claim_verdicts=claim_verdicts)
         replay.step_verdicts.extend(findings.step_verdicts)
         replay.gaps.extend(findings.gaps)
         replay.notes["thinking"] = {**findings.notes, **stats}

@@ -1,0 +1,537 @@
+"""Claims about states and actions inside R1-style thinking, judged on lines of reasoning.
+
+Semantics: ../shared/docs/thinking-claims.md. A thinking trace proposes, tries and rejects; only
+what it *asserts* can be false. This module reads the trace sentence by sentence, keeps the
+line of reasoning the sentences are about (the actions applied so far from the initial state)
+and that line's STRIPS state, and judges each assertion it can resolve to ground atoms:
+
+* applicability: "Attack a: Province a (yes), Planet a (yes), Harmony (yes). So possible." or a
+  walk-through item that performs an action and describes it ("1. Attack b: needs Province b,
+  Planet c, Harmony. After: Pain b ...") -- judged with the action's real preconditions in the
+  line's state before it; a tagged fact ("Province b (no, Province is c)") is judged there too;
+* effect: "Overcome c from b adds ... removes Province b" -- against the ground action's add
+  and delete lists (VAL semantics: delete first, then add);
+* state: "Now, state: Planet a, b, c", "Harmony is gone", "no Province b" -- against the
+  line's state after its last action.
+
+How the line is kept (each rule errs toward not judging):
+* the line starts at the initial state; a numbered item 1 / "Step 1", or a sentence about the
+  initial state, starts a new line there; item k > 1 keeps the first k-1 actions of the line;
+* an action is applied to the line when a sentence performs it: it heads the sentence ("So
+  Feast b from c.", "2. Overcome a from c:", "Then Succumb c"), or is named as done ("after
+  Attack a", "perform Attack a"); a question, a rejection ("can't", "not possible") or a
+  conditional ("if we", "would") does not apply it;
+* an inapplicable action is applied all the same (its effects), as the annotators judge the
+  states that follow it (thinking-claims dev notes); an action whose objects cannot be
+  resolved makes the line's state unknown, and nothing is judged against it until a restart.
+
+A false claim that the same step takes back ("Province a? Wait, no.") is a retraction, not an
+error; a rejection that replay confirms (an inapplicable action called impossible) is a
+self-correction: the model catching its own error.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from core.verdicts import StepVerdict
+from trace_parsers.base import ParsedTrace
+from validators.planning.extract import Lexicon, _LineReader
+from validators.planning.facts import FactMention, FactReader
+from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_preconditions
+from validators.planning.vocab import Vocabulary
+
+CLAIM_KINDS = ("applicability", "state", "effect", "plan_verdict", "goal")
+RETRACT_WINDOW = 90
+
+_SENT = re.compile(r"(?:[ \t]*[*_#>-]*[ \t]*(?:(?:step|action)[ \t]*\d{1,3}[ \t]*[*_]*[ \t]*[:.)\-]|\d{1,3}[ \t]*[.)])(?!\d))?"
+                   r"[^.!?\n]*(?:\([^()\n]*\)[^.!?\n]*)*(?:[.!?]+(?=\s|$)|\n|$)", re.I)
+_ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s*[:.)\-]|(?P<n>\d{1,3})\s*[.)](?!\d))\s*[*_]*\s*", re.I)
+_HEAD_FILLER = re.compile(
+    r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
+    r"|let's|let me|let us|we(?:'ll| will| can| could| should| need to| must)?|i(?:'ll| will| can| could| should)?"
+    r"|try(?:ing)?|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do)\b[,:]?\s*)+",
+    re.I)
+_DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do(?:ing)?|once (?:we|i) (?:do|have done))\s+(?:the\s+)?$",
+                          re.I)
+_COND = re.compile(r"\b(?:if|would|suppose|supposing|assum(?:e|ing)|whether|could we|can we|should we|to (?:do|use|perform))\b",
+                   re.I)
+_RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternatively),?\s+)*(?:(?:re)?start(?:ing)? (?:over|again|from)|from scratch"
+                      r"|from the (?:start|beginning)|(?:in|from) the initial state|initially|back to the (?:start|initial state)"
+                      r"|(?:the )?initial state(?: is| has|:))|\b(?:start(?:ing)? over|from scratch|begin again)\b", re.I)
+_INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:))",
+                      re.I)
+_EFFECT_LEAD = re.compile(r"^\W*(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after(?: this| that| it)?|then)\b", re.I)
+_PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|to get\b|step\b)", re.I)
+_PAREN = re.compile(r"\([^()]*\)")
+_MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
+_RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
+_AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
+_STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
+_LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
+                   r"|state|facts|now|after[^:]*)\s*:\s*$", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s")
+FRESH = 400
+CHARITABLE = True
+_REQ = re.compile(r"\b(?:requires?|required|requirements?|needs?|needed|prerequisites?|preconditions?|pre-conditions?|pre)\b",
+                  re.I)
+_ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|generates?|sets?|restores?|restored"
+                  r"|results? in|becomes? true|makes? true)\b", re.I)
+_DEL = re.compile(r"\b(?:removes?|removed|deletes?|deleted|consumes?|consumed|loses?|lost|uses? up|takes? away"
+                  r"|becomes? false|no longer)\b", re.I)
+_STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still)\b", re.I)
+_YES = re.compile(
+    r"\b(?:so (?:yes|possible|it's possible|that's possible|we can do (?:it|that|this))|(?<!\()(?<!\(\s)yes\b|(?:all|both)(?: three| are| of them)?"
+    r" (?:present|true|met|satisfied|there|available|hold|good)|(?:is|are) (?:all )?(?:met|satisfied)|(?:→|->) ?(?:all )?"
+    r"(?:true|yes|ok)|(?:is|it's) (?:possible|applicable|allowed|doable)|can be (?:done|performed|applied)|we can do (?:it|that|this)"
+    r"|all (?:preconditions|prerequisites|requirements) (?:are )?(?:met|satisfied))", re.I)
+_NO = re.compile(
+    r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible|so no\b(?! problem)"
+    r"|isn't allowed|not met|not satisfied|not available|won't work|doesn't work|unable)\b|(?:^|[.(,]\s*)no[.)]"
+    r"|\bbut\b[^.]{0,60}\b(?:removed|gone|not (?:present|there|available)|missing|lacks?|don't have|do not have)\b"
+    r"|\b(?:isn't|is not|aren't|are not|wasn't|not) (?:present|there|available|true)\b|\b(?:don't|do not|doesn't|does not) have\b"
+    r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b", re.I)
+_RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake|no\b(?=[,.]))|\?", re.I)
+
+
+@dataclass
+class Claim:
+    """One assertion, judged. `holds` None: not resolved (never shown as an error)."""
+
+    kind: str
+    span: tuple[int, int]
+    text: str
+    holds: bool | None
+    message: str
+    line: int
+    negative: bool = False          # the claim says something does not hold / cannot be done
+    retracted: bool = False
+    state: list[str] | None = None  # the line's state it was judged against (PDDL atoms)
+
+    @property
+    def correction(self) -> bool:
+        """A correct rejection: the model catching an inapplicable action or a false fact."""
+        return self.holds is True and self.negative and self.kind == "applicability"
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "span": list(self.span), "text": self.text, "holds": self.holds,
+                "message": self.message, "line": self.line, "negative": self.negative,
+                "retracted": self.retracted}
+
+
+@dataclass
+class LineOfReasoning:
+    """A sequence of actions from the initial state; `known` is false once an action could
+    not be resolved (its state is then not used to judge anything)."""
+
+    id: int
+    start: int
+    actions: list[GroundAction] = field(default_factory=list)
+    states: list[frozenset[Atom]] = field(default_factory=list)
+    known: bool = True
+    last: int = 0  # where the line last moved (an action applied, a restart)
+
+    @property
+    def state(self) -> frozenset[Atom]:
+        return self.states[-1]
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "start": self.start, "actions": [a.text() for a in self.actions],
+                "known": self.known}
+
+
+@dataclass
+class _Frame:
+    action: GroundAction
+    label: str
+    pre: frozenset[Atom] | None
+    performed: bool
+    item: bool
+    span: tuple[int, int]
+    positive_talk: bool = False
+    verdict_said: bool = False
+    rejected: bool = False
+    verdict_at: tuple[int, int] | None = None
+    initial: bool = False
+
+
+@dataclass
+class ClaimReport:
+    claims: list[Claim]
+    lines: list[LineOfReasoning]
+    line_at: list[tuple[int, int]]  # (char position, line id): the line in force from there on
+
+
+def _sentences(text: str) -> Iterator[tuple[int, int]]:
+    for m in _SENT.finditer(text):
+        a, b = m.span()
+        if b > a and text[a:b].strip():
+            yield a, b
+
+
+def _atom(atom: Atom) -> str:
+    return "(" + " ".join(atom) + ")"
+
+
+class ClaimReader:
+    """Reads and judges the claims of one trace (build once per trace; pure)."""
+
+    def __init__(self, task: Task, vocab: Vocabulary, lexicon: Lexicon) -> None:
+        self.task = task
+        self.vocab = vocab
+        self.lex = lexicon
+        facts = lexicon.task.memo.get(("facts", id(lexicon)))
+        if facts is None:
+            facts = lexicon.task.memo[("facts", id(lexicon))] = FactReader(lexicon)
+        self.facts: FactReader = facts
+        self.reader = _LineReader(lexicon, explicit=False)
+        self.init = task.problem.init
+
+    # -- lines ---------------------------------------------------------------------------
+    def _new_line(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], pos: int) -> LineOfReasoning:
+        line = LineOfReasoning(len(lines), pos, [], [self.init], last=pos)
+        lines.append(line)
+        line_at.append((pos, line.id))
+        return line
+
+    def _nl(self, atom: Atom) -> str:
+        return self.vocab.atom_nl(atom)
+
+    def _actions_in(self, text: str, lo: int, hi: int) -> list[tuple[int, int, GroundAction | None, str]]:
+        """Action mentions in text[lo:hi]: (start, end, ground action or None, words)."""
+        out = []
+        for kw in self.lex.keyword_anywhere.finditer(text, lo, hi):
+            if out and kw.start() < out[-1][1]:
+                continue
+            stop = re.compile(r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and|to get"
+                              r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
+                              r"|using|yes|no)\b", re.I)
+            end_m = stop.search(text, kw.end() + 1, hi)
+            end = end_m.start() if end_m else hi
+            words = text[kw.start():end]
+            steps = self.reader.read(kw.start(), end, words).steps
+            ground = None
+            named = len(self.lex.mention_re.findall(words)) if self.lex.mention_re else 0
+            if len(steps) == 1 and steps[0].ok and not steps[0].note and named >= len(steps[0].args or ()):
+                try:
+                    ground = self.task.ground(steps[0].action, steps[0].args)
+                except Exception:
+                    ground = None
+            out.append((kw.start(), end, ground, words.strip()))
+        return out
+
+    # -- reading --------------------------------------------------------------------------
+    def read(self, text: str) -> ClaimReport:
+        lines: list[LineOfReasoning] = []
+        line_at: list[tuple[int, int]] = []
+        claims: list[Claim] = []
+        line = self._new_line(lines, line_at, 0)
+        frame: _Frame | None = None
+        item_base: int | None = None  # line length when item 1 of the current list was read
+        lead: tuple[str, int | None] | None = None  # what a "...:" heading makes of the bullets under it
+
+        for s0, s1 in _sentences(text):
+            sentence = text[s0:s1]
+            question = sentence.rstrip().endswith("?")
+            item = _ITEM.match(sentence)
+            number = int(item.group("s") or item.group("n")) if item else None
+            body_at = s0 + (item.end() if item else 0)
+            mentions = self._actions_in(text, body_at, s1)
+            acts_at_head = bool(mentions) and _HEAD_FILLER.sub("", text[body_at:mentions[0][0]]).strip(" *_") == ""
+            if (number == 1 and acts_at_head) or (_RESTART.search(sentence) and not item):
+                line = self._new_line(lines, line_at, s0)
+                item_base = 0 if number == 1 else None
+            elif number is not None and number > 1 and item_base is not None and acts_at_head:
+                keep = item_base + number - 1
+                if len(line.actions) > keep:
+                    line = self._fork(lines, line_at, line, keep, s0)
+            if sum(1 for m in mentions if m[2] is not None) >= 2:
+                # A plan written in one sentence is a candidate (judged as a plan elsewhere),
+                # not a step of the line.
+                if frame is not None:
+                    self._close(frame, claims, line, text)
+                frame = None
+                continue
+            cond = bool(_COND.search(_PAREN.sub(" ", sentence)))
+            rejected = bool(_NO.search(sentence))
+            for k, (a0, a1, ground, words) in enumerate(mentions):
+                head = text[body_at:a0]
+                at_head = k == 0 and _HEAD_FILLER.sub("", head).strip(" *_") == ""
+                done_before = bool(_DONE_BEFORE.search(text[max(s0, a0 - 30):a0]))
+                if ground is None:
+                    if at_head and not question and not cond:
+                        line.known = False
+                    continue
+                tail_ok = bool(_PERFORM_TAIL.match(text[a1:s1]))
+                performed = not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
+                if frame is not None:
+                    self._close(frame, claims, line, text)
+                    frame = None
+                pre = line.state if line.known else None
+                if line.actions and line.actions[-1] == ground and (done_before or not performed):
+                    performed = False
+                    pre = line.states[-2] if line.known else None
+                frame = _Frame(ground, words, pre, performed, item is not None and k == 0, (a0, a1))
+                if performed:
+                    if line.known and unmet_preconditions(ground, line.state):
+                        line = self._charitable(lines, line_at, line, ground, s0)
+                        frame.pre = line.state if line.known else None
+                    line.actions.append(ground)
+                    line.states.append(apply(ground, line.state))
+                    line.last = a1
+            if lead is not None and not (_BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
+                lead = None
+            if not question:
+                self._judge_sentence(text, s0, s1, body_at, frame, line, claims, mentions, lead)
+            heading = _LEAD.search(sentence.rstrip())
+            if heading:
+                word = heading.group("kind").lower()
+                step_k = _AFTER_STEP.search(sentence)
+                lead = ("req" if word.startswith(("pre", "req", "need")) else "add" if word.startswith(("effect", "add"))
+                        else "del" if word.startswith(("remove", "delete")) else "state",
+                        int(step_k.group(1)) if step_k else None)
+        if frame is not None:
+            self._close(frame, claims, line, text)
+        self._mark_retractions(text, claims)
+        return ClaimReport(claims, lines, line_at)
+
+    def _charitable(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
+                    ground: GroundAction, pos: int) -> LineOfReasoning:
+        """A performed action that the line's state does not allow but an earlier state of the
+        same line does: the model went back to that state without saying so (re-reading the
+        trace as a person would); the line forks there. Otherwise the line stays, and the
+        action is judged where it stands."""
+        for keep in range(len(line.actions) - 1, -1, -1):
+            if not unmet_preconditions(ground, line.states[keep]):
+                return self._fork(lines, line_at, line, keep, pos)
+        return line
+
+    def _fork(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
+              keep: int, pos: int) -> LineOfReasoning:
+        new = LineOfReasoning(len(lines), pos, line.actions[:keep], line.states[:keep + 1], line.known)
+        new.last = pos
+        lines.append(new)
+        line_at.append((pos, new.id))
+        return new
+
+    def _judge_sentence(self, text: str, s0: int, s1: int, body_at: int, frame: _Frame | None,
+                        line: LineOfReasoning, claims: list[Claim], mentions: list,
+                        lead: tuple[str, int | None] | None = None) -> None:
+        facts = self.facts.find(text, body_at, s1)
+        sentence = text[s0:s1]
+        initial = bool(_INITIAL.search(sentence))
+        fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
+        if frame is not None and fresh_frame:
+            if _NO.search(sentence) and not _RETRACT_HEAD.match(sentence):
+                frame.rejected = True
+                if _REQ.search(sentence) or any(f.tagged and f.negated for f in facts) or frame.span[0] >= s0:
+                    self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
+            elif (_YES.search(sentence) and not frame.verdict_said
+                  and (frame.span[0] >= s0 or (s0 - frame.span[1] < 150
+                                               and not self.lex.keyword_anywhere.search(text, s0, _YES.search(sentence).start() + s0)))):
+                frame.positive_talk = True
+                frame.verdict_said = True
+                frame.verdict_at = (s0, s1)
+                frame.initial = initial
+        if not facts:
+            return
+        in_sentence = [m for m in mentions if m[2] is not None]
+        effect_lead = bool(_EFFECT_LEAD.match(text[body_at:s1]))
+        for f in facts:
+            own = frame is not None and frame.span[0] >= s0
+            cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
+            cue_text = text[cue_from:f.span[0]]
+            kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
+            if kind is None:
+                continue
+            if not f.negated and not f.tagged and _MIXED_NEG.search(text[body_at:f.span[0]]):
+                continue
+            if not f.tagged and text.count("(", body_at, f.span[0]) > text.count(")", body_at, f.span[0]):
+                continue  # an aside in parentheses
+            if kind == "req":
+                if frame is not None and fresh_frame and not f.negated:
+                    frame.positive_talk = True
+                if not f.tagged or frame is None or frame.pre is None or not fresh_frame:
+                    continue
+                holds = (f.atom in frame.pre) != f.negated
+                if not holds and self._true_elsewhere(line, f.atom, f.negated):
+                    continue
+                claims.append(self._fact_claim("applicability", text, f, holds, frame.pre, line,
+                                               f"before {frame.action.text()}"))
+            elif kind in ("add", "del"):
+                if frame is None or not fresh_frame:
+                    continue
+                if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead):
+                    continue
+                if not in_sentence and _STEP_REF.search(sentence):
+                    continue
+                act = frame.action
+                post = apply(act, frame.pre) if frame.pre is not None else None
+                if kind == "add" and not f.negated:
+                    holds = f.atom in act.add or (post is not None and f.atom in post)
+                    claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
+                        f"{act.text()} adds {_atom(f.atom)}" if holds else
+                        f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
+                        f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
+                else:
+                    holds = f.atom in act.delete or (post is not None and f.atom not in post)
+                    claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
+                        f"{act.text()} removes {_atom(f.atom)}" if holds else
+                        f"{act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}); it removes "
+                        f"{', '.join(map(_atom, sorted(act.delete))) or 'nothing'}"), line.id, negative=True))
+            elif kind == "state":
+                step_k = _AFTER_STEP.search(text[s0:f.span[0]])
+                k = int(step_k.group(1)) if step_k else (lead[1] if lead else None)
+                if initial:
+                    state, where = self.init, "in the initial state"
+                elif k is not None:
+                    if not line.known or len(line.states) <= k:
+                        continue
+                    state, where = line.states[k], f"after step {k} ({', '.join(a.text() for a in line.actions[:k])})"
+                elif (line.known and line.actions and f.span[0] - line.last <= FRESH
+                      and not (frame and frame.span[0] >= s0)):
+                    state = line.state
+                    where = (f"after {', '.join(a.text() for a in line.actions)}" if line.actions
+                             else "in the initial state")
+                else:
+                    continue
+                holds = (f.atom in state) != f.negated
+                if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated):
+                    continue
+                claims.append(self._fact_claim("state", text, f, holds, state, line, where))
+
+    def _cue(self, before: str, after: str, f: FactMention, fresh_frame: bool, lead: str | None) -> str | None:
+        """What kind of assertion a fact mention is part of: a passive verb right after a list
+        ("Province b and Planet c are removed"), else the nearest cue before it in its sentence
+        (parenthetical remarks set aside); a bare yes/no-tagged fact next to an action is one of
+        its preconditions."""
+        tail = re.match(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were)\s+)?(?:also\s+)?"
+                        r"(removed|deleted|gone|false|added|true|present|created)\b", after)
+        if tail and not f.tagged:
+            return "del" if tail.group(1) in ("removed", "deleted", "gone", "false") else "add"
+        if f.verb is not None and fresh_frame:
+            return f.verb
+        before = _PAREN.sub(" ", before)
+        if re.match(r"^\s*:\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None:
+            return "req"  # "Attack a: Province b, Planet a, Harmony." lists what the action uses
+        best: tuple[int, str] | None = None
+        for kind, pattern in (("req", _REQ), ("add", _ADD), ("del", _DEL), ("state", _STATE)):
+            for m in pattern.finditer(before):
+                if kind == "add" and re.search(r"\b(?:to|need|needs|can|could|would|will)\s+$", before[:m.start()]):
+                    continue
+                if best is None or m.start() >= best[0]:
+                    best = (m.start(), kind)
+        if best is None and lead is not None:
+            return lead
+        if best is None and f.tagged:
+            return "req" if fresh_frame else "state"
+        return best[1] if best else None
+
+    def _fact_claim(self, kind: str, text: str, f: FactMention, holds: bool, state: frozenset[Atom],
+                    line: LineOfReasoning, where: str) -> Claim:
+        said = "does not hold" if f.negated else "holds"
+        truth = "holds" if f.atom in state else "does not hold"
+        msg = (f"{_atom(f.atom)} {said} {where}: right" if holds else
+               f"says {_atom(f.atom)} ({self._nl(f.atom)}) {said} {where}, but it {truth}"
+               + self._why(f.atom, line))
+        return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=f.negated,
+                     state=sorted(map(_atom, state)))
+
+    def _why(self, atom: Atom, line: LineOfReasoning) -> str:
+        """Which action of the line last changed the atom (the action that made the claim false)."""
+        for act, before in zip(reversed(line.actions), reversed(line.states[:-1])):
+            if atom in act.delete and atom in before:
+                return f" ({act.text()} removed it)"
+            if atom in act.add and atom not in before:
+                return f" ({act.text()} added it)"
+        if line.actions:
+            return " (no action of the line changed it)"
+        return ""
+
+    def _true_elsewhere(self, line: LineOfReasoning, atom: Atom, negated: bool) -> bool:
+        """Would the claim hold in another state of the same line? Then the model is most
+        likely speaking of that state (a step back we did not see), and it is not judged."""
+        return CHARITABLE and any((atom in st) != negated for st in line.states)
+
+    def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
+                       negative: bool, at: tuple[int, int]) -> None:
+        if frame.pre is None:
+            return
+        unmet = unmet_preconditions(frame.action, frame.pre)
+        applicable = not unmet
+        holds = applicable != negative
+        if not holds and not negative and CHARITABLE and any(
+                not unmet_preconditions(frame.action, st) for st in line.states):
+            return
+        act = frame.action.text()
+        if holds:
+            msg = (f"{act} is indeed not applicable: {', '.join(self._nl(l.atom) for l in unmet)} "
+                   f"{'does' if len(unmet) == 1 else 'do'} not hold" if negative else f"{act} is applicable")
+        elif negative:
+            # A wrong rejection is judged through the facts it gives as reasons ("Province b
+            # (no, ...)"): the words "can't do X" alone may have other reasons than preconditions.
+            return
+        else:
+            msg = (f"presents {act} as doable, but its precondition{'s' if len(unmet) > 1 else ''} "
+                   f"{', '.join(f'{_atom(l.atom)} ({self._nl(l.atom)})' for l in unmet)} "
+                   f"{'do' if len(unmet) > 1 else 'does'} not hold" + self._why(unmet[0].atom, line))
+        claims.append(Claim("applicability", at, text[at[0]:at[1]].strip(), holds, msg, line.id, negative=negative,
+                            state=sorted(map(_atom, frame.pre))))
+
+    def _close(self, frame: _Frame, claims: list[Claim], line: LineOfReasoning, text: str) -> None:
+        """A performed action described as doable (preconditions listed, effects stated, "yes")
+        without any rejection is an applicability claim."""
+        if frame.rejected:
+            return
+        if frame.verdict_said or (frame.item and frame.performed and frame.positive_talk):
+            if frame.initial:
+                frame.pre = self.init
+            self._applicability(text, frame, claims, line, negative=False, at=frame.verdict_at or frame.span)
+
+    def _mark_retractions(self, text: str, claims: list[Claim]) -> None:
+        for c in claims:
+            if c.holds is False:
+                window = text[c.span[1]:c.span[1] + RETRACT_WINDOW]
+                cut = re.search(r"\n\s*\n", window)
+                if cut:
+                    window = window[:cut.start()]
+                if _RETRACT.search(window[:60]):
+                    c.retracted = True
+
+
+def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]:
+    """One verdict per step holding a judged claim: invalid when a claim in it is false and not
+    retracted, `corrected` when it catches an error (a correct rejection, or a retraction),
+    else valid."""
+    starts = [s.span[0] for s in parsed.graph]
+    by_step: dict[int, list[Claim]] = {}
+    for c in report.claims:
+        if c.holds is None:
+            continue
+        idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
+        by_step.setdefault(idx, []).append(c)
+    out = []
+    for idx in sorted(by_step):
+        cs = by_step[idx]
+        false = [c for c in cs if c.holds is False and not c.retracted]
+        if false:
+            head = false[0]
+            out.append(StepVerdict(idx, "invalid", f"false_{head.kind}_claim",
+                                   "; ".join(f"\"{_short(c.text)}\": {c.message}" for c in false[:4]),
+                                   expected=head.state, found=[c.text for c in false]))
+        elif any(c.correction or c.retracted for c in cs):
+            out.append(StepVerdict(idx, "corrected", "self_correction",
+                                   "; ".join(f"\"{_short(c.text)}\": " + (
+                                       "said and taken back in the same step" if c.retracted else c.message)
+                                             for c in cs if c.correction or c.retracted)))
+        else:
+            out.append(StepVerdict(idx, "valid", None, "; ".join(c.message for c in cs[:4])))
+    return out
+
+
+def _short(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"

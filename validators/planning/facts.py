@@ -1,0 +1,156 @@
+"""Facts as models write them in thinking text, read into ground atoms of the task.
+
+"Province(b)", "Pain object (a)", "Province b", "Planets a and c", "Province is b", "b craves
+c", "craves(b, c)", "object b craves object c", "the red block is clear", "Harmony": each
+predicate's PlanBench template (vocab.py) is turned into a pattern in which "the" and
+"object"/"block" are optional, a prefix predicate ("province {}") may take a list of objects,
+and the PDDL name may be used call style. Polarity comes from the words around a mention
+("no Harmony", "Province a (no", "Planet c is gone", "(yes)").
+
+Only mentions that resolve to an object of the task become atoms: "Province (other)" or
+"Pain x" are rule talk, not claims about a state, and are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from validators.planning.extract import Lexicon
+from validators.planning.strips import Atom
+
+_TAG_NEG = re.compile(r"^\s*(?:\)\s*)?(?:\(\s*(?:no|not|false|removed|gone|missing|absent|none)\b|(?:\?\s*)?(?:→|->)\s*(?:no|false)\b"
+                      r"|:\s*(?:no|false)\b|\s-\s*(?:no|false)\b)", re.I)
+_TAG_POS = re.compile(r"^\s*(?:\(\s*(?:yes|present|true|still|ok)\b|(?:→|->)\s*(?:yes|true|ok)\b|:\s*(?:yes|true)\b"
+                      r"|\s-\s*(?:yes|true)\b|\s*[✓✔])", re.I)
+_VERB_NEG = re.compile(
+    r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+(?:now\s+|also\s+|then\s+|already\s+)?"
+    r"(?:gone|removed|deleted|not\b|no longer|false|missing|absent|consumed|lost)"
+    r"|isn't|aren't|wasn't|weren't|no longer\b|(?:removed|gone|deleted)\b(?!\s+(?:from|by)\b))", re.I)
+_VERB_POS = re.compile(r"^\s*(?:(?:is|are)\s+(?:still\s+)?(?:present|true|there|available)\b)", re.I)
+_VERB_ADD = re.compile(r"^\s*(?:(?:is|are|was|were|gets?|get)\s+(?:now\s+|also\s+|then\s+)?(?:added|created|restored|set|true)|added\b)",
+                       re.I)
+_NEG_BEFORE = re.compile(r"(?:\bno|\bnot|\bwithout|n't have|\bnor|\blacks?|\blacking|\bminus)\s+(?:the\s+|any\s+)?"
+                         r"(?:[A-Za-z]+\s*(?:,\s*|\s+or\s+|\s+and\s+|,\s*or\s+)){0,3}$", re.I)
+
+
+@dataclass(frozen=True)
+class FactMention:
+    """One atom named in the text; `negated`: the words around it say it does not hold."""
+
+    span: tuple[int, int]
+    atom: Atom
+    negated: bool
+    tagged: bool  # an explicit yes/no beside it ("Province a (no, ...)", "Harmony (yes)")
+    verb: str | None = None  # "add" / "del": its own verb says it was added or removed
+
+
+_GAP = r"(?:\s+|\s*(?=\())"
+
+
+def _template_regex(template: str, obj: str) -> tuple[str, int, bool]:
+    """A template ("{} craves {}", "the {} is clear") -> regex with one group per object; also
+    its arity and whether it is a prefix form ("planet {}") that may take a list of objects."""
+    words = template.split()
+    arity = words.count("{}")
+    prefix = len(words) == 2 and words[-1] == "{}"
+    pieces: list[tuple[str, bool]] = []
+    n = 0
+    for i, w in enumerate(words):
+        low = w.lower()
+        if w == "{}":
+            pieces.append((rf"(?:(?:object|block)\s+)?\(?\s*(?P<o{n}>{obj})\s*\)?", False))
+            n += 1
+        elif low == "the":
+            pieces.append((r"(?:the\s+)?", True))
+        elif low in ("is", "are"):
+            pieces.append((r"(?:is|are)\s+(?:still\s+|now\s+|currently\s+)?", True))
+        elif low == "currently":
+            pieces.append((r"(?:currently\s+)?", True))
+        else:
+            pieces.append((re.escape(w) + (r"s?" if prefix and i == 0 else ""), False))
+    regex = ""
+    for i, (piece, optional) in enumerate(pieces):
+        regex += piece
+        if not optional and i < len(pieces) - 1:
+            regex += _GAP
+    return regex, arity, prefix
+
+
+class FactReader:
+    """Finds fact mentions for one task and vocabulary (built once per lexicon, cached)."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lex = lexicon
+        task, vocab = lexicon.task, lexicon.vocab
+        mentions = sorted(lexicon.lookup, key=len, reverse=True)
+        obj = "|".join(r"[\s_]+".join(map(re.escape, m.split(" "))) for m in mentions) or r"(?!)"
+        self._obj = obj
+        self.patterns: list[tuple[re.Pattern[str], str, int, bool]] = []
+        arity_of = task.domain.predicates
+        for pred, template in vocab.predicates.items():
+            if template.count("{}") != arity_of.get(pred, template.count("{}")):
+                continue
+            body, arity, prefix = _template_regex(template, obj)
+            if prefix:
+                word = re.escape(template.split()[0])
+                infix = "|".join(re.escape(t.split()[1]) for t in vocab.predicates.values()
+                                 if t.count("{}") == 2 and len(t.split()) == 3 and t.split()[0] == "{}") or "(?!)"
+                one = rf"(?:(?:object|block)\s+)?\(?\s*(?:{obj})\s*\)?(?!\s*(?:(?:{infix})\b|→|->))"
+                listed = rf"{word}s?{_GAP}{one}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){one})*"
+                self.patterns.append((re.compile(rf"(?<![\w\-]){listed}(?![\w\-])", re.I), pred, arity, True))
+                is_form = rf"{word}\s+(?:is|are)\s+(?:now\s+)?(?P<o0>{obj})(?![\w\-])"
+                self.patterns.append((re.compile(rf"(?<![\w\-]){is_form}", re.I), pred, arity, False))
+            else:
+                self.patterns.append((re.compile(rf"(?<![\w\-]){body}(?![\w\-])", re.I), pred, arity, False))
+                words = template.split()
+                if arity == 1 and words[-1] == "{}" and words[-2].isalpha() and words[-2].lower() not in ("the", "is"):
+                    tail = rf"{re.escape(words[-2])}\s+(?:the\s+)?(?P<o0>{obj})(?![\w\-])"
+                    self.patterns.append((re.compile(rf"(?<![\w\-]){tail}", re.I), pred, arity, False))
+            call = rf"{re.escape(pred)}\s*\(\s*(?P<o0>{obj})" + "".join(
+                rf"\s*,\s*(?P<o{i}>{obj})" for i in range(1, arity)) + r"\s*\)" if arity else None
+            if call:
+                self.patterns.append((re.compile(rf"(?<![\w\-]){call}", re.I), pred, arity, False))
+        self._one_obj = re.compile(rf"(?<![\w\-])({obj})(?![\w\-])", re.I)
+
+    def find(self, text: str, lo: int, hi: int) -> list[FactMention]:
+        """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""
+        found: list[tuple[int, int, Atom]] = []
+        for pattern, pred, arity, listed in self.patterns:
+            for m in pattern.finditer(text, lo, hi):
+                if listed:
+                    head_end = m.start() + len(re.match(r"[^\s(]+", m.group(0)).group(0))
+                    for k, om in enumerate(self._one_obj.finditer(text, head_end, m.end())):
+                        arg = self.lex.object_of(om.group(1))
+                        if arg:
+                            found.append((m.start() if k == 0 else om.start(), om.end(), (pred, arg)))
+                    continue
+                args = []
+                for i in range(arity):
+                    arg = self.lex.object_of(m.group(f"o{i}"))
+                    if arg is None:
+                        break
+                    args.append(arg)
+                else:
+                    found.append((m.start(), m.end(), (pred, *args)))
+        found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
+        out: list[FactMention] = []
+        seen: set[tuple[int, Atom]] = set()
+        for start, end, atom in found:
+            if (start, atom) in seen or any(o.atom == atom and o.span[0] <= start < o.span[1] for o in out):
+                continue
+            seen.add((start, atom))
+            while start < end and text[start] in " \t(":
+                start += 1
+            after = text[end:min(hi, end + 40)]
+            before = text[max(lo, start - 40):start]
+            tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
+            verb_neg = not (tag_neg or tag_pos) and bool(_VERB_NEG.match(after))
+            verb_pos = not (tag_neg or tag_pos) and bool(_VERB_POS.match(after))
+            verb_add = not (tag_neg or tag_pos) and bool(_VERB_ADD.match(after))
+            negated = tag_neg or verb_neg or (not (tag_pos or verb_pos or verb_add) and bool(_NEG_BEFORE.search(before)))
+            verb = "del" if verb_neg and re.match(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
+                                                  r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)",
+                                                  after, re.I) else ("add" if verb_add else None)
+            out.append(FactMention((start, end), atom, negated, tag_neg or tag_pos, verb))
+        return out
