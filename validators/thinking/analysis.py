@@ -169,13 +169,15 @@ def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int]) -> bool:
 
 def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_key: Any,
             answer_label: str = "", mentioned: Callable[[], bool] | None = None,
-            arithmetic: bool = True) -> Findings:
+            arithmetic: bool = True, claim_verdicts: list[StepVerdict] | None = None) -> Findings:
     """Relate candidates, claims and arithmetic to the steps and the answer (module docstring)."""
     found = Findings()
     per_step: dict[int, list[StepVerdict]] = {}
     for cand in candidates:
         for v in cand.verdicts:
             per_step.setdefault(v.step, []).append(v)
+    for v in claim_verdicts or ():
+        per_step.setdefault(v.step, []).append(v)
     n_arith = 0
     if arithmetic:
         arith, n_arith = arithmetic_verdicts(parsed, text)
@@ -250,6 +252,9 @@ def _merge(idx: int, verdicts: list[StepVerdict]) -> StepVerdict:
         head = invalid[0]
         message = "; ".join(v.message for v in invalid)
         return StepVerdict(idx, "invalid", head.rule, message, head.expected, head.found, head.consequence_of)
+    corrected = [v for v in verdicts if v.status == "corrected"]
+    if corrected:
+        return StepVerdict(idx, "corrected", corrected[0].rule, "; ".join(v.message for v in corrected))
     unchecked = [v for v in verdicts if v.status == "unchecked"]
     if unchecked and len(unchecked) == len(verdicts):
         return unchecked[0]
