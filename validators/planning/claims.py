@@ -327,7 +327,8 @@ class ClaimReader:
         if frame is not None and fresh_frame:
             if _NO.search(sentence) and not _RETRACT_HEAD.match(sentence):
                 frame.rejected = True
-                if _REQ.search(sentence) or any(f.tagged and f.negated for f in facts) or frame.span[0] >= s0:
+                if (_REQ.search(sentence) or any(f.negated for f in facts) or frame.span[0] >= s0
+                        or re.search(r"\bstep \d", sentence, re.I)):
                     self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
             elif (_YES.search(sentence) and not frame.verdict_said
                   and (frame.span[0] >= s0 or (s0 - frame.span[1] < 150
@@ -408,7 +409,7 @@ class ClaimReader:
         ("Province b and Planet c are removed"), else the nearest cue before it in its sentence
         (parenthetical remarks set aside); a bare yes/no-tagged fact next to an action is one of
         its preconditions."""
-        tail = re.match(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were)\s+)?(?:also\s+)?"
+        tail = re.match(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+)?(?:also\s+)?"
                         r"(removed|deleted|gone|false|added|true|present|created)\b", after)
         if tail and not f.tagged:
             return "del" if tail.group(1) in ("removed", "deleted", "gone", "false") else "add"
@@ -458,6 +459,10 @@ class ClaimReader:
 
     def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
                        negative: bool, at: tuple[int, int]) -> None:
+        ref = re.search(r"\bstep (\d{1,2})\b", text[at[0]:at[1]], re.I) if negative else None
+        if ref and line.known and 1 <= int(ref.group(1)) <= len(line.actions):
+            k = int(ref.group(1))
+            frame = _Frame(line.actions[k - 1], f"step {k}", line.states[k - 1], False, False, at)
         if frame.pre is None:
             return
         unmet = unmet_preconditions(frame.action, frame.pre)

@@ -54,7 +54,7 @@ _ITEM_MARKER = re.compile(r"^[ \t]*[*_#>]*[ \t]*(?:(?:step|move|action)[ \t]*\d{
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|→|->|=>|;|:(?=\s)")
 _REJECT = re.compile(
     r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
-    r"|not valid|doesn't work|won't work|does not work|so no|don't have|do not have|doesn't have|does not have"
+    r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have|doesn't have|does not have"
     r"|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I)
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
@@ -175,6 +175,8 @@ def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon
             continue
         actions = read.steps
         readable = bool(actions) and all(a.ok for a in actions) and _plainly_named(read.body, actions, lexicon)
+        if readable:
+            cut = _more_actions(raw, cut, start, actions, reader, lexicon)
         out.append(_Item(start, start + len(raw), start + cut, _step_at(starts, start), read.number, read.marker == "bullet",
                          actions if readable else [], readable,
                          question=bool(end_match and raw[end_match.start()] == "?")))
@@ -184,6 +186,27 @@ def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon
             after = text[item.body_end:min(stop, item.body_end + REJECT_WINDOW)]
             item.rejected = item.question or bool(_REJECT.search(after))
     return out
+
+
+def _more_actions(raw: str, cut: int, start: int, actions: list[PlanStep], reader: _LineReader,
+                  lexicon: Lexicon) -> int:
+    """Every action in a list item counts (thinking-claims.md): "1. Unstack blue from orange.
+    Put down blue." is two actions. Sentences after the first are added while each reads as
+    exactly one plainly named action; the first that does not ends the item's actions."""
+    pos = cut
+    while pos < len(raw) and raw[pos] in ".;":
+        nxt = _SENTENCE_END.search(raw, pos + 1)
+        end = nxt.start() if nxt else len(raw)
+        piece = raw[pos + 1:end].strip()
+        body = _LEADING_WORDS.sub("", piece)
+        if not body or not lexicon.keyword_re.match(body):
+            break
+        got = reader.read(start + pos + 1, start + end, body).steps
+        if len(got) != 1 or not got[0].ok or not _plainly_named(body, got, lexicon):
+            break
+        actions.extend(got)
+        pos = end
+    return pos
 
 
 def _acts_in_prose(text: str, lexicon: Lexicon, reader: _LineReader) -> bool:
