@@ -13,7 +13,7 @@ from core.audit import AuditResult, audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 
-# id -> [(gap kind, the steps it names), ...], with the reason each is right.
+# Gaps checked by hand against the trace text (quotes are from the traces); each must stay.
 EXPECTED_GAPS: dict[str, list[tuple[str, list[int]]]] = {
     # The trace ends: "I think the intended answer is:\n\nFeast(b, c), Overcome(a, c), Feast(a, c),
     # Overcome(b, a).\n\nEven though it's invalid, it's the only path ..." (step 534). The answer
@@ -25,16 +25,15 @@ EXPECTED_GAPS: dict[str, list[tuple[str, list[int]]]] = {
     # seven-action plan (Feast c from a, Succumb a, Feast a from b, Overcome b from a, Attack b,
     # Succumb b, Overcome c from b).
     "4508982184ee927b": [("answer_contradicts_trace", [772])],
-    # "At this point, it's possible that the correct plan is:\n\n1. Feast b from a.\n\n2. Overcome b
-    # from c.\n\n3. Feast c from b. ..." (steps 615-619): after Feast b from a and Overcome b from c,
-    # c does not crave b and Province c was just removed by the Overcome, so step 617 cannot be
-    # applied. The answer (another plan) is correct: right answer, invalid trace step.
-    "e3382e54e28b78e1": [("right_answer_invalid_trace", [617])],
     # "1. Attack b → Pain b, ..." ... "8. Overcome b from c → ..." (steps 278-285), then step 286:
     # "Yes, that seems to work." Attack b needs Planet b, but the initial state has only Planet c,
     # so the plan fails at its first action (the answer, the same plan, is wrong at step 1).
     "5d9fac6bc2ccc480": [("false_verification_claim", [286, 278, 279, 280, 281, 282, 283, 284, 285])],
 }
+# Flags on correct Blocksworld traces that we know to be wrong (paraphrased actions the reader
+# misses: "after putting red down", "after unstacking Blue and putting it down"); the count may
+# only go down. Issue 15 keeps them listed until the reader follows such prose.
+KNOWN_FALSE_BLOCKSWORLD = {"5d1ebc0fda9e6dfa", "5dfcf916ce5434e4"}
 
 
 @lru_cache(maxsize=1)
@@ -60,13 +59,19 @@ def test_every_trace_is_a_think_graph_with_candidate_plans_replayed() -> None:
     assert without_candidates == ["501e90d3ca20bda5"]
 
 
-def test_reported_gaps_are_exactly_the_hand_checked_ones() -> None:
-    got = {}
-    for rid, (_, res) in _results().items():
-        gaps = [(g.kind, list(g.steps)) for g in res.verdict.gaps]
-        if gaps:
-            got[rid] = gaps
-    assert got == EXPECTED_GAPS
+def test_hand_checked_gaps_are_reported() -> None:
+    got = {rid: [(g.kind, list(g.steps)) for g in res.verdict.gaps] for rid, (_, res) in _results().items()}
+    for rid, gaps in EXPECTED_GAPS.items():
+        for gap in gaps:
+            assert gap in got[rid], (rid, got[rid])
+
+
+def test_correct_blocksworld_thinking_is_not_flagged_beyond_known_cases() -> None:
+    """A list the model proposes and drops is not an error (thinking-claims.md): correct
+    Blocksworld traces carry no invalid step except the known misreadings above."""
+    flagged = {rid for rid, (row, res) in _results().items()
+               if row["domain"] == "blocksworld" and res.verdict.answer_correct and res.verdict.invalid_steps}
+    assert flagged <= KNOWN_FALSE_BLOCKSWORLD, flagged - KNOWN_FALSE_BLOCKSWORLD
 
 
 def test_wrong_mystery_answers_have_their_invalid_candidate_steps_named() -> None:
@@ -74,7 +79,8 @@ def test_wrong_mystery_answers_have_their_invalid_candidate_steps_named() -> Non
         if row["expected"]["answer_correct"] is False:
             assert res.verdict.trace_valid is False
             rules = {s["rule"] for s in res.verdict.to_json()["invalid_steps"]}
-            assert rules <= {"candidate_plan_invalid", "false_verification_claim", "arithmetic_claim_false"}
+            assert rules <= {"false_applicability_claim", "false_state_claim", "false_effect_claim",
+                             "false_verification_claim", "false_plan_verdict_claim", "arithmetic_claim_false"}
 
 
 def test_backtracks_link_to_the_step_they_revise() -> None:
@@ -90,7 +96,10 @@ def test_candidate_plans_match_the_answer_where_the_trace_settles_on_it() -> Non
     _, res = _results()["247a57d18c93eabd"]
     conclusion = res.replay.notes["thinking"]["conclusion"]
     assert conclusion["solves"] is True and "(stack b a)" in conclusion["label"]
+    # "At this point, it's possible that the correct plan is: 1. Feast b from a. 2. Overcome b
+    # from c. 3. Feast c from b. ..." fails at 3, but the trace only proposes it and answers with
+    # another (correct) plan: a proposal, not an invalid step (thinking-claims.md).
     _, res = _results()["e3382e54e28b78e1"]
-    (invalid,) = res.verdict.to_json()["invalid_steps"]
-    assert invalid["rule"] == "candidate_plan_invalid"
-    assert "object c craves object b and province object c" in invalid["message"]
+    summaries = [c["summary"] for c in res.replay.notes["thinking"]["candidates"]]
+    assert any("fails at action 3" in s for s in summaries)
+    assert not any(s["rule"] == "candidate_plan_invalid" for s in res.verdict.to_json()["invalid_steps"])

@@ -64,10 +64,13 @@ _RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternative
                       r"|(?:the )?initial state(?: is| has|:))|\b(?:start(?:ing)? over|from scratch|begin again)\b", re.I)
 _INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:))",
                       re.I)
-_EFFECT_LEAD = re.compile(r"^\W*(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after(?: this| that| it)?|then)\b", re.I)
+_EFFECT_LEAD = re.compile(r"^\W*(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b|after\s*:|then,? it)",
+                          re.I)
 _PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|to get\b|step\b)", re.I)
 _PAREN = re.compile(r"\([^()]*\)")
 _MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying)\b", re.I)
+_YES_HEAD = re.compile(r"^\W*(?:so,? )?(?:yes|(?:all|both)(?: three| of them)? (?:are )?(?:present|true|met|satisfied))\b", re.I)
 _RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
 _AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 _STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
@@ -155,6 +158,8 @@ class _Frame:
     verdict_said: bool = False
     rejected: bool = False
     verdict_at: tuple[int, int] | None = None
+    sentence_end: int | None = None
+    hedged: bool = False
     initial: bool = False
 
 
@@ -188,6 +193,9 @@ class ClaimReader:
             facts = lexicon.task.memo[("facts", id(lexicon))] = FactReader(lexicon)
         self.facts: FactReader = facts
         self.reader = _LineReader(lexicon, explicit=False)
+        verbs = sorted({t.split()[0].lower() for t in vocab.actions.values() if t.split()}
+                       | {name.split("-")[0].lower() for name in task.domain.actions}, key=len, reverse=True)
+        self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
         self.init = task.problem.init
 
     # -- lines ---------------------------------------------------------------------------
@@ -274,7 +282,8 @@ class ClaimReader:
                 if line.actions and line.actions[-1] == ground and (done_before or not performed):
                     performed = False
                     pre = line.states[-2] if line.known else None
-                frame = _Frame(ground, words, pre, performed, item is not None and k == 0, (a0, a1))
+                frame = _Frame(ground, words, pre, performed, item is not None and k == 0, (a0, a1),
+                               hedged=cond or bool(_HEDGE.search(sentence)))
                 if performed:
                     if line.known and unmet_preconditions(ground, line.state):
                         line = self._charitable(lines, line_at, line, ground, s0)
@@ -282,6 +291,10 @@ class ClaimReader:
                     line.actions.append(ground)
                     line.states.append(apply(ground, line.state))
                     line.last = a1
+            if frame is not None and frame.span[0] >= s0:
+                frame.sentence_end = s1
+            if line.known and not question and self._unread_action(text, body_at, s1, mentions):
+                line.known = False
             if lead is not None and not (_BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
                 lead = None
             if not question:
@@ -297,6 +310,19 @@ class ClaimReader:
             self._close(frame, claims, line, text)
         self._mark_retractions(text, claims)
         return ClaimReport(claims, lines, line_at)
+
+    def _unread_action(self, text: str, lo: int, hi: int, mentions: list) -> bool:
+        """Does a clause do something with an action verb we could not read ("Then put blue
+        down on the table")? Then the line may have moved without us: its state is no longer
+        known, and nothing is judged against it until a restart."""
+        for m in self._verbs.finditer(text, lo, hi):
+            if any(a0 <= m.start() < a1 and g is not None for a0, a1, g, _ in mentions):
+                continue
+            head = text[max(lo, m.start() - 40):m.start()]
+            clause = re.sub(r"^\W*(?:after|before|once|while|by)\b", "", re.split(r"[.,;:!?\n]", head)[-1], flags=re.I)
+            if _HEAD_FILLER.sub("", clause).strip(" *_") == "" and not _COND.search(clause):
+                return True
+        return False
 
     def _charitable(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
                     ground: GroundAction, pos: int) -> LineOfReasoning:
@@ -331,8 +357,8 @@ class ClaimReader:
                         or re.search(r"\bstep \d", sentence, re.I)):
                     self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
             elif (_YES.search(sentence) and not frame.verdict_said
-                  and (frame.span[0] >= s0 or (s0 - frame.span[1] < 150
-                                               and not self.lex.keyword_anywhere.search(text, s0, _YES.search(sentence).start() + s0)))):
+                  and (frame.span[0] >= s0 or (frame.sentence_end is not None and not text[frame.sentence_end:s0].strip()
+                                               and _YES_HEAD.match(text[body_at:s1])))):
                 frame.positive_talk = True
                 frame.verdict_said = True
                 frame.verdict_at = (s0, s1)
@@ -491,6 +517,11 @@ class ClaimReader:
         without any rejection is an applicability claim."""
         if frame.rejected:
             return
+        said_at = text[frame.verdict_at[0]:frame.verdict_at[1]] if frame.verdict_at else ""
+        if _STEP_REF.search(said_at) or _STEP_REF.search(text[frame.span[1]:frame.span[1] + 14]):
+            return  # "(step 4)": a step of some plan, not necessarily of the line we keep
+        if frame.hedged and not frame.performed and (frame.verdict_at is None or frame.verdict_at[0] > frame.span[1]):
+            return  # "maybe Attack a. Yes: ..." agrees with an idea; it asserts nothing about a state
         if frame.verdict_said or (frame.item and frame.performed and frame.positive_talk):
             if frame.initial:
                 frame.pre = self.init

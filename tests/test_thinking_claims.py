@@ -1,0 +1,127 @@
+"""Claims inside R1-style thinking on planning problems (issue 15, ../shared/docs/thinking-claims.md).
+
+The minimal records are the issue's own; the dev figures are a floor measured on
+`thinking_claims_dev.jsonl` (13 R1 traces, every false claim annotated by span).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench.claims_score import score_rows
+from core.audit import audit_record
+from core.record import record_from_json
+from tests.conftest import load_dev
+
+BW_DOMAIN = """(define (domain blocksworld-4ops) (:requirements :strips)
+(:predicates (clear ?x) (ontable ?x) (handempty) (holding ?x) (on ?x ?y))
+(:action pick-up :parameters (?ob) :precondition (and (clear ?ob) (ontable ?ob) (handempty))
+  :effect (and (holding ?ob) (not (clear ?ob)) (not (ontable ?ob)) (not (handempty))))
+(:action put-down :parameters (?ob) :precondition (holding ?ob)
+  :effect (and (clear ?ob) (handempty) (ontable ?ob) (not (holding ?ob))))
+(:action stack :parameters (?ob ?underob) :precondition (and (clear ?underob) (holding ?ob))
+  :effect (and (handempty) (clear ?ob) (on ?ob ?underob) (not (clear ?underob)) (not (holding ?ob))))
+(:action unstack :parameters (?ob ?underob) :precondition (and (on ?ob ?underob) (clear ?ob) (handempty))
+  :effect (and (holding ?ob) (clear ?underob) (not (on ?ob ?underob)) (not (clear ?ob)) (not (handempty)))))"""
+# b (blue) on a (red), a on the table; goal: a on b.
+BW_PROBLEM = """(define (problem p) (:domain blocksworld-4ops) (:objects a b)
+(:init (handempty) (ontable a) (on b a) (clear b)) (:goal (and (on a b))))"""
+
+MY_DOMAIN = """(define (domain mystery-4ops) (:requirements :strips)
+(:predicates (province ?x) (planet ?x) (harmony) (pain ?x) (craves ?x ?y))
+(:action attack :parameters (?ob) :precondition (and (province ?ob) (planet ?ob) (harmony))
+  :effect (and (pain ?ob) (not (province ?ob)) (not (planet ?ob)) (not (harmony))))
+(:action succumb :parameters (?ob) :precondition (pain ?ob)
+  :effect (and (province ?ob) (planet ?ob) (harmony) (not (pain ?ob))))
+(:action overcome :parameters (?ob ?underob) :precondition (and (province ?underob) (pain ?ob))
+  :effect (and (harmony) (province ?ob) (craves ?ob ?underob) (not (province ?underob)) (not (pain ?ob))))
+(:action feast :parameters (?ob ?underob) :precondition (and (craves ?ob ?underob) (province ?ob) (harmony))
+  :effect (and (pain ?ob) (province ?underob) (not (craves ?ob ?underob)) (not (province ?ob)) (not (harmony)))))"""
+# After Feast c from a: pain c, province a; Overcome a from b needs pain a. Solvable (feast c a,
+# succumb c, attack a, overcome a b).
+MY_PROBLEM = """(define (problem q) (:domain mystery-4ops) (:objects a b c)
+(:init (harmony) (craves c a) (province c) (province b) (planet a) (planet b) (planet c)) (:goal (and (craves a b))))"""
+
+VALID_ANSWER = "unstack the blue block from on top of the red block\nput down the blue block\n" \
+               "pick up the red block\nstack the red block on top of the blue block"
+
+
+def _audit(domain: str, trace: str, answer: str):
+    problem = ({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM} if domain == "blocksworld"
+               else {"domain_pddl": MY_DOMAIN, "problem_pddl": MY_PROBLEM})
+    record = record_from_json({"domain": domain, "format": "think", "problem": problem,
+                               "trace": trace, "answer": answer})
+    return audit_record(record)
+
+
+def test_two_actions_in_one_item_are_both_read() -> None:
+    trace = ("Okay, blue is on red and I need red on blue.\n\n"
+             "1. Unstack blue from red. Put down blue.\n2. Pick up red.\n3. Stack red on blue.\n\n"
+             "So that works.")
+    result = _audit("blocksworld", trace, VALID_ANSWER)
+    verdict = result.verdict.to_json()
+    assert verdict["answer_correct"] is True
+    assert verdict["invalid_steps"] == []
+    assert verdict["gaps"] == []
+    conclusion = result.replay.notes["thinking"]["conclusion"]
+    assert conclusion is not None and conclusion["solves"] is True and "(put-down b)" in conclusion["label"]
+
+
+def test_a_rejected_exploration_is_a_self_correction_not_an_error() -> None:
+    trace = ("Okay, blue is on red and I need red on blue.\n\n"
+             "Maybe: 1. Pick up red. 2. Stack red on blue. But red is not clear, so step 1 can't be done.\n\n"
+             "So instead: unstack blue from red, put down blue, pick up red, stack red on blue.")
+    result = _audit("blocksworld", trace, VALID_ANSWER)
+    verdict = result.verdict.to_json()
+    assert verdict["answer_correct"] is True
+    assert verdict["invalid_steps"] == []
+    assert verdict["gaps"] == []
+    statuses = {sv.status for sv in result.step_verdicts.values()}
+    assert "corrected" in statuses
+
+
+def test_so_no_problem_does_not_silence_a_failing_plan() -> None:
+    trace = ("Okay, I need a to crave b.\n\n1. Feast c from a.\n2. Overcome a from b.\n\n"
+             "That gives a craves b, so no problem. This plan works.")
+    answer = "feast object c from object a\novercome object a from object b"
+    result = _audit("mystery_blocksworld", trace, answer)
+    verdict = result.verdict.to_json()
+    assert verdict["answer_correct"] is False
+    assert verdict["trace_valid"] is False
+    kinds = [g["kind"] for g in verdict["gaps"]]
+    assert "false_verification_claim" in kinds
+    (claim_step,) = [s for s in verdict["invalid_steps"] if s["rule"] == "false_verification_claim"]
+    assert "works" in claim_step["message"]
+
+
+def test_a_false_precondition_claim_names_the_atom_and_the_action() -> None:
+    trace = ("Okay.\n\n1. Feast c from a. Preconditions: c craves a (yes), Province c (yes), Harmony (yes).\n"
+             "2. Overcome a from b. Requires Province b (yes) and Pain a (yes). So possible.\n")
+    result = _audit("mystery_blocksworld", trace, "feast object c from object a")
+    bad = result.verdict.to_json()["invalid_steps"]
+    assert bad, "the false 'Pain a (yes)' after Feast c from a must be flagged"
+    assert any("(pain a)" in s["message"] for s in bad)
+    assert all("feast c a" not in s["message"].split(":")[0] for s in bad)
+
+
+@pytest.fixture(scope="module")
+def dev_score():
+    return score_rows(load_dev("thinking_claims_dev.jsonl"))
+
+
+def test_dev_annotations_floor(dev_score) -> None:
+    """Floors at what this version measures (printed); raise them as the reader improves.
+    The issue's targets are precision >= 0.9 and recall >= 0.7."""
+    print("\n" + dev_score.summary())
+    assert dev_score.precision >= 0.8
+    assert dev_score.recall >= 0.26
+    assert dev_score.traces_right == 13
+
+
+def test_clean_traces_stay_clean_on_mystery(dev_score) -> None:
+    rows = {r["id"]: r for r in load_dev("thinking_claims_dev.jsonl")}
+    for t in dev_score.traces:
+        if not rows[t.id]["expected"]["claims"]["errors"] and rows[t.id]["domain"] == "mystery_blocksworld":
+            assert t.flagged == 0, (t.id, [f["message"] for f in t.false_flags])
