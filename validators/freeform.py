@@ -1,21 +1,39 @@
 """Free-form questions: problem {"question": ..., "reference_answer": ...}.
 
-The answer is compared with `reference_answer` when one is given: numerically when both state a
-number (exact rationals; "1,234", "$1,234.00", "\\boxed{1234}" and "1234" are equal; "0.5"
-equals "1/2"), by normalised text otherwise (case, punctuation and spacing ignored). A
-non-numeric answer that differs in wording cannot be judged without a semantic judge:
-`answer_correct` is null with that reason, as it is when no reference is given.
+The answer is compared with `reference_answer` when one is given:
+* numerically when the reference states a number (exact rationals; "1,234", "$1,234.00",
+  "\\boxed{1234}" and "1234" are equal; "0.5" equals "1/2");
+* else as a string, exactly, after `clean_answer` on both sides: surrounding whitespace, markdown
+  bold, `\\boxed{}`, a leading "The answer is" / "Answer:", a trailing period and surrounding
+  quotes are removed; case is ignored ("**The answer is 'KN'.**" equals "kn"). A longer answer that
+  contains the reference among other words ("The capital is Paris") is not judged (null, said
+  why): only a semantic judge could tell whether the rest changes it. Any other difference is
+  wrong, and `answer_error.message` shows the two strings compared.
+`answer_correct` is null when no reference is given.
 
-In a thinking trace (`think`, `metacot`) every arithmetic claim is checked exactly
-(validators/thinking/arith.py), and each step that states a result ("so the answer is 42") is a
-candidate: compared with the reference, and the last one with the answer
-(validators/thinking/analysis.py gives the gaps). The answer counts as derived in the trace when
-its number appears anywhere in it.
+In a thinking trace (`think`, `metacot`) every arithmetic and string claim is checked
+(validators/thinking/arith.py, strings.py) and the trace's result is compared with the reference
+and with the answer (validators/thinking/analysis.py gives the gaps). What the trace settles on:
+* numbers: each step that states a result ("so the answer is 42", "the total is 448") is a
+  candidate, and the last one is the trace's conclusion. Only when no step states a result, the
+  last computed value counts ("... so 56 * 8 = 448."): the right side of the last arithmetic claim
+  of the last step that holds any number, when that claim closes its step, the step is not a
+  check, and its sentence is not hedged ("maybe", "if", "?"). So a trace that computes
+  intermediate values after its stated result, or checks one, keeps that result; a trace that
+  ends unresolved (a retraction after the result: "Wait, ...", "But ...") has no conclusion.
+  When the conclusion differs from the answer's number: `answer_contradicts_trace`.
+* strings (the reference, or without a reference the answer, states no number): each step that
+  says "the answer is X" with X quoted, bold, boxed, or one word ending the sentence; the last
+  one is compared with the cleaned answer (only when the answer is a value of at most four words).
+The answer counts as derived in the trace when its number (or string, as a whole word) appears
+anywhere in it.
 """
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from typing import Any
 
 from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
@@ -23,9 +41,43 @@ from trace_parsers.base import ParsedTrace
 from validators._countdown_arith import fmt_num
 from validators.base import DomainSpec, Replay
 from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
-from validators.thinking.numbers import final_number, normalise_text, numbers_in, stated_number
+from validators.thinking.arith import find_claims
+from validators.thinking.numbers import final_number, numbers_in, stated_number
 
-VERSION = "1"
+VERSION = "2"
+MAX_VALUE_WORDS = 4
+
+_BOLD = re.compile(r"^(\*\*|__)(.+)\1$", re.S)
+_BOXED = re.compile(r"^\\boxed\s*\{(.*)\}$", re.S)
+_LEAD = re.compile(r"^(?:(?:so\s*,?\s*)?the\s+(?:final\s+)?answer\s+is\b\s*:?|(?:final\s+)?answer\s*:)\s*", re.I)
+_QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
+_STRING_STATED = re.compile(
+    r"\b(?:final\s+)?answer\s*(?:is|would be|should be|:|=)\s*(?P<v>'[^'\n]{1,60}'|‘[^’\n]{1,60}’|\"[^\"\n]{1,60}\""
+    r"|“[^”\n]{1,60}”|\*\*[^*\n]{1,60}\*\*|\\boxed\{[^{}\n]{1,60}\}|[^\s.,;:!?'\"*]+(?=\s*(?:[.!?,;\n]|$)))", re.I)
+_NOT_VALUES = frozenset("it this that them these those yes no unknown unclear correct wrong above below".split())
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|if|suppose|assume|might|could|would|try|trying|guess|whether)\b|\?", re.I)
+
+
+def clean_answer(text: str) -> str:
+    """The value an answer (or reference) writes, without its dressing (module docstring)."""
+    value = text.strip()
+    while True:
+        before = value
+        value = value.strip()
+        m = _BOLD.match(value) or _BOXED.match(value)
+        if m:
+            value = m.group(m.lastindex or 1)
+        value = _LEAD.sub("", value)
+        if value.endswith(".") and not value.endswith(".."):
+            value = value[:-1]
+        if len(value) >= 2 and _QUOTES.get(value[0]) == value[-1]:
+            value = value[1:-1]
+        if value == before:
+            return value
+
+
+def _is_whole_word(needle: str, text: str) -> bool:
+    return bool(needle) and re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text, re.I) is not None
 
 
 def _judge(answer: str, reference: object) -> tuple[bool | None, AnswerError | None]:
@@ -44,42 +96,108 @@ def _judge(answer: str, reference: object) -> tuple[bool | None, AnswerError | N
         return False, AnswerError(kind="wrong_value", message=f"the answer is {fmt_num(value)}, the reference is "
                                                               f"{fmt_num(ref_value)}",
                                   extra={"found": fmt_num(value), "expected": fmt_num(ref_value)})
-    if normalise_text(answer) == normalise_text(ref_text):
+    got, want = clean_answer(answer), clean_answer(ref_text)
+    if got.casefold() == want.casefold():
         return True, None
-    return None, AnswerError(kind="undecided", message="the reference is not a number and the answer's wording "
-                                                       "differs; free text cannot be judged without a semantic judge")
+    if len(got.split()) > len(want.split()) and _is_whole_word(want, got):
+        return None, AnswerError(kind="undecided", message=f"the answer '{got}' contains the reference '{want}' among "
+                                                           "other words; whether the rest changes it needs a semantic "
+                                                           "judge")
+    return False, AnswerError(kind="wrong_value", message=f"compared as strings (quotes, bold, a trailing period and a "
+                                                          f"leading 'The answer is' removed; case ignored): the answer "
+                                                          f"'{got}' differs from the reference '{want}'",
+                              extra={"found": got, "expected": want})
 
 
-def _candidates(record: TraceRecord, parsed: ParsedTrace, reference: Fraction | None) -> list[Candidate]:
-    out = []
+def _computed_conclusion(parsed: ParsedTrace, text: str) -> tuple[int, Fraction, str] | None:
+    """(step, value, claim) of the last computed result when it closes the trace's reasoning
+    (module docstring); None when the trace does not end on one plainly."""
+    numbered = [s for s in parsed.graph if numbers_in(s.text)]
+    if not numbered or numbered[-1].kind == "check":
+        return None
+    step = numbered[-1]
+    claims = find_claims(text, 0, step.span[0], step.span[1])
+    if not claims or not re.fullmatch(r"[\s.!*)\]]*", text[claims[-1].end:step.span[1]]):
+        return None
+    claim = claims[-1]
+    head = text[step.span[0]:claim.start]
+    sentence = re.split(r"[.!?:;]\s|\n", head)[-1]
+    value = final_number(claim.text.rsplit("=", 1)[-1])
+    if value is None or _HEDGE.search(sentence):
+        return None
+    return step.index, value, claim.text
+
+
+def _number_candidates(parsed: ParsedTrace, text: str, reference: Fraction | None) -> list[Candidate]:
+    stated: list[tuple[int, Fraction, str]] = []
     for step in parsed.graph:
         found = stated_number(step.text)
-        if found is None:
-            continue
-        value = found[0]
+        if found is not None:
+            stated.append((step.index, found[0], ""))
+    if not stated:
+        computed = _computed_conclusion(parsed, text)
+        stated = [computed] if computed else []
+    out = []
+    for idx, value, claim in stated:
         solves = None if reference is None else value == reference
         verdicts = []
         if solves is not None:
-            verdicts.append(StepVerdict(step.index, "valid", None,
+            verdicts.append(StepVerdict(idx, "valid", None,
                                         f"states {fmt_num(value)}: {'matches' if solves else 'differs from'} "
                                         f"the reference {fmt_num(reference)}"))
-        out.append(Candidate([step.index], f"the value {fmt_num(value)}", True, solves, value,
+        label = f"the value {fmt_num(value)}" + (f" from '{claim}'" if claim else "")
+        out.append(Candidate([idx], label, True, solves, value,
                              "equals the reference" if solves else
                              ("differs from the reference" if solves is False else "no reference"),
                              verdicts, stated=True))
     return out
 
 
+def _string_key(text: str) -> str | None:
+    """The string an answer states, compared case-insensitively; None when it is not a short value."""
+    value = clean_answer(text)
+    if not value or len(value.split()) > MAX_VALUE_WORDS or "\n" in value:
+        return None
+    return value.casefold()
+
+
+def _string_candidates(parsed: ParsedTrace, reference: str | None) -> list[Candidate]:
+    out = []
+    for step in parsed.graph:
+        found = [m for m in _STRING_STATED.finditer(step.text) if clean_answer(m.group("v")).casefold() not in _NOT_VALUES]
+        if not found:
+            continue
+        value = clean_answer(found[-1].group("v"))
+        solves = None if reference is None else value.casefold() == reference.casefold()
+        out.append(Candidate([step.index], f"'{value}'", True, solves, value.casefold(),
+                             "equals the reference" if solves else
+                             ("differs from the reference" if solves is False else "no reference"), stated=True))
+    return out
+
+
 def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     reference = record.problem.get("reference_answer") if isinstance(record.problem, dict) else None
-    out = Replay(notes={"rules": "exact arithmetic claims; numeric answer comparison (validators/freeform.py)"})
+    if isinstance(reference, str) and not reference.strip():
+        reference = None
+    out = Replay(notes={"rules": "exact arithmetic and string claims; answers compared as numbers, else as strings "
+                                 "(validators/freeform.py)"})
     out.answer_correct, out.answer_error = _judge(record.answer, reference)
     if parsed.format in THINKING_FORMATS and record.trace.strip():
         ref_value = final_number(str(reference)) if reference is not None else None
         answer_value = final_number(record.answer) if record.answer.strip() else None
-        findings = analyse(parsed, record.trace, _candidates(record, parsed, ref_value), answer_value,
-                           f"{fmt_num(answer_value)}" if answer_value is not None else "",
-                           mentioned=lambda: answer_value in set(numbers_in(record.trace)))
+        as_string = (ref_value is None) if reference is not None else (answer_value is None and bool(record.answer.strip()))
+        candidates: list[Candidate]
+        answer_key: Any
+        if as_string:
+            answer_key = _string_key(record.answer)
+            candidates = _string_candidates(parsed, clean_answer(str(reference)) if reference is not None else None)
+            label = f"'{clean_answer(record.answer)}'"
+            mentioned = lambda: _is_whole_word(clean_answer(record.answer), record.trace)  # noqa: E731
+        else:
+            answer_key, label = answer_value, (fmt_num(answer_value) if answer_value is not None else "")
+            candidates = _number_candidates(parsed, record.trace, ref_value)
+            mentioned = lambda: answer_value in set(numbers_in(record.trace))  # noqa: E731
+        findings = analyse(parsed, record.trace, candidates, answer_key, label, mentioned=mentioned)
         out.step_verdicts = findings.step_verdicts
         out.gaps = findings.gaps
         out.notes["thinking"] = findings.notes
@@ -89,8 +207,8 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
 DOMAIN = DomainSpec(
     name="freeform",
     version=VERSION,
-    description="Free-form questions: arithmetic claims in the thinking checked exactly; the answer compared "
-                "with the reference (numbers exactly, text normalised).",
+    description="Free-form questions: arithmetic and string claims in the thinking checked exactly; the answer "
+                "compared with the reference (numbers exactly, else as cleaned strings).",
     replay=replay,
     aliases=("free_form", "math"),
 )

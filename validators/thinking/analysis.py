@@ -7,7 +7,8 @@ this module relates them to the steps, the claims and the answer, the same way f
 
 Rules (each conservative: when the text does not say it plainly, no gap is reported):
 * Arithmetic: every readable `a op b = c` claim in a step is checked exactly (arith.py); a false
-  one makes the step invalid (`arithmetic_claim_false`).
+  one makes the step invalid (`arithmetic_claim_false`). String claims ("the last letter of 'Musk'
+  is 'k'") likewise (strings.py: `false_string_claim`; in a checking step also a gap).
 * A verification claim ("this works", "the goal is achieved"; "this doesn't work") refers to the
   attempt it belongs to in a metacot stream (VERIFIED / FAILED under a TRY), else to the
   latest complete candidate when it stands in that candidate's last step or in one of the
@@ -35,6 +36,7 @@ from typing import Any, Callable
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.thinking.arith import find_claims
+from validators.thinking.strings import step_verdicts as string_verdicts
 
 CLAIM_WINDOW = 2
 _COMMIT = re.compile(r"\b(?:go with|stick with|settle (?:on|for)|proceed with (?:this|it)|use this|take this)\b", re.I)
@@ -43,7 +45,7 @@ _RESULT_LEAD = re.compile(
     r"\s+(?:is|are|would be|should be|must be)\b|\bconclude\b|\bgo with\b", re.I)
 THINKING_FORMATS = ("think", "metacot")
 _RULE_ORDER = ("candidate_plan_invalid", "candidate_moves_invalid", "candidate_solution_invalid",
-               "false_verification_claim", "arithmetic_claim_false")
+               "false_verification_claim", "arithmetic_claim_false", "false_string_claim")
 
 
 @dataclass
@@ -178,10 +180,12 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
             per_step.setdefault(v.step, []).append(v)
     for v in claim_verdicts or ():
         per_step.setdefault(v.step, []).append(v)
-    n_arith = 0
+    n_arith = n_strings = 0
     if arithmetic:
         arith, n_arith = arithmetic_verdicts(parsed, text)
-        for v in arith:
+        strings, string_gaps, n_strings = string_verdicts(parsed, text)
+        found.gaps.extend(string_gaps)
+        for v in arith + strings:
             per_step.setdefault(v.step, []).append(v)
 
     items = _item_steps(candidates)
@@ -239,6 +243,7 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
         "candidates": [c.to_json() for c in candidates],
         "verification_claims_checked": n_claims,
         "arithmetic_claims": n_arith,
+        "string_claims": n_strings,
         "conclusion": final.to_json() if final else None,
     }
     return found
