@@ -53,7 +53,8 @@ _ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s
 _HEAD_FILLER = re.compile(
     r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
     r"|let's|let me|let us|we(?:'ll| will| can| could| should| need to| must)?|i(?:'ll| will| can| could| should)?"
-    r"|try(?:ing)?|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do)\b[,:]?\s*)+",
+    r"|try(?:ing)?|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do"
+    r"|(?:step|action) \d{1,2}\s*[:.)-])(?:\b|(?<=[:.)-]))[,:]?\s*)+",
     re.I)
 _DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do(?:ing)?|once (?:we|i) (?:do|have done))\s+(?:the\s+)?$",
                           re.I)
@@ -64,13 +65,21 @@ _RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternative
                       r"|(?:the )?initial state(?: is| has|:))|\b(?:start(?:ing)? over|from scratch|begin again)\b", re.I)
 _INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:))",
                       re.I)
-_EFFECT_LEAD = re.compile(r"^\W*(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b|after\s*:|then,? it)",
+_EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b"
+                          r"|after\s*:|then,? it|post\b|result)",
                           re.I)
 _PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|to get\b|step\b)", re.I)
 _PAREN = re.compile(r"\([^()]*\)")
 _MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
+_CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) can (?:now |then |also |still )?(?:do |perform |apply |use )?(?:the )?$",
+                     re.I)
+_STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|satisfied)\b", re.I)
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying)\b", re.I)
 _YES_HEAD = re.compile(r"^\W*(?:so,? )?(?:yes|(?:all|both)(?: three| of them)? (?:are )?(?:present|true|met|satisfied))\b", re.I)
+_CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible"
+                   r"|so no\b(?! problem)|can't do)\b|(?:^|[.(,]\s*)no[.)]|^\W*no\b(?!,?\s*wait)", re.I)
+_NOT_HELPFUL = re.compile(r"\b(?:not|isn't|doesn't|won't) (?:help|helpful|useful|needed|necessary|what we want|the goal|good)\b"
+                          r"|\bno (?:help|use|point|progress)\b|\bdoesn't (?:achieve|give|get|lead)\b", re.I)
 _RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
 _AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 _STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
@@ -96,7 +105,8 @@ _NO = re.compile(
     r"|isn't allowed|not met|not satisfied|not available|won't work|doesn't work|unable)\b|(?:^|[.(,]\s*)no[.)]"
     r"|\bbut\b[^.]{0,60}\b(?:removed|gone|not (?:present|there|available)|missing|lacks?|don't have|do not have)\b"
     r"|\b(?:isn't|is not|aren't|are not|wasn't|not) (?:present|there|available|true)\b|\b(?:don't|do not|doesn't|does not) have\b"
-    r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b", re.I)
+    r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b"
+    r"|\bbut\b[^.]{0,30}\b(?:is|are) (?:now |currently |only )?(?:on )?[a-z]\b(?![\w-])|^\W*no\b(?!,?\s*wait)", re.I)
 _RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake|no\b(?=[,.]))|\?", re.I)
 
 
@@ -136,6 +146,7 @@ class LineOfReasoning:
     states: list[frozenset[Atom]] = field(default_factory=list)
     known: bool = True
     last: int = 0  # where the line last moved (an action applied, a restart)
+    broken: int | None = None  # index of the first action applied although inapplicable
 
     @property
     def state(self) -> frozenset[Atom]:
@@ -160,6 +171,9 @@ class _Frame:
     verdict_at: tuple[int, int] | None = None
     sentence_end: int | None = None
     hedged: bool = False
+    reason_given: bool = False
+    negative_judged: bool = False  # a requirement listing with a "no"/absent fact came before
+    req_at: tuple[int, int] | None = None
     initial: bool = False
 
 
@@ -195,6 +209,7 @@ class ClaimReader:
         self.reader = _LineReader(lexicon, explicit=False)
         verbs = sorted({t.split()[0].lower() for t in vocab.actions.values() if t.split()}
                        | {name.split("-")[0].lower() for name in task.domain.actions}, key=len, reverse=True)
+        self._obj_alt = "|".join(r"\s+".join(map(re.escape, m.split())) for m in sorted(lexicon.lookup, key=len, reverse=True)) or "(?!)"
         self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
         self.init = task.problem.init
 
@@ -217,7 +232,7 @@ class ClaimReader:
             stop = re.compile(r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and|to get"
                               r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
                               r"|using|yes|no)\b", re.I)
-            end_m = stop.search(text, kw.end() + 1, hi)
+            end_m = stop.search(text, kw.end(), hi)
             end = end_m.start() if end_m else hi
             words = text[kw.start():end]
             steps = self.reader.read(kw.start(), end, words).steps
@@ -241,8 +256,12 @@ class ClaimReader:
         item_base: int | None = None  # line length when item 1 of the current list was read
         lead: tuple[str, int | None] | None = None  # what a "...:" heading makes of the bullets under it
 
+        pending: tuple[str, int, bool] | None = None  # an action named without its objects ("1. Attack: ...")
         for s0, s1 in _sentences(text):
             sentence = text[s0:s1]
+            carried = None
+            if pending is not None:
+                carried, pending = pending, None
             question = sentence.rstrip().endswith("?")
             item = _ITEM.match(sentence)
             number = int(item.group("s") or item.group("n")) if item else None
@@ -271,7 +290,7 @@ class ClaimReader:
                 done_before = bool(_DONE_BEFORE.search(text[max(s0, a0 - 30):a0]))
                 if ground is None:
                     if at_head and not question and not cond:
-                        line.known = False
+                        pending = (words.split()[0].lower() if words else "", s1, item is not None)
                     continue
                 tail_ok = bool(_PERFORM_TAIL.match(text[a1:s1]))
                 performed = not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
@@ -282,15 +301,29 @@ class ClaimReader:
                 if line.actions and line.actions[-1] == ground and (done_before or not performed):
                     performed = False
                     pre = line.states[-2] if line.known else None
-                frame = _Frame(ground, words, pre, performed, item is not None and k == 0, (a0, a1),
-                               hedged=cond or bool(_HEDGE.search(sentence)))
+                follows = (carried is not None and k == 0 and at_head
+                           and ground.name.lower().startswith(carried[0][:4]) and not text[carried[1]:s0].strip())
+                if follows:
+                    performed = not question and not rejected
+                frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
+                               (a0, a1), hedged=cond or bool(_HEDGE.search(sentence)))
+                if follows:
+                    frame.positive_talk = True
+                    carried = None
+                if _CAN_DO.search(text[max(s0, a0 - 40):a0]) and not question and not frame.hedged and not rejected:
+                    frame.verdict_said = True
+                    frame.verdict_at = (s0, s1)
                 if performed:
                     if line.known and unmet_preconditions(ground, line.state):
                         line = self._charitable(lines, line_at, line, ground, s0)
                         frame.pre = line.state if line.known else None
+                    if line.broken is None and line.known and unmet_preconditions(ground, line.state):
+                        line.broken = len(line.actions)
                     line.actions.append(ground)
                     line.states.append(apply(ground, line.state))
                     line.last = a1
+            if carried is not None:
+                line.known = False  # the unnamed action was never resolved: the line may have moved
             if frame is not None and frame.span[0] >= s0:
                 frame.sentence_end = s1
             if line.known and not question and self._unread_action(text, body_at, s1, mentions):
@@ -316,8 +349,12 @@ class ClaimReader:
         down on the table")? Then the line may have moved without us: its state is no longer
         known, and nothing is judged against it until a restart."""
         for m in self._verbs.finditer(text, lo, hi):
-            if any(a0 <= m.start() < a1 and g is not None for a0, a1, g, _ in mentions):
-                continue
+            if any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions):
+                continue  # read (or, unresolved, handled as an unnamed action by `read`)
+            follow = text[m.end():min(hi, m.end() + 30)]
+            if re.match(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + self._obj_alt + r")\b", follow, re.I) \
+                    and not _COND.search(text[max(lo, m.start() - 40):m.start()]):
+                return True
             head = text[max(lo, m.start() - 40):m.start()]
             clause = re.sub(r"^\W*(?:after|before|once|while|by)\b", "", re.split(r"[.,;:!?\n]", head)[-1], flags=re.I)
             if _HEAD_FILLER.sub("", clause).strip(" *_") == "" and not _COND.search(clause):
@@ -337,7 +374,8 @@ class ClaimReader:
 
     def _fork(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
               keep: int, pos: int) -> LineOfReasoning:
-        new = LineOfReasoning(len(lines), pos, line.actions[:keep], line.states[:keep + 1], line.known)
+        new = LineOfReasoning(len(lines), pos, line.actions[:keep], line.states[:keep + 1], line.known,
+                              broken=line.broken if line.broken is not None and line.broken < keep else None)
         new.last = pos
         lines.append(new)
         line_at.append((pos, new.id))
@@ -351,14 +389,24 @@ class ClaimReader:
         initial = bool(_INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
         if frame is not None and fresh_frame:
-            if _NO.search(sentence) and not _RETRACT_HEAD.match(sentence):
+            if _NO.search(sentence) and not _RETRACT_HEAD.match(sentence) and not _NOT_HELPFUL.search(sentence):
                 frame.rejected = True
-                if (_REQ.search(sentence) or any(f.negated for f in facts) or frame.span[0] >= s0
-                        or re.search(r"\bstep \d", sentence, re.I)):
+                near_undo = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
+                if (frame.performed and near_undo and _CANT.search(sentence) and line.actions
+                        and line.actions[-1] is frame.action):
+                    line.actions.pop()
+                    line.states.pop()
+                    frame.performed = False
+                near = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
+                if near and not frame.negative_judged and _CANT.search(sentence) and (
+                        _REQ.search(sentence) or any(f.negated or f.exclusive for f in facts) or frame.span[0] >= s0
+                        or re.search(r"\bstep \d", sentence, re.I) or frame.reason_given):
                     self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
+                    frame.negative_judged = True
             elif (_YES.search(sentence) and not frame.verdict_said
                   and (frame.span[0] >= s0 or (frame.sentence_end is not None and not text[frame.sentence_end:s0].strip()
-                                               and _YES_HEAD.match(text[body_at:s1])))):
+                                               and (_YES_HEAD.match(text[body_at:s1]) or _REQ.search(sentence)
+                                                    or _STRONG_YES.search(sentence))))):
                 frame.positive_talk = True
                 frame.verdict_said = True
                 frame.verdict_at = (s0, s1)
@@ -367,11 +415,14 @@ class ClaimReader:
             return
         in_sentence = [m for m in mentions if m[2] is not None]
         effect_lead = bool(_EFFECT_LEAD.match(text[body_at:s1]))
+        listed_kind = self._listing_kind(frame, facts) if frame is not None else None
         for f in facts:
             own = frame is not None and frame.span[0] >= s0
             cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
             cue_text = text[cue_from:f.span[0]]
             kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
+            if kind == "listed":
+                kind = listed_kind
             if kind is None:
                 continue
             if not f.negated and not f.tagged and _MIXED_NEG.search(text[body_at:f.span[0]]):
@@ -379,8 +430,13 @@ class ClaimReader:
             if not f.tagged and text.count("(", body_at, f.span[0]) > text.count(")", body_at, f.span[0]):
                 continue  # an aside in parentheses
             if kind == "req":
-                if frame is not None and fresh_frame and not f.negated:
-                    frame.positive_talk = True
+                if frame is not None and fresh_frame:
+                    if not f.negated:
+                        frame.positive_talk = True
+                    else:
+                        frame.reason_given = True
+                    if frame.req_at is None:
+                        frame.req_at = (s0, s1)
                 if not f.tagged or frame is None or frame.pre is None or not fresh_frame:
                     continue
                 holds = (f.atom in frame.pre) != f.negated
@@ -395,6 +451,8 @@ class ClaimReader:
                     continue
                 if not in_sentence and _STEP_REF.search(sentence):
                     continue
+                if frame.item and frame.performed and not frame.hedged and not f.negated:
+                    frame.positive_talk = True  # a walk-through item saying what the action does
                 act = frame.action
                 post = apply(act, frame.pre) if frame.pre is not None else None
                 if kind == "add" and not f.negated:
@@ -426,9 +484,33 @@ class ClaimReader:
                 else:
                     continue
                 holds = (f.atom in state) != f.negated
+                others = sorted(a for a in state if a[0] == f.atom[0] and a != f.atom) if f.exclusive else []
+                if f.exclusive and others:
+                    # "Province is b" while Province a also holds: judged through the rejection it
+                    # supports (a wrong "can't"), not on its own (thinking-claims dev notes).
+                    continue
                 if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated):
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
+
+    @staticmethod
+    def _listing_kind(frame: _Frame, facts: list[FactMention]) -> str | None:
+        """"Succumb b: Province b, Planet b, Harmony." lists effects; "Attack a: Province b,
+        Planet a, Harmony." lists preconditions: whichever the atoms match more of (in atoms or
+        predicates), else it is not read."""
+        atoms = [f.atom for f in facts if f.span[0] >= frame.span[1]]
+        if not atoms:
+            return None
+        pre = {l.atom for l in frame.action.pre if l.positive}
+        pre_preds = {a[0] for a in pre}
+        add_preds = {a[0] for a in frame.action.add}
+        score_pre = sum((a in pre) * 2 + (a[0] in pre_preds) for a in atoms)
+        score_add = sum((a in frame.action.add) * 2 + (a[0] in add_preds) for a in atoms)
+        if score_pre > score_add:
+            return "req"
+        if score_add > score_pre:
+            return "add"
+        return None
 
     def _cue(self, before: str, after: str, f: FactMention, fresh_frame: bool, lead: str | None) -> str | None:
         """What kind of assertion a fact mention is part of: a passive verb right after a list
@@ -439,11 +521,13 @@ class ClaimReader:
                         r"(removed|deleted|gone|false|added|true|present|created)\b", after)
         if tail and not f.tagged:
             return "del" if tail.group(1) in ("removed", "deleted", "gone", "false") else "add"
-        if f.verb is not None and fresh_frame:
+        if f.verb in ("add", "del") and fresh_frame:
             return f.verb
+        if f.tagged and not re.search(r"[a-z]", _PAREN.sub(" ", before).strip(" :,-"), re.I):
+            return lead or ("req" if fresh_frame else "state")
         before = _PAREN.sub(" ", before)
-        if re.match(r"^\s*:\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None:
-            return "req"  # "Attack a: Province b, Planet a, Harmony." lists what the action uses
+        if re.match(r"^\s*(?::|→|->|=>)\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None:
+            return "listed"  # "Attack a: Province b, Planet a, Harmony.": what it uses, or what it gives
         best: tuple[int, str] | None = None
         for kind, pattern in (("req", _REQ), ("add", _ADD), ("del", _DEL), ("state", _STATE)):
             for m in pattern.finditer(before):
@@ -453,6 +537,8 @@ class ClaimReader:
                     best = (m.start(), kind)
         if best is None and lead is not None:
             return lead
+        if best is None and (f.exclusive or f.verb == "state"):
+            return "state"
         if best is None and f.tagged:
             return "req" if fresh_frame else "state"
         return best[1] if best else None
@@ -481,7 +567,13 @@ class ClaimReader:
     def _true_elsewhere(self, line: LineOfReasoning, atom: Atom, negated: bool) -> bool:
         """Would the claim hold in another state of the same line? Then the model is most
         likely speaking of that state (a step back we did not see), and it is not judged."""
-        return CHARITABLE and any((atom in st) != negated for st in line.states)
+        if not CHARITABLE:
+            return False
+        if negated:
+            # "X (no)" where X holds: the model's own misreading far more often than a step
+            # back we did not see; judged unless X was absent in the line's last two states.
+            return any(atom not in st for st in line.states[-3:-1])
+        return any(atom in st for st in line.states)
 
     def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
                        negative: bool, at: tuple[int, int]) -> None:
@@ -497,14 +589,18 @@ class ClaimReader:
         if not holds and not negative and CHARITABLE and any(
                 not unmet_preconditions(frame.action, st) for st in line.states):
             return
+        index = line.actions.index(frame.action) if frame.performed and frame.action in line.actions else len(line.actions)
+        if not holds and not negative and line.broken is not None and line.broken < index:
+            return  # follows an action the line applied although it was not applicable (already judged there)
         act = frame.action.text()
         if holds:
             msg = (f"{act} is indeed not applicable: {', '.join(self._nl(l.atom) for l in unmet)} "
                    f"{'does' if len(unmet) == 1 else 'do'} not hold" if negative else f"{act} is applicable")
         elif negative:
-            # A wrong rejection is judged through the facts it gives as reasons ("Province b
-            # (no, ...)"): the words "can't do X" alone may have other reasons than preconditions.
-            return
+            if frame.hedged or not line.known or at[0] - frame.span[1] > FRESH:
+                return
+            msg = (f"rejects {act}, but all its preconditions hold here: "
+                   + ", ".join(f"{_atom(l.atom)}" for l in frame.action.pre if l.positive))
         else:
             msg = (f"presents {act} as doable, but its precondition{'s' if len(unmet) > 1 else ''} "
                    f"{', '.join(f'{_atom(l.atom)} ({self._nl(l.atom)})' for l in unmet)} "
@@ -525,7 +621,7 @@ class ClaimReader:
         if frame.verdict_said or (frame.item and frame.performed and frame.positive_talk):
             if frame.initial:
                 frame.pre = self.init
-            self._applicability(text, frame, claims, line, negative=False, at=frame.verdict_at or frame.span)
+            self._applicability(text, frame, claims, line, negative=False, at=frame.verdict_at or frame.req_at or frame.span)
 
     def _mark_retractions(self, text: str, claims: list[Claim]) -> None:
         for c in claims:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from validators.planning.extract import Lexicon
 from validators.planning.strips import Atom
 
-_TAG_NEG = re.compile(r"^\s*(?:\)\s*)?(?:\(\s*(?:no|not|false|removed|gone|missing|absent|none)\b|(?:\?\s*)?(?:→|->)\s*(?:no|false)\b"
+_TAG_NEG = re.compile(r"^\s*(?:\)\s*)?(?:\(\s*(?:no|not|false|removed|gone|missing|absent|none)\s*(?:[,;:)\-–—]|$)|(?:\?\s*)?(?:→|->)\s*(?:no|false)\b"
                       r"|:\s*(?:no|false)\b|\s-\s*(?:no|false)\b)", re.I)
 _TAG_POS = re.compile(r"^\s*(?:\(\s*(?:yes|present|true|still|ok)\b|(?:→|->)\s*(?:yes|true|ok)\b|:\s*(?:yes|true)\b"
                       r"|\s-\s*(?:yes|true)\b|\s*[✓✔])", re.I)
@@ -27,11 +27,12 @@ _VERB_NEG = re.compile(
     r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+(?:now\s+|also\s+|then\s+|already\s+)?"
     r"(?:gone|removed|deleted|not\b|no longer|false|missing|absent|consumed|lost)"
     r"|isn't|aren't|wasn't|weren't|no longer\b|(?:removed|gone|deleted)\b(?!\s+(?:from|by)\b))", re.I)
-_VERB_POS = re.compile(r"^\s*(?:(?:is|are)\s+(?:still\s+)?(?:present|true|there|available)\b)", re.I)
+_VERB_POS = re.compile(r"^\s*(?:(?:is|are|was|were)\s+(?:still\s+)?(?:present|true|there|available)\b|exists?\b|remains?\b"
+                       r"|(?:is|are)\s+still\b)", re.I)
 _VERB_ADD = re.compile(r"^\s*(?:(?:is|are|was|were|gets?|get)\s+(?:now\s+|also\s+|then\s+)?(?:added|created|restored|set|true)|added\b)",
                        re.I)
 _NEG_BEFORE = re.compile(r"(?:\bno|\bnot|\bwithout|n't have|\bnor|\blacks?|\blacking|\bminus)\s+(?:the\s+|any\s+)?"
-                         r"(?:[A-Za-z]+\s*(?:,\s*|\s+or\s+|\s+and\s+|,\s*or\s+)){0,3}$", re.I)
+                         r"(?:(?:[A-Za-z]+\s*,\s*){0,3}[A-Za-z]+,?\s+(?:or|nor)\s+)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,8 @@ class FactMention:
     atom: Atom
     negated: bool
     tagged: bool  # an explicit yes/no beside it ("Province a (no, ...)", "Harmony (yes)")
-    verb: str | None = None  # "add" / "del": its own verb says it was added or removed
+    verb: str | None = None  # "add" / "del": its own verb says it was added or removed; "state": present/absent
+    exclusive: bool = False  # "Province is b": b is the only object with a Province
 
 
 _GAP = r"(?:\s+|\s*(?=\())"
@@ -87,6 +89,8 @@ class FactReader:
         obj = "|".join(r"[\s_]+".join(map(re.escape, m.split(" "))) for m in mentions) or r"(?!)"
         self._obj = obj
         self.patterns: list[tuple[re.Pattern[str], str, int, bool]] = []
+        self._exclusive: set[str] = set()
+        self._is_form: dict[str, re.Pattern[str]] = {}
         arity_of = task.domain.predicates
         for pred, template in vocab.predicates.items():
             if template.count("{}") != arity_of.get(pred, template.count("{}")):
@@ -99,8 +103,10 @@ class FactReader:
                 one = rf"(?:(?:object|block)\s+)?\(?\s*(?:{obj})\s*\)?(?!\s*(?:(?:{infix})\b|→|->))"
                 listed = rf"{word}s?{_GAP}{one}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){one})*"
                 self.patterns.append((re.compile(rf"(?<![\w\-]){listed}(?![\w\-])", re.I), pred, arity, True))
-                is_form = rf"{word}\s+(?:is|are)\s+(?:now\s+)?(?P<o0>{obj})(?![\w\-])"
+                is_form = rf"{word}\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+|only\s+)?(?:on\s+)?(?:object\s+)?(?P<o0>{obj})(?![\w\-])"
+                self._is_form[pred] = re.compile(rf"(?<![\w\-]){is_form}", re.I)
                 self.patterns.append((re.compile(rf"(?<![\w\-]){is_form}", re.I), pred, arity, False))
+                self._exclusive.add(pred)
             else:
                 self.patterns.append((re.compile(rf"(?<![\w\-]){body}(?![\w\-])", re.I), pred, arity, False))
                 words = template.split()
@@ -111,6 +117,13 @@ class FactReader:
                 rf"\s*,\s*(?P<o{i}>{obj})" for i in range(1, arity)) + r"\s*\)" if arity else None
             if call:
                 self.patterns.append((re.compile(rf"(?<![\w\-]){call}", re.I), pred, arity, False))
+        verbs = [t.split()[1] for p, t in vocab.predicates.items() if t.count("{}") == 2 and len(t.split()) == 3
+                 and t.split()[0] == t.split()[2] == "{}" and t.split()[1].lower() not in ("is", "on", "at", "in")]
+        if len(verbs) == 1:
+            # "a→c" for "a craves c": the one relation between two objects a model can abbreviate so.
+            pred = next(p for p, t in vocab.predicates.items() if t.split()[1:2] == verbs)
+            arrow = rf"(?<![\w\-])(?P<o0>{obj})\s*(?:→|->)\s*(?P<o1>{obj})(?![\w\-])"
+            self.patterns.append((re.compile(arrow, re.I), pred, 2, False))
         self._one_obj = re.compile(rf"(?<![\w\-])({obj})(?![\w\-])", re.I)
 
     def find(self, text: str, lo: int, hi: int) -> list[FactMention]:
@@ -149,8 +162,13 @@ class FactReader:
             verb_pos = not (tag_neg or tag_pos) and bool(_VERB_POS.match(after))
             verb_add = not (tag_neg or tag_pos) and bool(_VERB_ADD.match(after))
             negated = tag_neg or verb_neg or (not (tag_pos or verb_pos or verb_add) and bool(_NEG_BEFORE.search(before)))
-            verb = "del" if verb_neg and re.match(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
+            past = re.match(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:removed|deleted|consumed|lost|gone)"
+                            r"(?:\s+(?:earlier|before|already|previously|in step|by step|after step))", after, re.I)
+            verb = "state" if past else "del" if verb_neg and re.match(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
                                                   r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)",
                                                   after, re.I) else ("add" if verb_add else None)
-            out.append(FactMention((start, end), atom, negated, tag_neg or tag_pos, verb))
+            if verb is None and (verb_neg or verb_pos):
+                verb = "state"
+            exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
+            out.append(FactMention((start, end), atom, negated, tag_neg or tag_pos, verb, exclusive))
         return out
