@@ -74,7 +74,7 @@ _MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather 
 _CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) can (?:now |then |also |still )?(?:do |perform |apply |use )?(?:the )?$",
                      re.I)
 _STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|satisfied)\b", re.I)
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying)\b", re.I)
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying|assum(?:e|ing)|suppose|hypothetically)\b", re.I)
 _YES_HEAD = re.compile(r"^\W*(?:so,? )?(?:yes|(?:all|both)(?: three| of them)? (?:are )?(?:present|true|met|satisfied))\b", re.I)
 _CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible"
                    r"|so no\b(?! problem)|can't do)\b|(?:^|[.(,]\s*)no[.)]|^\W*no\b(?!,?\s*wait)", re.I)
@@ -94,7 +94,8 @@ _ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|
                   r"|results? in|becomes? true|makes? true)\b", re.I)
 _DEL = re.compile(r"\b(?:removes?|removed|deletes?|deleted|consumes?|consumed|loses?|lost|uses? up|takes? away"
                   r"|becomes? false|no longer)\b", re.I)
-_STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still)\b", re.I)
+_STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still"
+                    r"|(?:we|i) (?:don't|do not|no longer) have|(?:we|i) have no|there is no|there are no)\b", re.I)
 _YES = re.compile(
     r"\b(?:so (?:yes|possible|it's possible|that's possible|we can do (?:it|that|this))|(?<!\()(?<!\(\s)yes\b|(?:all|both)(?: three| are| of them)?"
     r" (?:present|true|met|satisfied|there|available|hold|good)|(?:is|are) (?:all )?(?:met|satisfied)|(?:→|->) ?(?:all )?"
@@ -174,6 +175,7 @@ class _Frame:
     reason_given: bool = False
     negative_judged: bool = False  # a requirement listing with a "no"/absent fact came before
     req_at: tuple[int, int] | None = None
+    talk_at: tuple[int, int] | None = None
     initial: bool = False
 
 
@@ -271,6 +273,11 @@ class ClaimReader:
             if (number == 1 and acts_at_head) or (_RESTART.search(sentence) and not item):
                 line = self._new_line(lines, line_at, s0)
                 item_base = 0 if number == 1 else None
+            elif number == 1 and not mentions:
+                # "1. Generate Pain a and Province c. 2. Overcome a from c": a sketch, not a line
+                line = self._new_line(lines, line_at, s0)
+                line.known = False
+                item_base = None
             elif number is not None and number > 1 and item_base is not None and acts_at_head:
                 keep = item_base + number - 1
                 if len(line.actions) > keep:
@@ -439,13 +446,15 @@ class ClaimReader:
                         frame.req_at = (s0, s1)
                 if not f.tagged or frame is None or frame.pre is None or not fresh_frame:
                     continue
-                holds = (f.atom in frame.pre) != f.negated
+                if line.broken is not None and line.broken < len(line.actions) - (1 if frame.performed else 0):
+                    continue  # downstream of the line's first inapplicable step (dev annotation policy)
+                holds = self._fact_holds(f, frame.pre)
                 if not holds and self._true_elsewhere(line, f.atom, f.negated):
                     continue
                 claims.append(self._fact_claim("applicability", text, f, holds, frame.pre, line,
                                                f"before {frame.action.text()}"))
             elif kind in ("add", "del"):
-                if frame is None or not fresh_frame:
+                if frame is None or not fresh_frame or f.atom[-1] == "*":
                     continue
                 if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead):
                     continue
@@ -453,6 +462,7 @@ class ClaimReader:
                     continue
                 if frame.item and frame.performed and not frame.hedged and not f.negated:
                     frame.positive_talk = True  # a walk-through item saying what the action does
+                    frame.talk_at = frame.talk_at or (s0, s1)
                 act = frame.action
                 post = apply(act, frame.pre) if frame.pre is not None else None
                 if kind == "add" and not f.negated:
@@ -467,6 +477,17 @@ class ClaimReader:
                         f"{act.text()} removes {_atom(f.atom)}" if holds else
                         f"{act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}); it removes "
                         f"{', '.join(map(_atom, sorted(act.delete))) or 'nothing'}"), line.id, negative=True))
+            elif kind == "post":
+                if frame is None or not frame.performed or not line.known or line.actions[-1:] != [frame.action]:
+                    continue
+                if frame.item and not frame.hedged and not f.negated:
+                    frame.positive_talk = True
+                    frame.talk_at = frame.talk_at or (s0, s1)
+                if line.broken is not None:
+                    continue
+                where = f"after {', '.join(a.text() for a in line.actions)}"
+                holds = self._fact_holds(f, line.state)
+                claims.append(self._fact_claim("state", text, f, holds, line.state, line, where))
             elif kind == "state":
                 step_k = _AFTER_STEP.search(text[s0:f.span[0]])
                 k = int(step_k.group(1)) if step_k else (lead[1] if lead else None)
@@ -483,7 +504,13 @@ class ClaimReader:
                              else "in the initial state")
                 else:
                     continue
-                holds = (f.atom in state) != f.negated
+                if not initial and k is None and line.broken is not None:
+                    continue
+                if k is not None and not initial and line.broken is not None and line.broken < k:
+                    continue
+                if re.search(r"\b(?:in|at|by) step \d", text[f.span[1]:s1], re.I) and k is None:
+                    continue  # "c→a was removed in step 4": a step of some plan, not this line
+                holds = self._fact_holds(f, state)
                 others = sorted(a for a in state if a[0] == f.atom[0] and a != f.atom) if f.exclusive else []
                 if f.exclusive and others:
                     # "Province is b" while Province a also holds: judged through the rejection it
@@ -526,7 +553,11 @@ class ClaimReader:
         if f.tagged and not re.search(r"[a-z]", _PAREN.sub(" ", before).strip(" :,-"), re.I):
             return lead or ("req" if fresh_frame else "state")
         before = _PAREN.sub(" ", before)
-        if re.match(r"^\s*(?::|→|->|=>)\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None:
+        if (re.match(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None
+                and not any(p.search(before) for p in (_REQ, _ADD, _DEL, _STATE))):
+            return "post"  # "Feast b from c → Pain c, Province a and c": the state it leads to
+        if (re.match(r"^\s*:\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None
+                and not any(p.search(before) for p in (_REQ, _ADD, _DEL, _STATE))):
             return "listed"  # "Attack a: Province b, Planet a, Harmony.": what it uses, or what it gives
         best: tuple[int, str] | None = None
         for kind, pattern in (("req", _REQ), ("add", _ADD), ("del", _DEL), ("state", _STATE)):
@@ -543,8 +574,21 @@ class ClaimReader:
             return "req" if fresh_frame else "state"
         return best[1] if best else None
 
+    @staticmethod
+    def _fact_holds(f: FactMention, state: frozenset[Atom]) -> bool:
+        if f.atom[-1] == "*":
+            return any(a[0] == f.atom[0] for a in state) != f.negated
+        return (f.atom in state) != f.negated
+
     def _fact_claim(self, kind: str, text: str, f: FactMention, holds: bool, state: frozenset[Atom],
                     line: LineOfReasoning, where: str) -> Claim:
+        if f.atom[-1] == "*":
+            some = sorted(a for a in state if a[0] == f.atom[0])
+            msg = (f"no {f.atom[0]} {where}: right" if holds else
+                   f"says no {f.atom[0]} holds {where}, but {', '.join(map(_atom, some))} "
+                   f"{'holds' if len(some) == 1 else 'hold'}" + (self._why(some[0], line) if some else ""))
+            return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=True,
+                         state=sorted(map(_atom, state)))
         said = "does not hold" if f.negated else "holds"
         truth = "holds" if f.atom in state else "does not hold"
         msg = (f"{_atom(f.atom)} {said} {where}: right" if holds else
@@ -569,6 +613,8 @@ class ClaimReader:
         likely speaking of that state (a step back we did not see), and it is not judged."""
         if not CHARITABLE:
             return False
+        if atom[-1] == "*":
+            return any(any(a[0] == atom[0] for a in st) != negated for st in line.states[-3:-1])
         if negated:
             # "X (no)" where X holds: the model's own misreading far more often than a step
             # back we did not see; judged unless X was absent in the line's last two states.
@@ -621,7 +667,8 @@ class ClaimReader:
         if frame.verdict_said or (frame.item and frame.performed and frame.positive_talk):
             if frame.initial:
                 frame.pre = self.init
-            self._applicability(text, frame, claims, line, negative=False, at=frame.verdict_at or frame.req_at or frame.span)
+            self._applicability(text, frame, claims, line, negative=False,
+                                at=frame.verdict_at or frame.req_at or frame.talk_at or frame.span)
 
     def _mark_retractions(self, text: str, claims: list[Claim]) -> None:
         for c in claims:

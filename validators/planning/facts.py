@@ -124,6 +124,12 @@ class FactReader:
             pred = next(p for p, t in vocab.predicates.items() if t.split()[1:2] == verbs)
             arrow = rf"(?<![\w\-])(?P<o0>{obj})\s*(?:→|->)\s*(?P<o1>{obj})(?![\w\-])"
             self.patterns.append((re.compile(arrow, re.I), pred, 2, False))
+        bare = [t.split()[0] for t in vocab.predicates.values() if len(t.split()) == 2 and t.split()[1] == "{}"]
+        self._bare = re.compile(
+            rf"(?<![\w\-])(?P<p>{'|'.join(map(re.escape, bare))})s?(?![\w\-])(?!\s*(?:object\s+)?\(?\s*(?:{obj})(?![\w\-]))",
+            re.I) if bare else None
+        self._bare_pred = {t.split()[0].lower(): p for p, t in vocab.predicates.items()
+                           if len(t.split()) == 2 and t.split()[1] == "{}"}
         self._one_obj = re.compile(rf"(?<![\w\-])({obj})(?![\w\-])", re.I)
 
     def find(self, text: str, lo: int, hi: int) -> list[FactMention]:
@@ -146,6 +152,13 @@ class FactReader:
                     args.append(arg)
                 else:
                     found.append((m.start(), m.end(), (pred, *args)))
+        if self._bare is not None:
+            # "Province is gone", "no Planet": a claim that no object has it.
+            for m in self._bare.finditer(text, lo, hi):
+                after = text[m.end():min(hi, m.end() + 40)]
+                before = text[max(lo, m.start() - 40):m.start()]
+                if _VERB_NEG.match(after) or re.search(r"\bno\s+$", before, re.I):
+                    found.append((m.start(), m.end(), (self._bare_pred[m.group("p").lower()], "*")))
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         out: list[FactMention] = []
         seen: set[tuple[int, Atom]] = set()
