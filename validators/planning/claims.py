@@ -61,8 +61,8 @@ _DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do
 _COND = re.compile(r"\b(?:if|would|suppose|supposing|assum(?:e|ing)|whether|could we|can we|should we|to (?:do|use|perform))\b",
                    re.I)
 _RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternatively),?\s+)*(?:(?:re)?start(?:ing)? (?:over|again|from)|from scratch"
-                      r"|from the (?:start|beginning)|(?:in|from) the initial state|initially|back to the (?:start|initial state)"
-                      r"|(?:the )?initial state(?: is| has|:))|\b(?:start(?:ing)? over|from scratch|begin again)\b", re.I)
+                      r"|from the (?:start|beginning)|from the initial state|back to the (?:start|initial state))"
+                      r"|\b(?:start(?:ing)? over|from scratch|begin again)\b", re.I)
 _INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:))",
                       re.I)
 _EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b"
@@ -305,7 +305,9 @@ class ClaimReader:
                     self._close(frame, claims, line, text)
                     frame = None
                 pre = line.state if line.known else None
-                if line.actions and line.actions[-1] == ground and (done_before or not performed):
+                if _INITIAL.search(sentence) and not performed:
+                    pre = self.init  # "In the initial state, we can Feast b from a"
+                elif line.actions and line.actions[-1] == ground and (done_before or not performed):
                     performed = False
                     pre = line.states[-2] if line.known else None
                 follows = (carried is not None and k == 0 and at_head
@@ -489,6 +491,8 @@ class ClaimReader:
                 holds = self._fact_holds(f, line.state)
                 claims.append(self._fact_claim("state", text, f, holds, line.state, line, where))
             elif kind == "state":
+                if _COND.search(text[body_at:f.span[0]]):
+                    continue  # "if we have Province c": a condition, not a claim
                 step_k = _AFTER_STEP.search(text[s0:f.span[0]])
                 k = int(step_k.group(1)) if step_k else (lead[1] if lead else None)
                 if initial:
@@ -546,8 +550,11 @@ class ClaimReader:
         its preconditions."""
         tail = re.match(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+)?(?:also\s+)?"
                         r"(removed|deleted|gone|false|added|true|present|created)\b", after)
+        if f.verb == "state":
+            return "state"  # its own verb: "so only c→a remains", "Planet c was removed earlier"
         if tail and not f.tagged:
-            return "del" if tail.group(1) in ("removed", "deleted", "gone", "false") else "add"
+            word = tail.group(1)
+            return "del" if word in ("removed", "deleted", "gone", "false") else "state" if word in ("present", "true") else "add"
         if f.verb in ("add", "del") and fresh_frame:
             return f.verb
         if f.tagged and not re.search(r"[a-z]", _PAREN.sub(" ", before).strip(" :,-"), re.I):
