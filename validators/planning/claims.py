@@ -173,7 +173,9 @@ class _Frame:
     sentence_end: int | None = None
     hedged: bool = False
     reason_given: bool = False
-    negative_judged: bool = False  # a requirement listing with a "no"/absent fact came before
+    negative_judged: bool = False
+    denials_judged: bool = False
+    exclusives: list = field(default_factory=list)  # a requirement listing with a "no"/absent fact came before
     req_at: tuple[int, int] | None = None
     talk_at: tuple[int, int] | None = None
     initial: bool = False
@@ -298,6 +300,9 @@ class ClaimReader:
                 if ground is None:
                     if at_head and not question and not cond:
                         pending = (words.split()[0].lower() if words else "", s1, item is not None)
+                    if frame is not None and words and not frame.action.name.lower().startswith(words.split()[0].lower()[:4]):
+                        self._close(frame, claims, line, text)  # the talk moved on to another action
+                        frame = None
                     continue
                 tail_ok = bool(_PERFORM_TAIL.match(text[a1:s1]))
                 performed = not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
@@ -397,9 +402,17 @@ class ClaimReader:
         sentence = text[s0:s1]
         initial = bool(_INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
+        if frame is not None and fresh_frame and any(f.exclusive or (f.negated and f.atom[-1] != "*") for f in facts):
+            frame.reason_given = True  # "Province is b." / "Province a is not present." before the "Can't."
+        if frame is not None and fresh_frame:
+            for f in facts:
+                if f.exclusive and not _STATE.search(text[s0:f.span[0]]) and not _AFTER_STEP.search(text[s0:f.span[0]]):
+                    frame.exclusives.append(f)  # "Province is b" as it stands before the action
         if frame is not None and fresh_frame:
             if _NO.search(sentence) and not _RETRACT_HEAD.match(sentence) and not _NOT_HELPFUL.search(sentence):
                 frame.rejected = True
+                if frame.pre is not None and not frame.hedged and _CANT.search(sentence):
+                    self._implied_denials(text, frame, frame.exclusives, line, claims)
                 near_undo = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
                 if (frame.performed and near_undo and _CANT.search(sentence) and line.actions
                         and line.actions[-1] is frame.action):
@@ -456,9 +469,10 @@ class ClaimReader:
                 claims.append(self._fact_claim("applicability", text, f, holds, frame.pre, line,
                                                f"before {frame.action.text()}"))
             elif kind in ("add", "del"):
-                if frame is None or not fresh_frame or f.atom[-1] == "*":
+                if frame is None or not fresh_frame or f.atom[-1] == "*" or frame.hedged:
                     continue
-                if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead):
+                passive = f.verb in ("add", "del") and "\n\n" not in text[frame.span[1]:f.span[0]]
+                if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
                     continue
                 if not in_sentence and _STEP_REF.search(sentence):
                     continue
@@ -569,7 +583,7 @@ class ClaimReader:
         best: tuple[int, str] | None = None
         for kind, pattern in (("req", _REQ), ("add", _ADD), ("del", _DEL), ("state", _STATE)):
             for m in pattern.finditer(before):
-                if kind == "add" and re.search(r"\b(?:to|need|needs|can|could|would|will)\s+$", before[:m.start()]):
+                if kind == "add" and re.search(r"\b(?:to|need|needs|can|could)\s+$", before[:m.start()]):
                     continue
                 if best is None or m.start() >= best[0]:
                     best = (m.start(), kind)
@@ -614,6 +628,33 @@ class ClaimReader:
         if line.actions:
             return " (no action of the line changed it)"
         return ""
+
+    def _implied_denials(self, text: str, frame: _Frame, facts: list[FactMention], line: LineOfReasoning,
+                         claims: list[Claim]) -> None:
+        """"Feast a from c requires Province a ... Province is b." denies Province a: the model
+        reads Province as held by one object. Judged only as the reason of a rejection: when a
+        reason it gives is right (another need really fails), the rejection stands and nothing
+        is flagged (dev notes: "cites both 'Province is b' and the correct 'Planet is b'")."""
+        if line.broken is not None and line.broken < len(line.actions) - (1 if frame.performed else 0):
+            return
+        needs = [l.atom for l in frame.action.pre if l.positive]
+        implied = []
+        for f in facts:
+            if not f.exclusive or f.negated:
+                continue
+            for atom in needs:
+                if atom[0] == f.atom[0] and atom != f.atom and len(atom) == 2:
+                    implied.append((f, atom))
+        if not implied or frame.denials_judged:
+            return
+        frame.denials_judged = True
+        if any(a not in frame.pre for _, a in implied):
+            return
+        f, atom = implied[0]
+        claims.append(Claim("applicability", f.span, text[f.span[0]:f.span[1]], False,
+                            f"\"{text[f.span[0]:f.span[1]]}\" denies {_atom(atom)} ({self._nl(atom)}), which "
+                            f"{frame.action.text()} needs, but it holds here" + self._why(atom, line),
+                            line.id, negative=True, state=sorted(map(_atom, frame.pre))))
 
     def _true_elsewhere(self, line: LineOfReasoning, atom: Atom, negated: bool) -> bool:
         """Would the claim hold in another state of the same line? Then the model is most
