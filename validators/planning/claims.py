@@ -49,7 +49,7 @@ RETRACT_WINDOW = 90
 
 _SENT = re.compile(r"(?:[ \t]*[*_#>-]*[ \t]*(?:(?:step|action)[ \t]*\d{1,3}[ \t]*[*_]*[ \t]*[:.)\-]|\d{1,3}[ \t]*[.)])(?!\d))?"
                    r"[^.!?\n]*(?:\([^()\n]*\)[^.!?\n]*)*(?:[.!?]+(?=\s|$)|\n|$)", re.I)
-_ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s*[:.)\-]|(?P<n>\d{1,3})\s*[.)](?!\d))\s*[*_]*\s*", re.I)
+_ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:then|so|now|next|and),?\s+)?(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s*[:.)\-]|(?P<n>\d{1,3})\s*[.)](?!\d))\s*[*_]*\s*", re.I)
 _HEAD_FILLER = re.compile(
     r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
     r"|let's|let me|let us|we(?:'ll| will| can| could| should| need to| must)?|i(?:'ll| will| can| could| should)?"
@@ -280,6 +280,12 @@ class ClaimReader:
                 line = self._new_line(lines, line_at, s0)
                 line.known = False
                 item_base = None
+            elif (number is None and item_base is not None and line.known
+                  and (m_after := re.match(r"^\W*(?:(?:so|now|then|alternatively|wait),?\s+)*after (?:step|action) (\d{1,2})\b",
+                                           sentence, re.I))
+                  and 0 < int(m_after.group(1)) < len(line.actions) - item_base):
+                # "Alternatively, after step 2, ...": the walk goes on from step 2 of the same list
+                line = self._fork(lines, line_at, line, item_base + int(m_after.group(1)), s0)
             elif number is not None and number > 1 and item_base is not None and acts_at_head:
                 keep = item_base + number - 1
                 if len(line.actions) > keep:
@@ -303,6 +309,18 @@ class ClaimReader:
                     if frame is not None and words and not frame.action.name.lower().startswith(words.split()[0].lower()[:4]):
                         self._close(frame, claims, line, text)  # the talk moved on to another action
                         frame = None
+                    continue
+                if (done_before and frame is not None and ground != frame.action and not frame.performed
+                        and "\n\n" not in text[frame.span[1]:a0]):
+                    # "Overcome a from b requires ... But after Feast b from a, ...": the talk stays on
+                    # Overcome; Feast is the state it is now judged in.
+                    if line.known and line.actions[-1:] != [ground]:
+                        if line.broken is None and unmet_preconditions(ground, line.state):
+                            line.broken = len(line.actions)
+                        line.actions.append(ground)
+                        line.states.append(apply(ground, line.state))
+                        line.last = a1
+                    frame.pre = line.state if line.known else None
                     continue
                 tail_ok = bool(_PERFORM_TAIL.match(text[a1:s1]))
                 performed = not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
