@@ -66,7 +66,8 @@ _RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternative
 _INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:))",
                       re.I)
 _EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b"
-                          r"|after\s*:|then,? it|post\b|result)",
+                          r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
+                          r"|deletes?|sets?|generates?|creates?|brings?))",
                           re.I)
 _PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|to get\b|step\b)", re.I)
 _PAREN = re.compile(r"\([^()]*\)")
@@ -90,7 +91,8 @@ FRESH = 400
 CHARITABLE = True
 _REQ = re.compile(r"\b(?:requires?|required|requirements?|needs?|needed|prerequisites?|preconditions?|pre-conditions?|pre)\b",
                   re.I)
-_ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|generates?|sets?|restores?|restored"
+_ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|generates?|generated|generating|sets?|restores?|restored"
+                  r"|lead(?:s|ing)? to|brings? back|bring back|brought back|get back"
                   r"|results? in|becomes? true|makes? true)\b", re.I)
 _DEL = re.compile(r"\b(?:removes?|removed|deletes?|deleted|consumes?|consumed|loses?|lost|uses? up|takes? away"
                   r"|becomes? false|no longer)\b", re.I)
@@ -213,6 +215,14 @@ class ClaimReader:
         self.reader = _LineReader(lexicon, explicit=False)
         verbs = sorted({t.split()[0].lower() for t in vocab.actions.values() if t.split()}
                        | {name.split("-")[0].lower() for name in task.domain.actions}, key=len, reverse=True)
+        obj_alt = "|".join(r"\s+".join(map(re.escape, m.split())) for m in sorted(lexicon.lookup, key=len, reverse=True)) or "(?!)"
+        # Where an action's words end: "Feast b from c to generate Pain c", "Attack a (since ...)";
+        # "to" ends them unless an object follows ("Succumb to b").
+        self._stop = re.compile(
+            r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and"
+            rf"|to(?!\s+(?:the\s+)?(?:object\s+)?(?:{obj_alt})(?![\w-]))"
+            r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
+            r"|using|yes|no)\b", re.I)
         self._obj_alt = "|".join(r"\s+".join(map(re.escape, m.split())) for m in sorted(lexicon.lookup, key=len, reverse=True)) or "(?!)"
         self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
         self.init = task.problem.init
@@ -233,9 +243,7 @@ class ClaimReader:
         for kw in self.lex.keyword_anywhere.finditer(text, lo, hi):
             if out and kw.start() < out[-1][1]:
                 continue
-            stop = re.compile(r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and|to get"
-                              r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
-                              r"|using|yes|no)\b", re.I)
+            stop = self._stop
             end_m = stop.search(text, kw.end(), hi)
             end = end_m.start() if end_m else hi
             words = text[kw.start():end]
@@ -338,7 +346,7 @@ class ClaimReader:
                 if follows:
                     performed = not question and not rejected
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
-                               (a0, a1), hedged=cond or bool(_HEDGE.search(sentence)))
+                               (a0, a1), hedged=cond or bool(_HEDGE.search(_PAREN.sub(" ", sentence))))
                 if follows:
                     frame.positive_talk = True
                     carried = None
@@ -468,7 +476,10 @@ class ClaimReader:
             if not f.negated and not f.tagged and _MIXED_NEG.search(text[body_at:f.span[0]]):
                 continue
             if not f.tagged and text.count("(", body_at, f.span[0]) > text.count(")", body_at, f.span[0]):
-                continue  # an aside in parentheses
+                inside = text[text.rfind("(", body_at, f.span[0]) + 1:f.span[0]]
+                own_cue = self._cue(inside, text[f.span[1]:s1], f, fresh_frame, None)
+                if own_cue not in ("add", "del", "req") or own_cue != kind:
+                    continue  # an aside in parentheses, unless it says what the action does or needs
             if kind == "req":
                 if frame is not None and fresh_frame:
                     if not f.negated:
@@ -489,7 +500,8 @@ class ClaimReader:
             elif kind in ("add", "del"):
                 if frame is None or not fresh_frame or f.atom[-1] == "*" or frame.hedged:
                     continue
-                passive = f.verb in ("add", "del") and "\n\n" not in text[frame.span[1]:f.span[0]]
+                between = text[frame.span[1]:f.span[0]]
+                passive = f.verb in ("add", "del") and ("\n\n" not in between or bool(re.match(r"^\s*:\s*$", text[frame.span[1]:s0])))
                 if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
                     continue
                 if not in_sentence and _STEP_REF.search(sentence):
@@ -601,8 +613,9 @@ class ClaimReader:
         best: tuple[int, str] | None = None
         for kind, pattern in (("req", _REQ), ("add", _ADD), ("del", _DEL), ("state", _STATE)):
             for m in pattern.finditer(before):
-                if kind == "add" and re.search(r"\b(?:to|need|needs|can|could)\s+$", before[:m.start()]):
-                    continue
+                if kind == "add" and re.search(r"\b(?:to|need|needs|can|could)\s+$", before[:m.start()]) \
+                        and not re.fullmatch(r"\s*(?:\(|,)?\s*(?:in order )?to\s+", before[:m.start()]):
+                    continue  # "we need to create Pain a" is a goal; "Feast b from c to generate Pain c" is not
                 if best is None or m.start() >= best[0]:
                     best = (m.start(), kind)
         if best is None and lead is not None:
