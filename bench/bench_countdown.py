@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import best_of  # noqa: E402
-from core.audit import audit_record  # noqa: E402
+from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from trace_parsers.sos import parse as sos_parse  # noqa: E402
 from validators._countdown_generate import HEURISTICS, bfs_log, dfs_log  # noqa: E402

@@ -14,7 +14,7 @@ from capture.client import ModelSettings, settings_problems
 from capture.keys import REDACTED, find_api_key, provider_of, redact_url, scrub, secret_values
 from capture.modulo import critique, planbench_feedback
 from capture.prompts import PromptError, maze_prompt_tokens, problem_of, render, templates_for
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import REPO, load_dev
 from trace_parsers.modulo import RoundText, parse, render_rounds

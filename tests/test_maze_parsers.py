@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 from trace_parsers import choose_format, parse_record

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 from validators._astar_faults import FAULTS_PAPER, FAULTS_STRICT, fault_step, seed_fault

@@ -1,10 +1,10 @@
-"""Acceptance on PlanBench development data, end to end through core.audit.audit_record."""
+"""Acceptance on PlanBench development data, end to end through audit.audit_record."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 

@@ -1,4 +1,4 @@
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from trace_parsers import choose_format, get_format, list_formats, parse_record
 from trace_parsers.plain_text import paragraph_spans

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 from validators._sokoban_core import (
