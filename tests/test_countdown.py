@@ -14,8 +14,8 @@ from core.record import record_from_json
 from tests.conftest import load_dev
 from trace_parsers.registry import choose_format
 from trace_parsers.sos import detect
-from validators._countdown_arith import ExprError, evaluate, solve
-from validators._countdown_generate import HEURISTICS, bfs_log, dfs_log
+from validators.countdown.arith import ExprError, evaluate, solve
+from validators.countdown.generate import HEURISTICS, bfs_log, dfs_log
 
 
 def audit(trace: str, numbers: list[int], target: int, answer: str = "") -> dict:

@@ -142,7 +142,7 @@ def test_lark_grammar_agrees_with_regex_reader() -> None:
 
     from trace_parsers._astar_common import scan_tokens
     from trace_parsers._astar_lark import lark_steps
-    from validators._astar_reference import DIALECTS, beyond_semantics_text, random_maze, run_astar, searchformer_text
+    from validators.astar.reference import DIALECTS, beyond_semantics_text, random_maze, run_astar, searchformer_text
 
     for seed in range(4):
         problem = random_maze(random.Random(seed), 12, 12)
