@@ -1,8 +1,10 @@
 """Stepscope's entry point: `streamlit run app.py`.
 
-Page scripts live in app_pages/, not pages/: Streamlit runs a directory named pages/ beside the
-entry script as a legacy multipage app, and a visitor whose first request is a deep link
-(/explorer?trace=...) would get that instead of this navigation."""
+Page scripts live in app_pages/, not pages/. With Streamlit 1.67 and st.navigation, a pages/
+directory beside this script is still auto-discovered as a legacy multipage app: a deep link
+shows its file-name sidebar (app, common, corpus, explorer, ...) instead of this navigation,
+/live_capture serves that file, and a review link edited to /corpus?mode=review shows the whole
+corpus (tests/test_deep_links.py fails on each with pages/; README, "How it fits together")."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from core.audit import audit_record, error_verdict
+from audit import audit_record, error_verdict
 from core.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_bytes
 from core.limits import Limits, current_limits
 from core.record import TraceRecord

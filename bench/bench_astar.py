@@ -2,11 +2,11 @@
 
 For seeded 30x30 SearchFormer-style mazes, in both dialects, one run measures (best of several
 interleaved repetitions, so machine load hits both sides alike):
-* generation: reference A* search + writing the trace text (validators/_astar_reference.py);
-* replay: the maze validator on the parsed trace (validators/maze.py::replay), the budget of
+* generation: reference A* search + writing the trace text (validators/astar/reference.py);
+* replay: the maze validator on the parsed trace (validators/astar/maze.py::replay), the budget of
   design.md ("validating an A* trace costs no more than running the reference A* search");
 * parse: the format's parser (text -> steps -> StepGraph);
-* audit: core.audit.audit_record end to end (parse + replay + verdict assembly);
+* audit: audit.audit_record end to end (parse + replay + verdict assembly);
 * lark: the LALR grammar trace_parsers/astar_trace.lark on the same text, against the regex reader.
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import best_of  # noqa: E402
-from core.audit import audit_record  # noqa: E402
+from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from trace_parsers import get_format  # noqa: E402
-from validators._astar_reference import DIALECTS, random_maze, record_for, run_astar  # noqa: E402
-from validators.maze import replay as maze_replay  # noqa: E402
+from validators.astar.reference import DIALECTS, random_maze, record_for, run_astar  # noqa: E402
+from validators.astar.maze import replay as maze_replay  # noqa: E402
 
 
 def run(quick: bool) -> list[dict]:

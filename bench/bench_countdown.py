@@ -3,7 +3,7 @@ the same logs; plus puzzle move-list replay throughput.
 
 Inputs are generated deterministically (seeded): Countdown instances of 4 numbers, logs written
 by the Stream-of-Search DFS (threshold = target, as the SoS dataset) and BFS (beam 1-5) in
-validators/_countdown_generate.py, which reproduces the published DFS logs byte for byte.
+validators/countdown/generate.py, which reproduces the published DFS logs byte for byte.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import best_of  # noqa: E402
-from core.audit import audit_record  # noqa: E402
+from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from trace_parsers.sos import parse as sos_parse  # noqa: E402
-from validators._countdown_generate import HEURISTICS, bfs_log, dfs_log  # noqa: E402
-from validators.countdown import replay as countdown_replay  # noqa: E402
+from validators.countdown.generate import HEURISTICS, bfs_log, dfs_log  # noqa: E402
+from validators.countdown.replay import replay as countdown_replay  # noqa: E402
 from validators.puzzles import Hanoi, extract_move_lists, simulate  # noqa: E402
 from validators.puzzles.hanoi import optimal_moves  # noqa: E402
 

@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import REPO, best_of, print_table, row  # noqa: E402
-from core.audit import audit_record  # noqa: E402
+from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from trace_parsers.plain_text import parse as plain_parse  # noqa: E402
 from trace_parsers.think import parse as think_parse  # noqa: E402

@@ -20,7 +20,7 @@ from bench._common import REPO, print_table, row  # noqa: E402
 def make_corpus(path: Path, n: int, seed: int = 11) -> None:
     """Countdown search logs from the reference DFS (about 110 KB, 2,500 steps each): replay
     and storage are real work, like auditing long traces."""
-    from validators._countdown_generate import dfs_log
+    from validators.countdown.generate import dfs_log
 
     rng = random.Random(seed)
     with open(path, "w") as fh:

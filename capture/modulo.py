@@ -1,6 +1,6 @@
 """Capture and the LLM-Modulo loop: the model proposes, the sound validator critiques.
 
-After each answer the loop replays it (core.audit.audit_record on a record made of the problem,
+After each answer the loop replays it (audit.audit_record on a record made of the problem,
 the round's thinking and its answer). A valid answer ends the loop; an invalid one becomes a
 back-prompt built from the validator's critique (first failing step, unmet conditions in the
 domain's words), sent as the next user message of the same conversation, as PlanBench's
@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable
 
 from capture.client import CaptureError, Completion, ModelSettings, stream_completion
 from capture.prompts import PLANNING_DOMAINS, Messages, problem_of, render
-from core.audit import audit_record
+from audit import audit_record
 from core.record import TraceRecord, record_from_json
 from trace_parsers.modulo import NAME as MODULO_FORMAT
 from trace_parsers.modulo import RoundText, render_rounds

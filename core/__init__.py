@@ -1,4 +1,4 @@
-"""Pure model of Stepscope: records, step graphs, verdicts and the audit of one record.
+"""The bottom layer: records, step graphs, verdicts, input limits and reading input files.
 
-Nothing here touches Streamlit or the database; `db/`, `pages/` and `cli.py` sit on top.
+Nothing here imports the layers above it (trace_parsers, validators, audit.py, db, app_pages).
 """

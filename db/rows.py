@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.audit import AuditResult
+from audit import AuditResult
 from core.intake import InputUnit
 from core.record import canonical_json, record_to_json
 

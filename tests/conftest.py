@@ -12,7 +12,14 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
-DEV_DATA = SHARED / "data" / "dev"
+# The full development data when it is there (../shared, or STEPSCOPE_DEV_DATA), else the
+# sample in tests/data/dev (scripts/sample_dev_data.py; licenses in tests/data/NOTICE.md), so a
+# fresh clone runs the fidelity tests too. SearchFormer's traces are not in the sample.
+SAMPLE_DATA = REPO / "tests" / "data" / "dev"
+DEV_DATA = Path(os.environ.get("STEPSCOPE_DEV_DATA") or SHARED / "data" / "dev")
+if not DEV_DATA.exists():
+    DEV_DATA = SAMPLE_DATA
+FULL_DEV_DATA = DEV_DATA != SAMPLE_DATA
 PG_ENV = "STEPSCOPE_TEST_POSTGRES_URL"
 
 

@@ -41,7 +41,7 @@ def _free_port() -> int:
 
 def _faulty_maze() -> dict:
     """A real A* trace (reference generator) with one seeded fault: a close on a wall."""
-    from validators._astar_faults import generate_fault_record
+    from validators.astar.faults import generate_fault_record
 
     for seed in range(50):
         rec = generate_fault_record(seed, "create_close_wall", 10, 10, "beyond_semantics")

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
-from tests.conftest import load_dev
+from tests.conftest import FULL_DEV_DATA, load_dev
 from trace_parsers.registry import choose_format
 from trace_parsers.sos import detect
-from validators._countdown_arith import ExprError, evaluate, solve
-from validators._countdown_generate import HEURISTICS, bfs_log, dfs_log
+from validators.countdown.arith import ExprError, evaluate, solve
+from validators.countdown.generate import HEURISTICS, bfs_log, dfs_log
 
 
 def audit(trace: str, numbers: list[int], target: int, answer: str = "") -> dict:
@@ -28,7 +28,7 @@ def audit(trace: str, numbers: list[int], target: int, answer: str = "") -> dict
 
 def test_dev_verdicts_reproduced():
     rows = load_dev("countdown_sos.jsonl")
-    assert len(rows) == 120
+    assert len(rows) == (120 if FULL_DEV_DATA else 24)
     checked_tv = 0
     for row in rows:
         v = audit_record(record_from_json(row)).verdict.to_json()
@@ -38,7 +38,7 @@ def test_dev_verdicts_reproduced():
         if "trace_valid" in row["expected"]:
             checked_tv += 1
             assert v["trace_valid"] == row["expected"]["trace_valid"], (row["id"], v["invalid_steps"][:2])
-    assert checked_tv == 113
+    assert checked_tv == (113 if FULL_DEV_DATA else 23)
 
 
 def test_reference_dfs_reproduces_dev_logs():

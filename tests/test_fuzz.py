@@ -10,7 +10,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.audit import audit_record
+from audit import audit_record
 from core.intake import iter_jsonl
 from core.record import KNOWN_DOMAINS, record_from_json
 from tests.conftest import DEV_DATA

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 from trace_parsers import choose_format, parse_record
@@ -142,7 +142,7 @@ def test_lark_grammar_agrees_with_regex_reader() -> None:
 
     from trace_parsers._astar_common import scan_tokens
     from trace_parsers._astar_lark import lark_steps
-    from validators._astar_reference import DIALECTS, beyond_semantics_text, random_maze, run_astar, searchformer_text
+    from validators.astar.reference import DIALECTS, beyond_semantics_text, random_maze, run_astar, searchformer_text
 
     for seed in range(4):
         problem = random_maze(random.Random(seed), 12, 12)

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
-from validators._astar_faults import FAULTS_PAPER, FAULTS_STRICT, fault_step, seed_fault
-from validators._astar_reference import (
+from validators.astar.faults import FAULTS_PAPER, FAULTS_STRICT, fault_step, seed_fault
+from validators.astar.reference import (
     BEYOND_SEMANTICS, DIALECTS, SEARCHFORMER, beyond_semantics_astar, beyond_semantics_text,
     generate_record, random_maze, record_for, run_astar, searchformer_astar,
 )
-from validators._maze_problem import MazeProblem, resolve_problem
+from validators.astar.maze_problem import MazeProblem, resolve_problem
 
 
 def audit(rec: dict) -> dict:
@@ -184,7 +184,7 @@ def test_answer_differs_from_trace_plan_is_a_gap() -> None:
 
 
 def test_generate_fault_record_expectations_hold() -> None:
-    from validators._astar_faults import generate_fault_record
+    from validators.astar.faults import generate_fault_record
 
     for rule in ("wrong_g", "close_not_lowest_f_value", "plan_not_from_trace", "plan_length_mismatch"):
         rec = generate_fault_record(3, rule, 10, 10, dialect=SEARCHFORMER)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from validators.planning import PddlError, load_task, reference_plan, validate_plan_text
 from validators.planning.search import ground_all

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from trace_parsers.registry import choose_format
 from validators.puzzles import (

@@ -1,4 +1,4 @@
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from trace_parsers import choose_format, get_format, list_formats, parse_record
 from trace_parsers.plain_text import paragraph_spans
@@ -76,3 +76,47 @@ def test_verdict_json_shape_matches_record_format():
                 "first_invalid_step", "invalid_steps", "gaps"):
         assert key in verdict
     assert verdict["parse"] == {"ok": True, "n_steps": 1, "errors": []}
+
+
+def test_readme_example_domain_package_registers_and_audits(tmp_path, monkeypatch):
+    """The README's "Adding a domain" package, written out as is, is found and replays a record."""
+    import re
+    import sys
+
+    import validators
+    import validators.registry as reg
+    from tests.conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Adding a domain"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    replay_src, domains_src = code.split("# validators/my_domain/domains.py\n")
+    package = tmp_path / "my_domain"
+    package.mkdir()
+    (package / "__init__.py").write_text('"""An example domain."""\n')
+    (package / "replay.py").write_text(replay_src)
+    (package / "domains.py").write_text(domains_src)
+    monkeypatch.setattr(validators, "__path__", [*validators.__path__, str(tmp_path)])
+    reg._domains.cache_clear()
+    try:
+        assert reg.get_domain("my_domain").validator_id == "my_domain@1"
+        assert get_domain("maze") is not None  # the real families are still there
+        rec = record_from_json({"domain": "my_domain", "trace": "one\n\ntwo", "answer": "42",
+                                "problem": {"expected": 42}})
+        verdict = audit_record(rec).verdict.to_json()
+        assert verdict["answer_correct"] is True and verdict["trace_valid"] is True
+        assert verdict["validator"] == "my_domain@1+pipeline@1"
+    finally:
+        reg._domains.cache_clear()
+        for name in [m for m in sys.modules if m.startswith("validators.my_domain")]:
+            del sys.modules[name]
+
+
+def test_every_family_registers_its_domains_in_domains_py():
+    import validators.registry as reg
+
+    families = {spec.replay.__module__.split(".")[1] for spec in reg.list_domains()}
+    assert families == {"astar", "countdown", "freeform", "planning", "puzzles"}
+    assert {s.name for s in reg.list_domains()} == {
+        "blocksworld", "checker_jumping", "countdown", "freeform", "hanoi", "logistics", "maze",
+        "mystery_blocksworld", "pddl", "river_crossing", "sokoban"}

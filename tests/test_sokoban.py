@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
-from validators._sokoban_core import (
+from validators.astar.sokoban_core import (
     State, astar, json_record, parse_state_string, random_level, shortest_plan_moves, token_record,
 )
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 from trace_parsers import parse_record

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from core.audit import AuditResult, audit_record
+from audit import AuditResult, audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 

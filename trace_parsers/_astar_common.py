@@ -70,7 +70,7 @@ class TokenScan:
     errors: list[ParseError] = field(default_factory=list)
     prompt: MazePrompt | None = None
     markers: set[str] = field(default_factory=set)
-    # (index, kind, x, y, g, h) per non-prompt step: the replay's fast input (validators/_maze_replay.py).
+    # (index, kind, x, y, g, h) per non-prompt step: the replay's fast input (validators/astar/_maze_replay.py).
     ops: list[tuple] = field(default_factory=list)
     prompt_at: int | None = None
     searching: bool = False

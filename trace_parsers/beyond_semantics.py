@@ -4,7 +4,7 @@ Format: reference-semantics.md section 2.1 (kstechly/beyond-semantics-maze-visua
 `headless_gen/serializer.js::serializeExample`). The prompt, the A* trace and the plan share one
 string; the parser splits them into a `prompt` step, `create`/`close` steps and `plan` steps.
 
-extras read by validators/maze.py: `dialect`, `prompt` (start/goal/walls found in the trace,
+extras read by validators/astar/maze.py: `dialect`, `prompt` (start/goal/walls found in the trace,
 or None), `markers` (which section words were present).
 """
 

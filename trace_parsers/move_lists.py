@@ -1,6 +1,6 @@
 """Puzzle thinking traces as move lists ("The Illusion of Thinking", reference-semantics.md §5).
 
-Every move list the trace writes (validators/puzzles/extract.py) becomes a "move_list" step with
+Every move list the trace writes (trace_parsers/move_extract.py) becomes a "move_list" step with
 one "move" child step per move, each with its span; the text between lists is kept as paragraph
 steps so every character stays reachable. Claimed only for the puzzle domains, and only when
 the trace contains at least one move list.
@@ -12,7 +12,7 @@ from core.record import TraceRecord
 from core.steps import Step, StepGraph
 from trace_parsers.base import FormatSpec, ParsedTrace
 from trace_parsers.plain_text import paragraph_spans
-from validators.puzzles.extract import extract_move_lists
+from trace_parsers.move_extract import extract_move_lists
 
 PUZZLE_DOMAINS = ("hanoi", "checker_jumping", "river_crossing")
 

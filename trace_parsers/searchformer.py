@@ -7,7 +7,7 @@ WithBoxSokobanTokenizer`) and the fixtures `test/trace_maze*.json`, `test/trace_
 (items `{action, state, cost_from_start, heuristic}`). When the record held a list,
 `record.trace` is one JSON item per line (core/record.py), so a step's span is its line.
 
-extras read by validators/maze.py and validators/sokoban.py: `dialect` ("searchformer"),
+extras read by validators/astar/maze.py and validators/astar/sokoban.py: `dialect` ("searchformer"),
 `game` ("maze" or "sokoban"), `prompt` (a prompt found inside the trace, or None), `source`
 ("tokens" or "json").
 """

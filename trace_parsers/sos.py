@@ -14,7 +14,7 @@ src/countdown_bfs.py::bfs):
 Line-shaped, so regexes (one pass, no grammar needed). The parser builds the tree shape --
 "child" edges from the search node being explored, "backtrack" edges when the log moves back to
 a node it had already visited or jumps to a node that is not a child of the current one -- and
-leaves every judgement to validators/countdown.py.
+leaves every judgement to validators/countdown/replay.py.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""The one registry of domains."""
+"""The one registry of domains: every family package under validators/ lists its domains in its
+`domains.py` as `DOMAINS = (DomainSpec(...), ...)`."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from core.discovery import iter_plugin_modules
+from core.discovery import iter_family_modules
 from core.record import TraceRecord
 from core.verdicts import AnswerError
 from trace_parsers.base import ParsedTrace
@@ -17,9 +18,10 @@ PIPELINE_VERSION = "1"
 @lru_cache(maxsize=1)
 def _domains() -> dict[str, DomainSpec]:
     found: dict[str, DomainSpec] = {}
-    for module in iter_plugin_modules("validators"):
-        spec = getattr(module, "DOMAIN", None)
-        if isinstance(spec, DomainSpec):
+    for module in iter_family_modules("validators", "domains"):
+        for spec in getattr(module, "DOMAINS", ()):
+            if not isinstance(spec, DomainSpec):
+                raise RuntimeError(f"{module.__name__}.DOMAINS holds {spec!r}, not a DomainSpec")
             for key in (spec.name, *spec.aliases):
                 if key in found:
                     raise RuntimeError(f"domain {key!r} registered twice")

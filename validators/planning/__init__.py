@@ -1,11 +1,16 @@
 """STRIPS/PDDL plan replay shared by the planning domains (blocksworld, mystery_blocksworld,
-logistics, pddl) and by any caller that holds a candidate plan text.
+logistics, pddl; registered in domains.py) and by any caller that holds a candidate plan text.
+
+What is checked: each action of the plan under VAL's STRIPS semantics (first failing action, all
+unmet preconditions or goal atoms, in PDDL and in PlanBench's words), optimal length, and the
+candidate plans inside a thinking trace. Sources: VAL (KCL-Planning/VAL) and PlanBench
+(karthikv792/LLMs-Planning: its domains, vocabularies and critique wording).
 
 Public API:
 * `validate_plan_text(text, problem, domain)` -> `PlanCheck`: per-action verdicts, the answer
   verdict and per-step states for one candidate plan (an answer, a plan proposed inside a
   thinking trace, one round of an LLM-Modulo loop).
-* `make_domain(name, description, aliases)` -> the `DomainSpec` a domain module registers.
+* `make_domain(name, description, aliases)` -> the `DomainSpec` that domains.py registers.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from validators._countdown_arith import ExprError, evaluate, fmt_num
+from validators.countdown.arith import ExprError, evaluate, fmt_num
 
 _NUM = r"\d+(?:\.\d+)?"
 _TERM = rf"[(\[]*[ \t]*-?{_NUM}[ \t]*[)\]]*"

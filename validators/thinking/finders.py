@@ -22,8 +22,8 @@ from typing import Any
 
 from core.verdicts import StepVerdict
 from trace_parsers.base import ParsedTrace
-from validators._countdown_answer import AnswerCheck, check_expression, check_operations
-from validators._countdown_arith import fmt_num, parse_operation
+from validators.countdown.answer import AnswerCheck, check_expression, check_operations
+from validators.countdown.arith import fmt_num, parse_operation
 from validators.puzzles import Puzzle, extract_move_lists, simulate
 from validators.thinking.analysis import Candidate
 from validators.thinking.arith import find_claims

@@ -2,10 +2,10 @@
 
 Problem: {"numbers": [...], "target": n}; when absent, both are read from the log's first
 `Current State` line. Reads `parsed.format == "sos"` logs step by step
-(validators/_countdown_replay.py); other formats get no step semantics (trace_valid None).
+(validators/countdown/_sos_replay.py); other formats get no step semantics (trace_valid None).
 
 The answer is the record's `answer` when it has one (an expression or a list of operations,
-validators/_countdown_answer.py). SoS records carry no separate answer: the log's own goal
+validators/countdown/answer.py). SoS records carry no separate answer: the log's own goal
 path is the answer, as in src/countdown_utils.py::parse_trajectory -- the operations of the last
 `Current State` before "Goal Reached" plus the final operation, each checked. Thinking text
 (`think`, `metacot`) gets its arithmetic claims and candidate solutions replayed
@@ -22,9 +22,9 @@ from collections import Counter
 from core.record import TraceRecord
 from core.verdicts import AnswerError, Gap
 from trace_parsers.base import ParsedTrace
-from validators._countdown_answer import AnswerCheck, check_answer, check_operations
-from validators._countdown_arith import parse_operation, solve
-from validators._countdown_replay import LogReplay, replay_log
+from validators.countdown.answer import AnswerCheck, check_answer, check_operations
+from validators.countdown.arith import parse_operation, solve
+from validators.countdown._sos_replay import LogReplay, replay_log
 from validators.base import DomainSpec, Replay
 from validators.thinking.analysis import THINKING_FORMATS, analyse
 from validators.thinking.finders import countdown_candidates, countdown_key

@@ -3,9 +3,9 @@
 Reads from trace_parsers/searchformer.py: create/close steps whose payload is either a full level
 state ("state": rows joined by '-', the JSON fixture form) or the token form (worker + boxes not on a
 dock, `WithBoxSokobanTokenizer`), plan steps (worker positions, or states), and `extras["prompt"]`.
-Rules and semantics: validators/_sokoban_core.py (SearchFormer's `sokoban.py` and `astar.py`).
+Rules and semantics: validators/astar/sokoban_core.py (SearchFormer's `sokoban.py` and `astar.py`).
 
-The replay uses the maze's rule ids where the rule is the same (validators/_maze_replay.py) and
+The replay uses the maze's rule ids where the rule is the same (validators/astar/_maze_replay.py) and
 adds: create_non_successor (the state is not one move from the state being expanded),
 create_dead_state (a move to a state of infinite h, which A* drops), state_mismatch (a state whose
 walls or docks differ from the level). Token steps list only boxes off docks; a state is identified
@@ -33,12 +33,12 @@ from core.steps import Step
 from core.verdicts import AnswerError, Gap, StepVerdict
 from trace_parsers._sokoban_common import scan_sokoban_tokens, state_string
 from trace_parsers.base import ParsedTrace
-from validators._sokoban_core import (
+from validators.astar.sokoban_core import (
     DIRECTIONS, Level, State, children, heuristic, is_goal, move, parse_rows, parse_state_string,
     shortest_plan_moves, unplaced,
 )
 from validators.base import DomainSpec, Replay
-from validators.maze import rule_set_for
+from validators.astar.maze import rule_set_for
 
 VERSION = "1"
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")

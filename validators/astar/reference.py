@@ -14,7 +14,7 @@ Written from the rules in reference-semantics.md, not from the authors' code:
 
 `generate_record` writes a full record-format dict (used by tests, demo data and benchmarks).
 A `Run` holds the steps as tuples so faults can be seeded before the text is written
-(validators/_astar_faults.py).
+(validators/astar/faults.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from validators._maze_problem import Cell, MazeProblem
+from validators.astar.maze_problem import Cell, MazeProblem
 
 SEARCHFORMER = "searchformer"
 BEYOND_SEMANTICS = "beyond_semantics"

@@ -1,4 +1,5 @@
-"""Audit of one record: parse -> replay -> verdict. Pure and total: it never raises."""
+"""Audit of one record: parse (trace_parsers) -> replay (validators) -> verdict (core). Pure and
+total: it never raises. It sits above the model it uses and below db/ and pipeline.py."""
 
 from __future__ import annotations
 

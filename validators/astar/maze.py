@@ -3,7 +3,7 @@
 Reads from the parser (trace_parsers/searchformer.py, trace_parsers/beyond_semantics.py):
 `extras["dialect"]`, `extras["prompt"]` (a prompt inside the trace) and the create/close/plan
 steps. Rule set: `record.meta["rule_set"]` (or `record.problem["rule_set"]`, or the environment
-variable STEPSCOPE_MAZE_RULES), "strict" by default; see validators/_maze_replay.py.
+variable STEPSCOPE_MAZE_RULES), "strict" by default; see validators/astar/_maze_replay.py.
 
 Why strict is the default: the development data's expectations hold under both rule sets
 (`expected.trace_valid` is true exactly for the generator's own traces, which are valid strict
@@ -28,8 +28,8 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, Gap, StepVerdict
 from trace_parsers._astar_common import parse_plan_answer
 from trace_parsers.base import ParsedTrace
-from validators._maze_problem import Cell, MazeProblem, resolve_problem
-from validators._maze_replay import PAPER_RULES, RULE_SETS, STRICT, STRICT_ONLY_RULES, replay_maze
+from validators.astar.maze_problem import Cell, MazeProblem, resolve_problem
+from validators.astar._maze_replay import PAPER_RULES, RULE_SETS, STRICT, STRICT_ONLY_RULES, replay_maze
 from validators.base import DomainSpec, Replay
 
 VERSION = "1"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from core.verdicts import AnswerError
-from validators._countdown_arith import ExprError, evaluate, fmt_num, multiset_minus, parse_operation
+from validators.countdown.arith import ExprError, evaluate, fmt_num, multiset_minus, parse_operation
 
 _EQUATION = re.compile(r"-?\d+\s*[-+*/×÷]\s*-?\d+\s*=\s*-?\d+")
 _LABEL = re.compile(r"^[^\d(]*")

@@ -42,7 +42,7 @@ from typing import Any
 
 from core.steps import Step
 from core.verdicts import StepVerdict
-from validators._maze_problem import Cell, MazeProblem
+from validators.astar.maze_problem import Cell, MazeProblem
 
 PAPER = "paper"
 STRICT = "strict"

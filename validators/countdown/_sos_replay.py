@@ -32,7 +32,7 @@ from typing import Any
 
 from core.steps import StepGraph
 from core.verdicts import StepVerdict
-from validators._countdown_arith import (
+from validators.countdown.arith import (
     Operation,
     fmt_num,
     multiset_minus,

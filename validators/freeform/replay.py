@@ -38,7 +38,7 @@ from typing import Any
 from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
-from validators._countdown_arith import fmt_num
+from validators.countdown.arith import fmt_num
 from validators.base import DomainSpec, Replay
 from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
 from validators.thinking.arith import find_claims

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from validators._astar_reference import SEARCHFORMER, Run, first_step_offset, op_text
-from validators._maze_problem import Cell, MazeProblem
+from validators.astar.reference import SEARCHFORMER, Run, first_step_offset, op_text
+from validators.astar.maze_problem import Cell, MazeProblem
 
 # Rules that a single seeded fault can trigger, per rule set.
 FAULTS_BOTH = (
@@ -182,7 +182,7 @@ def generate_fault_record(seed: int, rule: str, width: int = 30, height: int = 3
                           dialect: str = "beyond_semantics", deterministic: bool = True) -> dict | None:
     """A record like `generate_record` with one seeded fault of `rule`; `expected` and
     `meta.fault` say where it is (None when this maze has no place for that fault)."""
-    from validators._astar_reference import random_maze, record_for, run_astar
+    from validators.astar.reference import random_maze, record_for, run_astar
 
     rng = random.Random(seed)
     problem = random_maze(rng, width, height)

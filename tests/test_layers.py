@@ -1,0 +1,90 @@
+"""The import direction of the layers (README, "How it fits together"), checked on the source:
+
+core <- trace_parsers <- validators <- audit.py <- db <- pipeline.py <- capture <- cli.py, app.py, app_pages
+
+Every import points down (function-level imports included); parsers and validators never import
+the database, the pages or Streamlit, and parsers never import validators. A domain family
+(a package under validators/) keeps its private modules (`_name.py`) to itself.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "db": 4, "pipeline": 5, "capture": 6,
+          "cli": 7, "app": 7, "app_pages": 7, "pages": 7}
+PURE = ("trace_parsers", "validators")
+NEVER_IN_PURE = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app", "audit",
+                 "streamlit", "sqlalchemy", "sqlmodel", "psycopg", "psycopg2"}
+SKIP_DIRS = {".venv", ".git", "data", "__pycache__"}
+
+
+def _sources() -> list[Path]:
+    return sorted(p for p in REPO.rglob("*.py") if not SKIP_DIRS & set(p.relative_to(REPO).parts))
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every imported module name, with `from a import b` giving both `a` and `a.b`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+            out += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+    return out
+
+
+def _violations(path: Path) -> list[str]:
+    me = _module_name(path)
+    top = me.split(".")[0]
+    family = me.split(".")[:2] if top == "validators" and (path.parent != REPO / "validators") else None
+    found = []
+    for line, name in _imports(path):
+        parts = name.split(".")
+        target = parts[0]
+        where = f"{path.relative_to(REPO)}:{line} imports {name}"
+        if top in LAYERS and target in LAYERS and LAYERS[target] > LAYERS[top]:
+            found.append(f"{where} (a higher layer)")
+        if top in PURE and target in NEVER_IN_PURE:
+            found.append(f"{where} (parsers and validators stay pure)")
+        if top == "trace_parsers" and target == "validators":
+            found.append(f"{where} (parsers never import validators)")
+        if target == "validators" and len(parts) >= 3 and parts[2].startswith("_") and parts[1] != "__future__":
+            if family != parts[:2]:
+                found.append(f"{where} (a private module of the {parts[1]} family)")
+    return found
+
+
+def test_every_import_points_down_and_families_keep_their_privates():
+    problems = [v for path in _sources() for v in _violations(path)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("from validators.planning import make_domain", ""),
+    ("from validators.astar._maze_replay import STRICT", "private module of the astar family"),
+    ("import streamlit as st", "stay pure"),
+    ("from db.store import store_raw", "a higher layer"),
+])
+def test_the_checker_catches_what_it_should(tmp_path, monkeypatch, line, expected):
+    fake_repo = tmp_path
+    (fake_repo / "trace_parsers").mkdir()
+    module = fake_repo / "trace_parsers" / "x.py"
+    module.write_text(line + "\n")
+    monkeypatch.setattr(f"{__name__}.REPO", fake_repo)
+    found = " ".join(_violations(module))
+    assert (expected in found) if expected else ("parsers never import validators" in found)
