@@ -79,7 +79,7 @@ def score_trace(row: dict[str, Any], verdict: dict[str, Any]) -> TraceScore:
 
 
 def score_rows(rows: list[dict[str, Any]]) -> Score:
-    from core.audit import audit_record
+    from audit import audit_record
     from core.record import record_from_json
 
     return Score([score_trace(row, audit_record(record_from_json(row)).verdict.to_json()) for row in rows])

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from bench.claims_score import score_rows
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 

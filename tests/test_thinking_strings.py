@@ -3,9 +3,9 @@ string answers, and the trace's final value against the answer (validators/freef
 
 from __future__ import annotations
 
-from core.audit import audit_record
+from audit import audit_record
 from core.record import record_from_json
-from validators.freeform import VERSION, clean_answer
+from validators.freeform.replay import VERSION, clean_answer
 from validators.thinking.strings import find_string_claims
 
 

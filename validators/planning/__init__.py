@@ -37,7 +37,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "2"
+VERSION = "3"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 
