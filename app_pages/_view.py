@@ -11,7 +11,11 @@ import plotly.graph_objects as go
 
 Outline = Sequence[tuple[int, "int | None", str, "str | None", "str | None", str]]
 
-STATUS_COLOURS = {"invalid": "#d62728", "valid": "#2ca02c", None: "#b0b0b0", "unchecked": "#b0b0b0"}
+# "corrected": the model catching its own error (a correct rejection or a retraction), blue so it
+# reads as the reasoning working, never as an error.
+STATUS_COLOURS = {"invalid": "#d62728", "valid": "#2ca02c", "corrected": "#1f77b4", None: "#b0b0b0",
+                  "unchecked": "#b0b0b0"}
+STATUS_LABELS = {"corrected": "self-correction"}
 
 
 def neighbourhood(outline: Outline, centre: int, cap: int = 1000) -> list[int]:
@@ -133,3 +137,24 @@ def verdict_label(value: Any, kind: str) -> str:
     if kind == "answer":
         return {True: "correct", False: "wrong"}.get(value, "undecided")
     return {True: "valid", False: "invalid"}.get(value, "not checked")
+
+
+def claim_rows(state: Any) -> list[dict[str, str]] | None:
+    """The claims a thinking step makes, as table rows; None when the step's state snapshot is
+    not a line-of-reasoning record (A* and plan replays keep their own snapshots)."""
+    if not isinstance(state, dict) or "line_of_reasoning" not in state:
+        return None
+    rows = []
+    for c in state.get("claims") or ():
+        verdict = "taken back" if c.get("retracted") else {True: "true", False: "FALSE"}.get(c.get("holds"), "not judged")
+        rows.append({"claim": str(c.get("kind", "")), "as written": str(c.get("text", "")), "verdict": verdict,
+                     "why": str(c.get("message", ""))})
+    return rows
+
+
+def line_caption(state: dict[str, Any]) -> str:
+    """"line 3: (feast b a) → (succumb b)" -- the actions the step's claims are judged after."""
+    line = state.get("line_of_reasoning") or {}
+    actions = line.get("actions") or []
+    where = " → ".join(actions) if actions else "the initial state (no action applied yet)"
+    return f"line of reasoning {line.get('id', '?')}: {where}"

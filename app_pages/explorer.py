@@ -12,7 +12,8 @@ from db.queries import (comments_of, data_revision, search_steps, step_detail, s
                         trace_by_share_id)
 from db.store import add_comment, delete_record
 from app_pages._common import can_write, engine, go_to, read_only
-from app_pages._view import neighbourhood, overview_figure, text_window, tree_html, verdict_label
+from app_pages._view import (STATUS_LABELS, claim_rows, line_caption, neighbourhood, overview_figure, text_window,
+                             tree_html, verdict_label)
 
 TREE_CAP = 1000
 LIST_WINDOW = 60
@@ -163,17 +164,25 @@ detail = step_detail(eng, rec["pk"], step) or {}
 left, right = st.columns([3, 2])
 with right:
     status = detail.get("status") or "unchecked"
-    badge = {"invalid": ":red", "valid": ":green"}.get(status, ":gray")
+    badge = {"invalid": ":red", "valid": ":green", "corrected": ":blue"}.get(status, ":gray")
     st.subheader(f"Step {step}")
-    st.markdown(f"{badge}[**{status}**] · kind `{detail.get('kind')}`"
+    st.markdown(f"{badge}[**{STATUS_LABELS.get(status, status)}**] · kind `{detail.get('kind')}`"
                 + (f" · rule `{detail['rule']}`" if detail.get("rule") else "")
                 + (f" · consequence of step {detail['consequence_of']}"
                    if detail.get("consequence_of") is not None else ""))
     if detail.get("message"):
         st.text(detail["message"])
-    if detail.get("expected") is not None or detail.get("found") is not None:
+    claims = claim_rows(detail.get("state"))
+    if claims is not None:
+        # A thinking step: what its claims are about and what they are judged against.
+        st.markdown("**Claims in this step**")
+        st.caption(line_caption(detail["state"]))
+        st.table(pd.DataFrame(claims).set_index("claim"))
+        with st.expander("State the claims are judged against"):
+            st.text("\n".join(detail["state"].get("judged_against") or ["(not known)"]))
+    elif detail.get("expected") is not None or detail.get("found") is not None:
         st.json({"expected": detail.get("expected"), "found": detail.get("found")}, expanded=True)
-    if detail.get("state"):
+    if detail.get("state") and claims is None:
         with st.expander("State after this step", expanded=True):
             st.json(detail["state"], expanded=1)
     if detail.get("payload"):
@@ -228,7 +237,7 @@ with left:
     with tab_list:
         lo = max(0, step - LIST_WINDOW // 2)
         rows = steps_of(eng, rec["pk"], lo, lo + LIST_WINDOW)
-        frame = pd.DataFrame([{"step": r["idx"], "kind": r["kind"], "status": r["status"] or "unchecked",
+        frame = pd.DataFrame([{"step": r["idx"], "kind": r["kind"], "status": STATUS_LABELS.get(r["status"], r["status"] or "unchecked"),
                                "rule": r["rule"] or "", "match": r["idx"] in matches,
                                "text": (r["text"] or "")[:200], "message": r["message"] or ""} for r in rows])
         picked = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun",

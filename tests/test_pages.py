@@ -156,3 +156,39 @@ def test_cached_pages_follow_new_data(app):
     add_comment(make_engine(app.url), trace_by_share_id(make_engine(app.url), share)["pk"], 0, "A", "new note")
     at = app("explorer", trace=share, step="0").run()
     assert any(t.value == "A: new note" for t in at.text)
+
+
+def test_explorer_shows_a_thinking_steps_line_state_and_self_correction(app):
+    """Issue 15: for a thinking step, the line of reasoning it belongs to, the state its claims are
+    judged against, and self-corrections shown as such (not as errors)."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM, MY_DOMAIN, MY_PROBLEM, VALID_ANSWER
+
+    wrong = ("Okay, I need a to crave b.\n\n"
+             "1. Feast c from a. Preconditions: c craves a (yes), Province c (yes), Harmony (yes).\n"
+             "2. Overcome a from b. Requires Province b (yes) and Pain a (yes). So possible.\n")
+    caught = ("Okay, blue is on red and I need red on blue.\n\n"
+              "Maybe: 1. Pick up red. 2. Stack red on blue. But red is not clear, so step 1 can't be done.\n\n"
+              "So instead: unstack blue from red, put down blue, pick up red, stack red on blue.")
+    records = [
+        {"id": "think1", "domain": "mystery_blocksworld", "format": "think", "model": "r1",
+         "problem": {"domain_pddl": MY_DOMAIN, "problem_pddl": MY_PROBLEM}, "trace": wrong,
+         "answer": "feast object c from object a"},
+        {"id": "think2", "domain": "blocksworld", "format": "think", "model": "r1",
+         "problem": {"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "trace": caught, "answer": VALID_ANSWER},
+    ]
+    _upload(app, b"\n".join(json.dumps(r).encode() for r in records) + b"\n")
+    shares = {r["record_id"]: r["share_id"] for r in recent_traces(make_engine(app.url))}
+    at = app("explorer", trace=shares["think1"]).run()  # opens at the first invalid step
+    assert not at.exception
+    assert any("invalid" in m.value for m in at.markdown)
+    assert any("line of reasoning" in c.value and "(feast c a)" in c.value for c in at.caption)
+    (claims,) = [t.value for t in at.table if "verdict" in t.value.columns]
+    assert "FALSE" in list(claims["verdict"])
+    assert any("(pain a)" in why for why in claims["why"])
+    assert any("(pain c)" in e.value for e in at.text)  # the state the claims are judged against
+
+    at = app("explorer", trace=shares["think2"], step="1").run()
+    assert not at.exception
+    assert any("self-correction" in m.value for m in at.markdown)
+    (claims,) = [t.value for t in at.table if "verdict" in t.value.columns]
+    assert list(claims["verdict"]) == ["true"]

@@ -126,6 +126,7 @@ class Claim:
     negative: bool = False          # the claim says something does not hold / cannot be done
     retracted: bool = False
     state: list[str] | None = None  # the line's state it was judged against (PDDL atoms)
+    line_actions: tuple[str, ...] | None = None  # the line's actions when the claim was made
 
     @property
     def correction(self) -> bool:
@@ -372,6 +373,7 @@ class ClaimReader:
                 lead = None
             if not question:
                 self._judge_sentence(text, s0, s1, body_at, frame, line, claims, mentions, lead)
+            self._stamp(claims, lines)
             heading = _LEAD.search(sentence.rstrip())
             if heading:
                 word = heading.group("kind").lower()
@@ -381,6 +383,7 @@ class ClaimReader:
                         int(step_k.group(1)) if step_k else None)
         if frame is not None:
             self._close(frame, claims, line, text)
+        self._stamp(claims, lines)
         self._mark_retractions(text, claims)
         return ClaimReport(claims, lines, line_at)
 
@@ -400,6 +403,13 @@ class ClaimReader:
             if _HEAD_FILLER.sub("", clause).strip(" *_") == "" and not _COND.search(clause):
                 return True
         return False
+
+    @staticmethod
+    def _stamp(claims: list[Claim], lines: list[LineOfReasoning]) -> None:
+        for c in reversed(claims):
+            if c.line_actions is not None:
+                break
+            c.line_actions = tuple(a.text() for a in lines[c.line].actions)
 
     def _charitable(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
                     ground: GroundAction, pos: int) -> LineOfReasoning:
@@ -793,3 +803,28 @@ def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]
 def _short(text: str, n: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def step_states(parsed: ParsedTrace, report: ClaimReport) -> dict[int, dict[str, object]]:
+    """For each step holding a judged claim: the line of reasoning it belongs to (its actions
+    from the initial state), the state its claims were judged against, and the claims, so a
+    reader sees what each verdict rests on."""
+    starts = [s.span[0] for s in parsed.graph]
+    out: dict[int, dict[str, object]] = {}
+    for c in report.claims:
+        if c.holds is None:
+            continue
+        idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
+        entry = out.get(idx)
+        if entry is None:
+            line = report.lines[c.line]
+            entry = out[idx] = {
+                "line_of_reasoning": {"id": line.id, "actions": list(c.line_actions or ())},
+                "judged_against": c.state,
+                "claims": [],
+            }
+        if entry["judged_against"] is None and c.state is not None:
+            entry["judged_against"] = c.state
+        entry["claims"].append({"kind": c.kind, "text": _short(c.text, 160), "holds": c.holds,
+                                "retracted": c.retracted, "message": c.message})
+    return out

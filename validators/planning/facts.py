@@ -29,7 +29,7 @@ _VERB_NEG = re.compile(
     r"|isn't|aren't|wasn't|weren't|no longer\b|(?:removed|gone|deleted)\b(?!\s+(?:from|by)\b))", re.I)
 _VERB_POS = re.compile(r"^\s*(?:(?:is|are|was|were)\s+(?:still\s+)?(?:present|true|there|available)\b|exists?\b|remains?\b"
                        r"|(?:is|are)\s+still\b)", re.I)
-_VERB_ADD = re.compile(r"^\s*(?:(?:is|are|was|were|gets?|get)\s+(?:now\s+|also\s+|then\s+)?(?:added|created|restored|set|true)|added\b)",
+_VERB_ADD = re.compile(r"^\s*(?:(?:is|are|was|were|gets?|get)\s+(?:now\s+|also\s+|then\s+)?(?:added|created|restored|set)|added\b)",
                        re.I)
 _NEG_BEFORE = re.compile(r"(?:\bno|\bnot|\bwithout|n't have|\bnor|\blacks?|\blacking|\bminus)\s+(?:the\s+|any\s+)?"
                          r"(?:(?:[A-Za-z]+\s*,\s*){0,3}[A-Za-z]+,?\s+(?:or|nor)\s+)?$", re.I)

@@ -42,7 +42,7 @@ from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
-from validators.planning.claims import ClaimReader, step_verdicts
+from validators.planning.claims import ClaimReader, step_states, step_verdicts
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan
 from validators.planning.search import ground_all, reference_plan
 from validators.planning.strips import Task
@@ -429,6 +429,8 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
                 cand.verdicts = []
             report = ClaimReader(task, vocab, lexicon).read(record.trace)
             claim_verdicts = step_verdicts(parsed, report)
+            for idx, info in step_states(parsed, report).items():
+                replay.states.setdefault(idx, info)
             stats["claims"] = len(report.claims)
             stats["lines_of_reasoning"] = len(report.lines)
         elif parsed.format == "metacot":
