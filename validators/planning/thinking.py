@@ -443,7 +443,8 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
         findings = analyse(
             parsed, record.trace, candidates, answer_key, label,
             mentioned=(lambda: _is_subsequence(answer_key, _mentions(record.trace, lexicon))) if answer_key else None,
-            arithmetic=parsed.format != "llm_modulo", claim_verdicts=claim_verdicts)
+            arithmetic=parsed.format != "llm_modulo", claim_verdicts=claim_verdicts,
+            adoption=parsed.format == "think")
         replay.step_verdicts.extend(findings.step_verdicts)
         replay.gaps.extend(findings.gaps)
         replay.notes["thinking"] = {**findings.notes, **stats}

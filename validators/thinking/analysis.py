@@ -44,8 +44,9 @@ _RESULT_LEAD = re.compile(
     r"\b(?:(?:final|correct|intended|required|only valid|valid|right)\s+)?(?:plan|answer|solution|sequence|steps)"
     r"\s+(?:is|are|would be|should be|must be)\b|\bconclude\b|\bgo with\b", re.I)
 THINKING_FORMATS = ("think", "metacot")
+_FINAL = re.compile(r"\bfinal\b", re.I)
 _RULE_ORDER = ("candidate_plan_invalid", "candidate_moves_invalid", "candidate_solution_invalid",
-               "false_verification_claim", "arithmetic_claim_false", "false_string_claim")
+               "false_verification_claim", "false_plan_verdict_claim", "arithmetic_claim_false", "false_string_claim")
 
 
 @dataclass
@@ -152,9 +153,10 @@ def _introduced(parsed: ParsedTrace, cand: Candidate) -> bool:
     return tail.endswith(":") and bool(_RESULT_LEAD.search(tail[tail.rfind(".") + 1:]))
 
 
-def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int]) -> bool:
+def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int], doubts: bool = True) -> bool:
     """Does the trace take its conclusion back before writing another candidate ("Wait, ...",
-    "But step 3 is not possible", "No.")? Then the trace ends unresolved."""
+    "But step 3 is not possible", "No.")? Then the trace ends unresolved. With `doubts` false,
+    only a rejection counts, not a "But I'm not sure"."""
     for j in range(cand.steps[-1] + 1, len(parsed.graph)):
         if j in items:
             return False
@@ -164,14 +166,15 @@ def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int]) -> bool:
         head = step.text.lstrip("*_ ").lower()
         if head.startswith("no") and not head[2:3].isalpha():
             return True
-        if head.startswith("but") and not head[3:4].isalpha() and not _COMMIT.search(step.text):
+        if doubts and head.startswith("but") and not head[3:4].isalpha() and not _COMMIT.search(step.text):
             return True
     return False
 
 
 def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_key: Any,
             answer_label: str = "", mentioned: Callable[[], bool] | None = None,
-            arithmetic: bool = True, claim_verdicts: list[StepVerdict] | None = None) -> Findings:
+            arithmetic: bool = True, claim_verdicts: list[StepVerdict] | None = None,
+            adoption: bool = False) -> Findings:
     """Relate candidates, claims and arithmetic to the steps and the answer (module docstring)."""
     found = Findings()
     per_step: dict[int, list[StepVerdict]] = {}
@@ -222,6 +225,23 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
                               [idx, *cand.steps]))
 
     concluded = [c for c in candidates if c.complete and (c.stated or id(c) in confirmed or _introduced(parsed, c))]
+    if adoption:
+        # A failing plan the trace settles on is a false plan_verdict claim at the words that
+        # adopt it (thinking-claims.md): its last "final" plan, else its conclusion when not
+        # taken back. Earlier sketches and hedged guesses it moves on from are not flagged.
+        finals = [c for c in concluded if _introduced(parsed, c) and c.steps[0] - 1 not in items
+                  and _FINAL.search(parsed.graph[c.steps[0] - 1].text)]
+        last = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
+        settled = finals[-1] if finals else (last if last is not None and _introduced(parsed, last)
+                                             and not _retracted(parsed, last, items) else None)
+        if settled is not None and settled.solves is False:
+            lead = settled.steps[0] - 1
+            in_answer = answer_key is not None and settled.key == answer_key
+            per_step.setdefault(lead, []).append(StepVerdict(
+                lead, "invalid", "false_plan_verdict_claim",
+                f"settles on the candidate at {_steps_label(settled.steps)}"
+                + (" (the answer's plan)" if in_answer else "") + f", but it fails: {settled.summary}",
+                expected=False, found=True))
     final = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
     if final is not None and _retracted(parsed, final, items):
         found.notes["retracted_conclusion"] = final.to_json()
