@@ -427,12 +427,16 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
             # (thinking-claims.md); what the trace asserts about it is judged claim by claim.
             for cand in candidates:
                 cand.verdicts = []
-            report = ClaimReader(task, vocab, lexicon).read(record.trace)
-            claim_verdicts = step_verdicts(parsed, report)
-            for idx, info in step_states(parsed, report).items():
-                replay.states.setdefault(idx, info)
-            stats["claims"] = len(report.claims)
-            stats["lines_of_reasoning"] = len(report.lines)
+            try:
+                report = ClaimReader(task, vocab, lexicon).read(record.trace)
+            except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the answer verdict
+                stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
+            else:
+                claim_verdicts = step_verdicts(parsed, report)
+                for idx, info in step_states(parsed, report).items():
+                    replay.states.setdefault(idx, info)
+                stats["claims"] = len(report.claims)
+                stats["lines_of_reasoning"] = len(report.lines)
         elif parsed.format == "metacot":
             candidates = _metacot_candidates(record, parsed, task, vocab, lexicon)
         else:
