@@ -70,6 +70,31 @@ _EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds
                           r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
                           r"|deletes?|sets?|generates?|creates?|brings?))",
                           re.I)
+# Cheap gates in front of the long alternations (most sentences need none of them).
+_NO_WORDS = re.compile(r"\bno\b|n't|\bnot\b|impossib|unable|\bneed|\bbut\b|\bcannot\b", re.I)
+_TAIL_WORDS = re.compile(r"\b(?:removed|deleted|gone|false|added|true|present|created)\b", re.I)
+_ANY_CUE = re.compile(r"requir|need|pre|add|give|creat|produc|generat|set|restor|lead|bring|brought|back|result|true|remov"
+                      r"|delet|consum|los[et]|use|take|false|longer|now|state|fact|have|current|remain|left|still|there",
+                      re.I)
+
+
+def _says_no(sentence: str) -> bool:
+    return bool(_NO_WORDS.search(sentence)) and bool(_NO.search(sentence))
+
+
+_RESTART_WORDS = ("start", "scratch", "initial", "beginning", "again")
+_AFTER_STEP_HEAD = re.compile(r"^\W*(?:(?:so|now|then|alternatively|wait),?\s+)*after (?:step|action) (\d{1,2})\b", re.I)
+_CLAUSE_LEAD = re.compile(r"^\W*(?:after|before|once|while|by)\b", re.I)
+_CLAUSE_SPLIT = re.compile(r"[.,;:!?\n]")
+_IN_STEP = re.compile(r"\b(?:in|at|by) step \d", re.I)
+_STEP_NUM = re.compile(r"\bstep (\d{1,2})\b", re.I)
+_TAIL = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+)?"
+                   r"(?:also\s+)?(removed|deleted|gone|false|added|true|present|created)\b")
+_LETTER = re.compile(r"[a-z]", re.I)
+_ARROW_LIST = re.compile(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$")
+_COLON_LIST = re.compile(r"^\s*:\s*(?:[^.;:]*?,\s*)?$")
+_GOAL_TO = re.compile(r"\b(?:to|need|needs|can|could)\s+$")
+_PURPOSE_TO = re.compile(r"\s*(?:\(|,)?\s*(?:in order )?to\s+")
 _PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|to get\b|step\b)", re.I)
 _PAREN = re.compile(r"\([^()]*\)")
 _MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
@@ -232,6 +257,8 @@ class ClaimReader:
             rf"|to(?!\s+(?:the\s+)?(?:object\s+)?(?:{obj_alt})(?![\w-]))"
             r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
             r"|using|yes|no)\b", re.I)
+        self._verb_object = re.compile(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + obj_alt + r")\b", re.I)
+        self._read_cache: dict[str, GroundAction | None] = {}
         self._obj_alt = "|".join(r"\s+".join(map(re.escape, m.split())) for m in sorted(lexicon.lookup, key=len, reverse=True)) or "(?!)"
         self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
         self.init = task.problem.init
@@ -256,19 +283,27 @@ class ClaimReader:
             end_m = stop.search(text, kw.end(), hi)
             end = end_m.start() if end_m else hi
             words = text[kw.start():end]
-            steps = self.reader.read(kw.start(), end, words).steps
-            ground = None
-            named = len(self.lex.mention_re.findall(words)) if self.lex.mention_re else 0
-            if len(steps) == 1 and steps[0].ok and not steps[0].note and named >= len(steps[0].args or ()):
-                try:
-                    ground = self.task.ground(steps[0].action, steps[0].args)
-                except Exception:
-                    ground = None
+            if words in self._read_cache:
+                ground = self._read_cache[words]
+            else:
+                ground = self._read_cache[words] = self._ground(words)
             out.append((kw.start(), end, ground, words.strip()))
         return out
 
+    def _ground(self, words: str) -> GroundAction | None:
+        """The one action the words name with all its objects, or None."""
+        steps = self.reader.read(0, len(words), words).steps
+        named = len(self.lex.mention_re.findall(words)) if self.lex.mention_re else 0
+        if len(steps) == 1 and steps[0].ok and not steps[0].note and named >= len(steps[0].args or ()):
+            try:
+                return self.task.ground(steps[0].action, steps[0].args)
+            except (KeyError, ValueError):
+                return None
+        return None
+
     # -- reading --------------------------------------------------------------------------
     def read(self, text: str) -> ClaimReport:
+        self._facts_index = self.facts.index(text)
         lines: list[LineOfReasoning] = []
         line_at: list[tuple[int, int]] = []
         claims: list[Claim] = []
@@ -289,7 +324,9 @@ class ClaimReader:
             body_at = s0 + (item.end() if item else 0)
             mentions = self._actions_in(text, body_at, s1)
             acts_at_head = bool(mentions) and _HEAD_FILLER.sub("", text[body_at:mentions[0][0]]).strip(" *_") == ""
-            if (number == 1 and acts_at_head) or (_RESTART.search(sentence) and not item):
+            low = sentence.lower()
+            restart = not item and any(w in low for w in _RESTART_WORDS) and bool(_RESTART.search(sentence))
+            if (number == 1 and acts_at_head) or restart:
                 line = self._new_line(lines, line_at, s0)
                 item_base = 0 if number == 1 else None
             elif number == 1 and not mentions:
@@ -297,9 +334,8 @@ class ClaimReader:
                 line = self._new_line(lines, line_at, s0)
                 line.known = False
                 item_base = None
-            elif (number is None and item_base is not None and line.known
-                  and (m_after := re.match(r"^\W*(?:(?:so|now|then|alternatively|wait),?\s+)*after (?:step|action) (\d{1,2})\b",
-                                           sentence, re.I))
+            elif (number is None and item_base is not None and line.known and "after" in low
+                  and (m_after := _AFTER_STEP_HEAD.match(sentence))
                   and 0 < int(m_after.group(1)) < len(line.actions) - item_base):
                 # "Alternatively, after step 2, ...": the walk goes on from step 2 of the same list
                 line = self._fork(lines, line_at, line, item_base + int(m_after.group(1)), s0)
@@ -314,8 +350,8 @@ class ClaimReader:
                     self._close(frame, claims, line, text)
                 frame = None
                 continue
-            cond = bool(_COND.search(_PAREN.sub(" ", sentence)))
-            rejected = bool(_NO.search(sentence))
+            cond = bool(mentions) and bool(_COND.search(_PAREN.sub(" ", sentence)))
+            rejected = bool(mentions) and _says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
                 head = text[body_at:a0]
                 at_head = k == 0 and _HEAD_FILLER.sub("", head).strip(" *_") == ""
@@ -389,7 +425,7 @@ class ClaimReader:
             if not question:
                 self._judge_sentence(text, s0, s1, body_at, frame, line, claims, mentions, lead)
             self._stamp(claims, lines)
-            heading = _LEAD.search(sentence.rstrip())
+            heading = _LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
             if heading:
                 word = heading.group("kind").lower()
                 step_k = _AFTER_STEP.search(sentence)
@@ -410,11 +446,11 @@ class ClaimReader:
             if any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions):
                 continue  # read (or, unresolved, handled as an unnamed action by `read`)
             follow = text[m.end():min(hi, m.end() + 30)]
-            if re.match(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + self._obj_alt + r")\b", follow, re.I) \
+            if self._verb_object.match(follow) \
                     and not _COND.search(text[max(lo, m.start() - 40):m.start()]):
                 return True
             head = text[max(lo, m.start() - 40):m.start()]
-            clause = re.sub(r"^\W*(?:after|before|once|while|by)\b", "", re.split(r"[.,;:!?\n]", head)[-1], flags=re.I)
+            clause = _CLAUSE_LEAD.sub("", _CLAUSE_SPLIT.split(head)[-1])
             if _HEAD_FILLER.sub("", clause).strip(" *_") == "" and not _COND.search(clause):
                 return True
         return False
@@ -449,7 +485,9 @@ class ClaimReader:
     def _judge_sentence(self, text: str, s0: int, s1: int, body_at: int, frame: _Frame | None,
                         line: LineOfReasoning, claims: list[Claim], mentions: list,
                         lead: tuple[str, int | None] | None = None) -> None:
-        facts = self.facts.find(text, body_at, s1)
+        facts = self.facts.find(text, body_at, s1, self._facts_index)
+        if not facts and frame is None:
+            return
         sentence = text[s0:s1]
         initial = bool(_INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
@@ -460,7 +498,7 @@ class ClaimReader:
                 if f.exclusive and not _STATE.search(text[s0:f.span[0]]) and not _AFTER_STEP.search(text[s0:f.span[0]]):
                     frame.exclusives.append(f)  # "Province is b" as it stands before the action
         if frame is not None and fresh_frame:
-            if _NO.search(sentence) and not _RETRACT_HEAD.match(sentence) and not _NOT_HELPFUL.search(sentence):
+            if _says_no(sentence) and not _RETRACT_HEAD.match(sentence) and not _NOT_HELPFUL.search(sentence):
                 frame.rejected = True
                 if frame.pre is not None and not frame.hedged and _CANT.search(sentence):
                     self._implied_denials(text, frame, frame.exclusives, line, claims)
@@ -473,7 +511,7 @@ class ClaimReader:
                 near = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
                 if near and not frame.negative_judged and _CANT.search(sentence) and (
                         _REQ.search(sentence) or any(f.negated or f.exclusive for f in facts) or frame.span[0] >= s0
-                        or re.search(r"\bstep \d", sentence, re.I) or frame.reason_given):
+                        or _STEP_REF.search(sentence) or frame.reason_given):
                     self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
                     frame.negative_judged = True
             elif (_YES.search(sentence) and not frame.verdict_said
@@ -526,7 +564,7 @@ class ClaimReader:
                 if frame is None or not fresh_frame or f.atom[-1] == "*" or frame.hedged:
                     continue
                 between = text[frame.span[1]:f.span[0]]
-                passive = f.verb in ("add", "del") and ("\n\n" not in between or bool(re.match(r"^\s*:\s*$", text[frame.span[1]:s0])))
+                passive = f.verb in ("add", "del") and ("\n\n" not in between or not text[frame.span[1]:s0].strip(" \t\n:"))
                 if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
                     continue
                 if not in_sentence and _STEP_REF.search(sentence):
@@ -581,7 +619,7 @@ class ClaimReader:
                     continue
                 if DOWNSTREAM_STATES is False and k is not None and not initial and line.broken is not None and line.broken < k:
                     continue
-                if re.search(r"\b(?:in|at|by) step \d", text[f.span[1]:s1], re.I) and k is None:
+                if k is None and _IN_STEP.search(text, f.span[1], s1):
                     continue  # "c→a was removed in step 4": a step of some plan, not this line
                 holds = self._fact_holds(f, state)
                 others = sorted(a for a in state if a[0] == f.atom[0] and a != f.atom) if f.exclusive else []
@@ -617,8 +655,7 @@ class ClaimReader:
         ("Province b and Planet c are removed"), else the nearest cue before it in its sentence
         (parenthetical remarks set aside); a bare yes/no-tagged fact next to an action is one of
         its preconditions."""
-        tail = re.match(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+)?(?:also\s+)?"
-                        r"(removed|deleted|gone|false|added|true|present|created)\b", after)
+        tail = _TAIL.match(after) if _TAIL_WORDS.search(after) else None
         if f.verb == "state":
             return "state"  # its own verb: "so only c→a remains", "Planet c was removed earlier"
         if tail and not f.tagged:
@@ -626,20 +663,20 @@ class ClaimReader:
             return "del" if word in ("removed", "deleted", "gone", "false") else "state" if word in ("present", "true") else "add"
         if f.verb in ("add", "del") and fresh_frame:
             return f.verb
-        if f.tagged and not re.search(r"[a-z]", _PAREN.sub(" ", before).strip(" :,-"), re.I):
+        if f.tagged and not _LETTER.search(_PAREN.sub(" ", before).strip(" :,-")):
             return lead or ("req" if fresh_frame else "state")
         before = _PAREN.sub(" ", before)
-        if (re.match(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None
+        if (_ARROW_LIST.match(before) and not f.tagged and f.verb is None
                 and not any(p.search(before) for p in (_REQ, _ADD, _DEL, _STATE))):
             return "post"  # "Feast b from c → Pain c, Province a and c": the state it leads to
-        if (re.match(r"^\s*:\s*(?:[^.;:]*?,\s*)?$", before) and not f.tagged and f.verb is None
+        if (_COLON_LIST.match(before) and not f.tagged and f.verb is None
                 and not any(p.search(before) for p in (_REQ, _ADD, _DEL, _STATE))):
             return "listed"  # "Attack a: Province b, Planet a, Harmony.": what it uses, or what it gives
         best: tuple[int, str] | None = None
-        for kind, pattern in (("req", _REQ), ("add", _ADD), ("del", _DEL), ("state", _STATE)):
+        for kind, pattern in (("req", _REQ), ("add", _ADD), ("del", _DEL), ("state", _STATE)) if _ANY_CUE.search(before) else ():
             for m in pattern.finditer(before):
-                if kind == "add" and re.search(r"\b(?:to|need|needs|can|could)\s+$", before[:m.start()]) \
-                        and not re.fullmatch(r"\s*(?:\(|,)?\s*(?:in order )?to\s+", before[:m.start()]):
+                if kind == "add" and _GOAL_TO.search(before, 0, m.start()) \
+                        and not _PURPOSE_TO.fullmatch(before, 0, m.start()):
                     continue  # "we need to create Pain a" is a goal; "Feast b from c to generate Pain c" is not
                 if best is None or m.start() >= best[0]:
                     best = (m.start(), kind)
@@ -727,7 +764,7 @@ class ClaimReader:
 
     def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
                        negative: bool, at: tuple[int, int]) -> None:
-        ref = re.search(r"\bstep (\d{1,2})\b", text[at[0]:at[1]], re.I) if negative else None
+        ref = _STEP_NUM.search(text, at[0], at[1]) if negative else None
         if ref and line.known and 1 <= int(ref.group(1)) <= len(line.actions):
             k = int(ref.group(1))
             frame = _Frame(line.actions[k - 1], f"step {k}", line.states[k - 1], False, False, at)

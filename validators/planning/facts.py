@@ -14,6 +14,7 @@ Only mentions that resolve to an object of the task become atoms: "Province (oth
 from __future__ import annotations
 
 import re
+import bisect
 from dataclasses import dataclass
 
 from validators.planning.extract import Lexicon
@@ -33,6 +34,26 @@ _VERB_ADD = re.compile(r"^\s*(?:(?:is|are|was|were|gets?|get)\s+(?:now\s+|also\s
                        re.I)
 _NEG_BEFORE = re.compile(r"(?:\bno|\bnot|\bwithout|n't have|\bnor|\blacks?|\blacking|\bminus)\s+(?:the\s+|any\s+)?"
                          r"(?:(?:[A-Za-z]+\s*,\s*){0,3}[A-Za-z]+,?\s+(?:or|nor)\s+)?$", re.I)
+
+
+_NEG_WORDS = re.compile(r"\bno\b|\bnot\b|without|n't|\bnor\b|lack|minus", re.I)
+
+
+def _negated_before(before: str) -> bool:
+    return bool(_NEG_WORDS.search(before)) and bool(_NEG_BEFORE.search(before))
+
+
+_NO_BEFORE = re.compile(r"\bno\s+$", re.I)
+
+
+@dataclass(frozen=True)
+class FactIndex:
+    """Raw fact matches of one text, sorted by start (see FactReader.index)."""
+
+    found: list[tuple[int, int, tuple[str, ...]]]
+    starts: list[int]
+    bare: list[tuple[int, int, str]]
+    bare_starts: list[int]
 
 
 @dataclass(frozen=True)
@@ -132,11 +153,12 @@ class FactReader:
                            if len(t.split()) == 2 and t.split()[1] == "{}"}
         self._one_obj = re.compile(rf"(?<![\w\-])({obj})(?![\w\-])", re.I)
 
-    def find(self, text: str, lo: int, hi: int) -> list[FactMention]:
-        """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""
+    def index(self, text: str) -> "FactIndex":
+        """Every raw match in the whole text at once (the patterns run in C over the text, not
+        once per sentence); `find` then reads the ones inside a sentence."""
         found: list[tuple[int, int, Atom]] = []
         for pattern, pred, arity, listed in self.patterns:
-            for m in pattern.finditer(text, lo, hi):
+            for m in pattern.finditer(text):
                 if listed:
                     head_end = m.start() + len(re.match(r"[^\s(]+", m.group(0)).group(0))
                     for k, om in enumerate(self._one_obj.finditer(text, head_end, m.end())):
@@ -152,13 +174,32 @@ class FactReader:
                     args.append(arg)
                 else:
                     found.append((m.start(), m.end(), (pred, *args)))
+        bare: list[tuple[int, int, str]] = []
         if self._bare is not None:
-            # "Province is gone", "no Planet": a claim that no object has it.
-            for m in self._bare.finditer(text, lo, hi):
-                after = text[m.end():min(hi, m.end() + 40)]
-                before = text[max(lo, m.start() - 40):m.start()]
-                if _VERB_NEG.match(after) or re.search(r"\bno\s+$", before, re.I):
-                    found.append((m.start(), m.end(), (self._bare_pred[m.group("p").lower()], "*")))
+            bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare.finditer(text)]
+        found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
+        return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare])
+
+    def find(self, text: str, lo: int, hi: int, index: "FactIndex | None" = None) -> list[FactMention]:
+        """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""
+        index = index or self.index(text[:hi])
+        i = bisect.bisect_left(index.starts, lo)
+        found: list[tuple[int, int, Atom]] = []
+        while i < len(index.starts) and index.starts[i] < hi:
+            if index.found[i][1] <= hi:
+                found.append(index.found[i])
+            i += 1
+        # "Province is gone", "no Planet": a claim that no object has it.
+        i = bisect.bisect_left(index.bare_starts, lo)
+        while i < len(index.bare_starts) and index.bare_starts[i] < hi:
+            start, end, pred = index.bare[i]
+            i += 1
+            if end > hi:
+                continue
+            after = text[end:min(hi, end + 40)]
+            before = text[max(lo, start - 40):start]
+            if _VERB_NEG.match(after) or _NO_BEFORE.search(before):
+                found.append((start, end, (pred, "*")))
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         out: list[FactMention] = []
         seen: set[tuple[int, Atom]] = set()
@@ -170,11 +211,17 @@ class FactReader:
                 start += 1
             after = text[end:min(hi, end + 40)]
             before = text[max(lo, start - 40):start]
+            if after.lstrip(" \t")[:1] in (",", ".", ";", "") or after[:1] == "\n":
+                # nothing said right after it: only a negation before it can change its sense
+                negated = _negated_before(before)
+                exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
+                out.append(FactMention((start, end), atom, negated, False, None, exclusive))
+                continue
             tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
             verb_neg = not (tag_neg or tag_pos) and bool(_VERB_NEG.match(after))
             verb_pos = not (tag_neg or tag_pos) and bool(_VERB_POS.match(after))
             verb_add = not (tag_neg or tag_pos) and bool(_VERB_ADD.match(after))
-            negated = tag_neg or verb_neg or (not (tag_pos or verb_pos or verb_add) and bool(_NEG_BEFORE.search(before)))
+            negated = tag_neg or verb_neg or (not (tag_pos or verb_pos or verb_add) and _negated_before(before))
             past = re.match(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:removed|deleted|consumed|lost|gone)"
                             r"(?:\s+(?:earlier|before|already|previously|in step|by step|after step))", after, re.I)
             verb = "state" if past else "del" if verb_neg and re.match(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
