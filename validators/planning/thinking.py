@@ -42,7 +42,8 @@ from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
-from validators.planning.claims import ClaimReader, step_states, step_verdicts
+from validators.planning.claim_reader import ClaimReader
+from validators.planning.claims import step_states, step_verdicts
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan
 from validators.planning.search import ground_all, reference_plan
 from validators.planning.strips import Task

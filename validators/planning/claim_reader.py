@@ -1,0 +1,667 @@
+"""Claims about states and actions inside R1-style thinking, judged on lines of reasoning.
+
+Semantics: ../shared/docs/thinking-claims.md. A thinking trace proposes, tries and rejects; only
+what it *asserts* can be false. This module reads the trace sentence by sentence, keeps the
+line of reasoning the sentences are about (the actions applied so far from the initial state)
+and that line's STRIPS state, and judges each assertion it can resolve to ground atoms:
+
+* applicability: "Attack a: Province a (yes), Planet a (yes), Harmony (yes). So possible." or a
+  walk-through item that performs an action and describes it ("1. Attack b: needs Province b,
+  Planet c, Harmony. After: Pain b ...") -- judged with the action's real preconditions in the
+  line's state before it; a tagged fact ("Province b (no, Province is c)") is judged there too;
+* effect: "Overcome c from b adds ... removes Province b" -- against the ground action's add
+  and delete lists (VAL semantics: delete first, then add);
+* state: "Now, state: Planet a, b, c", "Harmony is gone", "no Province b" -- against the
+  line's state after its last action.
+
+How the line is kept (each rule errs toward not judging):
+* the line starts at the initial state; a numbered item 1 / "Step 1", or a sentence about the
+  initial state, starts a new line there; item k > 1 keeps the first k-1 actions of the line;
+* an action is applied to the line when a sentence performs it: it heads the sentence ("So
+  Feast b from c.", "2. Overcome a from c:", "Then Succumb c"), or is named as done ("after
+  Attack a", "perform Attack a"); a question, a rejection ("can't", "not possible") or a
+  conditional ("if we", "would") does not apply it;
+* an inapplicable action is applied all the same (its effects), as the annotators judge the
+  states that follow it (thinking-claims dev notes); an action whose objects cannot be
+  resolved makes the line's state unknown, and nothing is judged against it until a restart.
+
+A false claim that the same step takes back ("Province a? Wait, no.") is a retraction, not an
+error; a rejection that replay confirms (an inapplicable action called impossible) is a
+self-correction: the model catching its own error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from validators.planning import prose as P
+from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
+from validators.planning.extract import Lexicon, _LineReader
+from validators.planning.facts import FactMention, FactReader
+from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_preconditions
+from validators.planning.vocab import Vocabulary
+
+RETRACT_WINDOW = 90
+FRESH = 400
+CHARITABLE = True
+REANCHOR = True
+# States after a line's first inapplicable action are judged by applying its effects anyway, but
+# claims there restate the model's own earlier error: one annotator flags them, another does not
+# (thinking_claims_dev notes of 9cdaf3... and 37efd3...). We follow the stricter reading and do
+# not flag them again (dev: precision 0.91 / recall 0.54 against 0.88 / 0.58 when flagged).
+DOWNSTREAM_STATES = False
+
+
+@dataclass
+class _Frame:
+    action: GroundAction
+    label: str
+    pre: frozenset[Atom] | None
+    performed: bool
+    item: bool
+    span: tuple[int, int]
+    positive_talk: bool = False
+    verdict_said: bool = False
+    rejected: bool = False
+    verdict_at: tuple[int, int] | None = None
+    sentence_end: int | None = None
+    hedged: bool = False
+    reason_given: bool = False
+    negative_judged: bool = False
+    denials_judged: bool = False
+    exclusives: list = field(default_factory=list)  # a requirement listing with a "no"/absent fact came before
+    req_at: tuple[int, int] | None = None
+    talk_at: tuple[int, int] | None = None
+    initial: bool = False
+
+
+def _atom(atom: Atom) -> str:
+    return "(" + " ".join(atom) + ")"
+
+
+class ClaimReader:
+    """Reads and judges the claims of one trace (build once per trace; pure)."""
+
+    def __init__(self, task: Task, vocab: Vocabulary, lexicon: Lexicon) -> None:
+        self.task = task
+        self.vocab = vocab
+        self.lex = lexicon
+        facts = lexicon.task.memo.get(("facts", id(lexicon)))
+        if facts is None:
+            facts = lexicon.task.memo[("facts", id(lexicon))] = FactReader(lexicon)
+        self.facts: FactReader = facts
+        self.reader = _LineReader(lexicon, explicit=False)
+        verbs = sorted({t.split()[0].lower() for t in vocab.actions.values() if t.split()}
+                       | {name.split("-")[0].lower() for name in task.domain.actions}, key=len, reverse=True)
+        obj_alt = "|".join(r"\s+".join(map(re.escape, m.split())) for m in sorted(lexicon.lookup, key=len, reverse=True)) or "(?!)"
+        # Where an action's words end: "Feast b from c to generate Pain c", "Attack a (since ...)";
+        # "to" ends them unless an object follows ("Succumb to b").
+        self._stop = re.compile(
+            r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and"
+            rf"|to(?!\s+(?:the\s+)?(?:object\s+)?(?:{obj_alt})(?![\w-]))"
+            r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
+            r"|using|yes|no)\b", re.I)
+        self._verb_object = re.compile(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + obj_alt + r")\b", re.I)
+        self._read_cache: dict[str, GroundAction | None] = {}
+        self._obj_alt = "|".join(r"\s+".join(map(re.escape, m.split())) for m in sorted(lexicon.lookup, key=len, reverse=True)) or "(?!)"
+        self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
+        self.init = task.problem.init
+
+    # -- lines ---------------------------------------------------------------------------
+    def _new_line(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], pos: int) -> LineOfReasoning:
+        line = LineOfReasoning(len(lines), pos, [], [self.init], last=pos)
+        lines.append(line)
+        line_at.append((pos, line.id))
+        return line
+
+    def _nl(self, atom: Atom) -> str:
+        return self.vocab.atom_nl(atom)
+
+    def _actions_in(self, text: str, lo: int, hi: int) -> list[tuple[int, int, GroundAction | None, str]]:
+        """Action mentions in text[lo:hi]: (start, end, ground action or None, words)."""
+        out = []
+        for kw in self.lex.keyword_anywhere.finditer(text, lo, hi):
+            if out and kw.start() < out[-1][1]:
+                continue
+            stop = self._stop
+            end_m = stop.search(text, kw.end(), hi)
+            end = end_m.start() if end_m else hi
+            words = text[kw.start():end]
+            if words in self._read_cache:
+                ground = self._read_cache[words]
+            else:
+                ground = self._read_cache[words] = self._ground(words)
+            out.append((kw.start(), end, ground, words.strip()))
+        return out
+
+    def _ground(self, words: str) -> GroundAction | None:
+        """The one action the words name with all its objects, or None."""
+        steps = self.reader.read(0, len(words), words).steps
+        named = len(self.lex.mention_re.findall(words)) if self.lex.mention_re else 0
+        if len(steps) == 1 and steps[0].ok and not steps[0].note and named >= len(steps[0].args or ()):
+            try:
+                return self.task.ground(steps[0].action, steps[0].args)
+            except (KeyError, ValueError):
+                return None
+        return None
+
+    # -- reading --------------------------------------------------------------------------
+    def read(self, text: str) -> ClaimReport:
+        self._facts_index = self.facts.index(text)
+        lines: list[LineOfReasoning] = []
+        line_at: list[tuple[int, int]] = []
+        claims: list[Claim] = []
+        line = self._new_line(lines, line_at, 0)
+        frame: _Frame | None = None
+        item_base: int | None = None  # line length when item 1 of the current list was read
+        lead: tuple[str, int | None] | None = None  # what a "...:" heading makes of the bullets under it
+
+        pending: tuple[str, int, bool] | None = None  # an action named without its objects ("1. Attack: ...")
+        for s0, s1 in P.sentences(text):
+            sentence = text[s0:s1]
+            carried = None
+            if pending is not None:
+                carried, pending = pending, None
+            question = sentence.rstrip().endswith("?")
+            item = P.ITEM.match(sentence)
+            number = int(item.group("s") or item.group("n")) if item else None
+            body_at = s0 + (item.end() if item else 0)
+            mentions = self._actions_in(text, body_at, s1)
+            acts_at_head = bool(mentions) and P.HEAD_FILLER.sub("", text[body_at:mentions[0][0]]).strip(" *_") == ""
+            low = sentence.lower()
+            restart = not item and any(w in low for w in P.RESTART_WORDS) and bool(P.RESTART.search(sentence))
+            if (number == 1 and acts_at_head) or restart:
+                line = self._new_line(lines, line_at, s0)
+                item_base = 0 if number == 1 else None
+            elif number == 1 and not mentions:
+                # "1. Generate Pain a and Province c. 2. Overcome a from c": a sketch, not a line
+                line = self._new_line(lines, line_at, s0)
+                line.known = False
+                item_base = None
+            elif (number is None and item_base is not None and line.known and "after" in low
+                  and (m_after := P.AFTER_STEP_HEAD.match(sentence))
+                  and 0 < int(m_after.group(1)) < len(line.actions) - item_base):
+                # "Alternatively, after step 2, ...": the walk goes on from step 2 of the same list
+                line = self._fork(lines, line_at, line, item_base + int(m_after.group(1)), s0)
+            elif number is not None and number > 1 and item_base is not None and acts_at_head:
+                keep = item_base + number - 1
+                if len(line.actions) > keep:
+                    line = self._fork(lines, line_at, line, keep, s0)
+            if sum(1 for m in mentions if m[2] is not None) >= 2:
+                # A plan written in one sentence is a candidate (judged as a plan elsewhere),
+                # not a step of the line.
+                if frame is not None:
+                    self._close(frame, claims, line, text)
+                frame = None
+                continue
+            cond = bool(mentions) and bool(P.COND.search(P.PAREN.sub(" ", sentence)))
+            rejected = bool(mentions) and P.says_no(sentence)
+            for k, (a0, a1, ground, words) in enumerate(mentions):
+                head = text[body_at:a0]
+                at_head = k == 0 and P.HEAD_FILLER.sub("", head).strip(" *_") == ""
+                done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 30):a0]))
+                if ground is None:
+                    bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
+                    if at_head and not question and not cond and bare:
+                        # "1. Attack: Province b, ..." names the action before its object
+                        pending = (words.split()[0].lower() if words else "", s1, item is not None)
+                    if frame is not None and words and not frame.action.name.lower().startswith(words.split()[0].lower()[:4]):
+                        self._close(frame, claims, line, text)  # the talk moved on to another action
+                        frame = None
+                    continue
+                if (done_before and frame is not None and ground != frame.action and not frame.performed
+                        and "\n\n" not in text[frame.span[1]:a0]):
+                    # "Overcome a from b requires ... But after Feast b from a, ...": the talk stays on
+                    # Overcome; Feast is the state it is now judged in.
+                    if line.known and line.actions[-1:] != [ground]:
+                        if line.broken is None and unmet_preconditions(ground, line.state):
+                            line.broken = len(line.actions)
+                        line.actions.append(ground)
+                        line.states.append(apply(ground, line.state))
+                        line.last = a1
+                    frame.pre = line.state if line.known else None
+                    continue
+                tail_ok = bool(P.PERFORM_TAIL.match(text[a1:s1]))
+                performed = not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
+                if ((performed or done_before) and not line.known and REANCHOR
+                        and P.INITIAL_WORD.search(text[s0:a0]) and not unmet_preconditions(ground, self.init)):
+                    # A line we lost track of, and an action that fits the initial state: the
+                    # model starts from there (as "After initial Feast b from a" says outright).
+                    line = self._new_line(lines, line_at, s0)
+                if frame is not None:
+                    self._close(frame, claims, line, text)
+                    frame = None
+                pre = line.state if line.known else None
+                if P.INITIAL.search(sentence) and not performed:
+                    pre = self.init  # "In the initial state, we can Feast b from a"
+                elif line.actions and line.actions[-1] == ground and (done_before or not performed):
+                    performed = False
+                    pre = line.states[-2] if line.known else None
+                follows = (carried is not None and k == 0 and at_head
+                           and ground.name.lower().startswith(carried[0][:4]) and not text[carried[1]:s0].strip())
+                if follows:
+                    performed = not question and not rejected
+                frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
+                               (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))))
+                if follows:
+                    frame.positive_talk = True
+                    carried = None
+                if P.CAN_DO.search(text[max(s0, a0 - 40):a0]) and not question and not frame.hedged and not rejected:
+                    frame.verdict_said = True
+                    frame.verdict_at = (s0, s1)
+                if performed:
+                    if line.known and unmet_preconditions(ground, line.state):
+                        line = self._charitable(lines, line_at, line, ground, s0)
+                        frame.pre = line.state if line.known else None
+                    if line.broken is None and line.known and unmet_preconditions(ground, line.state):
+                        line.broken = len(line.actions)
+                    line.actions.append(ground)
+                    line.states.append(apply(ground, line.state))
+                    line.last = a1
+            if carried is not None:
+                line.known = False  # the unnamed action was never resolved: the line may have moved
+            if frame is not None and frame.span[0] >= s0:
+                frame.sentence_end = s1
+            if line.known and not question and self._unread_action(text, body_at, s1, mentions):
+                line.known = False
+            if lead is not None and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
+                lead = None
+            if not question:
+                self._judge_sentence(text, s0, s1, body_at, frame, line, claims, mentions, lead)
+            self._stamp(claims, lines)
+            heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
+            if heading:
+                word = heading.group("kind").lower()
+                step_k = P.AFTER_STEP.search(sentence)
+                lead = ("req" if word.startswith(("pre", "req", "need")) else "add" if word.startswith(("effect", "add"))
+                        else "del" if word.startswith(("remove", "delete")) else "state",
+                        int(step_k.group(1)) if step_k else None)
+        if frame is not None:
+            self._close(frame, claims, line, text)
+        self._stamp(claims, lines)
+        self._mark_retractions(text, claims)
+        return ClaimReport(claims, lines, line_at)
+
+    def _unread_action(self, text: str, lo: int, hi: int, mentions: list) -> bool:
+        """Does a clause do something with an action verb we could not read ("Then put blue
+        down on the table")? Then the line may have moved without us: its state is no longer
+        known, and nothing is judged against it until a restart."""
+        for m in self._verbs.finditer(text, lo, hi):
+            if any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions):
+                continue  # read (or, unresolved, handled as an unnamed action by `read`)
+            follow = text[m.end():min(hi, m.end() + 30)]
+            if self._verb_object.match(follow) \
+                    and not P.COND.search(text[max(lo, m.start() - 40):m.start()]):
+                return True
+            head = text[max(lo, m.start() - 40):m.start()]
+            clause = P.CLAUSE_LEAD.sub("", P.CLAUSE_SPLIT.split(head)[-1])
+            if P.HEAD_FILLER.sub("", clause).strip(" *_") == "" and not P.COND.search(clause):
+                return True
+        return False
+
+    @staticmethod
+    def _stamp(claims: list[Claim], lines: list[LineOfReasoning]) -> None:
+        for c in reversed(claims):
+            if c.line_actions is not None:
+                break
+            c.line_actions = tuple(a.text() for a in lines[c.line].actions)
+
+    def _charitable(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
+                    ground: GroundAction, pos: int) -> LineOfReasoning:
+        """A performed action that the line's state does not allow but an earlier state of the
+        same line does: the model went back to that state without saying so (re-reading the
+        trace as a person would); the line forks there. Otherwise the line stays, and the
+        action is judged where it stands."""
+        for keep in range(len(line.actions) - 1, -1, -1):
+            if not unmet_preconditions(ground, line.states[keep]):
+                return self._fork(lines, line_at, line, keep, pos)
+        return line
+
+    def _fork(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
+              keep: int, pos: int) -> LineOfReasoning:
+        new = LineOfReasoning(len(lines), pos, line.actions[:keep], line.states[:keep + 1], line.known,
+                              broken=line.broken if line.broken is not None and line.broken < keep else None)
+        new.last = pos
+        lines.append(new)
+        line_at.append((pos, new.id))
+        return new
+
+    def _judge_sentence(self, text: str, s0: int, s1: int, body_at: int, frame: _Frame | None,
+                        line: LineOfReasoning, claims: list[Claim], mentions: list,
+                        lead: tuple[str, int | None] | None = None) -> None:
+        facts = self.facts.find(text, body_at, s1, self._facts_index)
+        if not facts and frame is None:
+            return
+        sentence = text[s0:s1]
+        initial = bool(P.INITIAL.search(sentence))
+        fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
+        if frame is not None and fresh_frame and any(f.exclusive or (f.negated and f.atom[-1] != "*") for f in facts):
+            frame.reason_given = True  # "Province is b." / "Province a is not present." before the "Can't."
+        if frame is not None and fresh_frame:
+            for f in facts:
+                if f.exclusive and not P.STATE.search(text[s0:f.span[0]]) and not P.AFTER_STEP.search(text[s0:f.span[0]]):
+                    frame.exclusives.append(f)  # "Province is b" as it stands before the action
+        if frame is not None and fresh_frame:
+            if P.says_no(sentence) and not P.RETRACT_HEAD.match(sentence) and not P.NOT_HELPFUL.search(sentence):
+                frame.rejected = True
+                if frame.pre is not None and not frame.hedged and P.CANT.search(sentence):
+                    self._implied_denials(text, frame, frame.exclusives, line, claims)
+                near_undo = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
+                if (frame.performed and near_undo and P.CANT.search(sentence) and line.actions
+                        and line.actions[-1] is frame.action):
+                    line.actions.pop()
+                    line.states.pop()
+                    frame.performed = False
+                near = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
+                if near and not frame.negative_judged and P.CANT.search(sentence) and (
+                        P.REQ.search(sentence) or any(f.negated or f.exclusive for f in facts) or frame.span[0] >= s0
+                        or P.STEP_REF.search(sentence) or frame.reason_given):
+                    self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
+                    frame.negative_judged = True
+            elif (P.YES.search(sentence) and not frame.verdict_said
+                  and (frame.span[0] >= s0 or (frame.sentence_end is not None and not text[frame.sentence_end:s0].strip()
+                                               and (P.YES_HEAD.match(text[body_at:s1]) or P.REQ.search(sentence)
+                                                    or P.STRONG_YES.search(sentence))))):
+                frame.positive_talk = True
+                frame.verdict_said = True
+                frame.verdict_at = (s0, s1)
+                frame.initial = initial
+        if not facts:
+            return
+        in_sentence = [m for m in mentions if m[2] is not None]
+        effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
+        listed_kind = self._listing_kind(frame, facts) if frame is not None else None
+        for f in facts:
+            own = frame is not None and frame.span[0] >= s0
+            cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
+            cue_text = text[cue_from:f.span[0]]
+            kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
+            if kind == "listed":
+                kind = listed_kind
+            if kind is None:
+                continue
+            if not f.negated and not f.tagged and P.MIXED_NEG.search(text[body_at:f.span[0]]):
+                continue
+            if not f.tagged and text.count("(", body_at, f.span[0]) > text.count(")", body_at, f.span[0]):
+                inside = text[text.rfind("(", body_at, f.span[0]) + 1:f.span[0]]
+                own_cue = self._cue(inside, text[f.span[1]:s1], f, fresh_frame, None)
+                if own_cue not in ("add", "del", "req") or own_cue != kind:
+                    continue  # an aside in parentheses, unless it says what the action does or needs
+            if kind == "req":
+                if frame is not None and fresh_frame:
+                    if not f.negated:
+                        frame.positive_talk = True
+                    else:
+                        frame.reason_given = True
+                    if frame.req_at is None and (f.tagged or f.atom in {l.atom for l in frame.action.pre}):
+                        frame.req_at = (s0, s1)
+                if not f.tagged or frame is None or frame.pre is None or not fresh_frame:
+                    continue
+                if line.broken is not None and line.broken < len(line.actions) - (1 if frame.performed else 0):
+                    continue  # downstream of the line's first inapplicable step (dev annotation policy)
+                holds = self._fact_holds(f, frame.pre)
+                if not holds and self._true_elsewhere(line, f.atom, f.negated):
+                    continue
+                claims.append(self._fact_claim("applicability", text, f, holds, frame.pre, line,
+                                               f"before {frame.action.text()}"))
+            elif kind in ("add", "del"):
+                if frame is None or not fresh_frame or f.atom[-1] == "*" or frame.hedged:
+                    continue
+                between = text[frame.span[1]:f.span[0]]
+                passive = f.verb in ("add", "del") and ("\n\n" not in between or not text[frame.span[1]:s0].strip(" \t\n:"))
+                if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
+                    continue
+                if not in_sentence and P.STEP_REF.search(sentence):
+                    continue
+                if frame.item and frame.performed and not frame.hedged and not f.negated:
+                    frame.positive_talk = True  # a walk-through item saying what the action does
+                    frame.talk_at = frame.talk_at or (s0, s1)
+                act = frame.action
+                post = apply(act, frame.pre) if frame.pre is not None else None
+                if kind == "add" and not f.negated:
+                    holds = f.atom in act.add or (post is not None and f.atom in post)
+                    claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
+                        f"{act.text()} adds {_atom(f.atom)}" if holds else
+                        f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
+                        f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
+                else:
+                    holds = f.atom in act.delete or (post is not None and f.atom not in post)
+                    claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
+                        f"{act.text()} removes {_atom(f.atom)}" if holds else
+                        f"{act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}); it removes "
+                        f"{', '.join(map(_atom, sorted(act.delete))) or 'nothing'}"), line.id, negative=True))
+            elif kind == "post":
+                if frame is None or not frame.performed or not line.known or line.actions[-1:] != [frame.action]:
+                    continue
+                if frame.item and not frame.hedged and not f.negated:
+                    frame.positive_talk = True
+                    frame.talk_at = frame.talk_at or (s0, s1)
+                if DOWNSTREAM_STATES is False and line.broken is not None:
+                    continue
+                where = f"after {', '.join(a.text() for a in line.actions)}"
+                holds = self._fact_holds(f, line.state)
+                claims.append(self._fact_claim("state", text, f, holds, line.state, line, where))
+            elif kind == "state":
+                if P.COND.search(text[body_at:f.span[0]]):
+                    continue  # "if we have Province c": a condition, not a claim
+                step_k = P.AFTER_STEP.search(text[s0:f.span[0]])
+                k = int(step_k.group(1)) if step_k else (lead[1] if lead else None)
+                if initial:
+                    state, where = self.init, "in the initial state"
+                elif k is not None:
+                    if not line.known or len(line.states) <= k:
+                        continue
+                    state, where = line.states[k], f"after step {k} ({', '.join(a.text() for a in line.actions[:k])})"
+                elif (line.known and line.actions and f.span[0] - line.last <= FRESH
+                      and not (frame and frame.span[0] >= s0)):
+                    state = line.state
+                    where = (f"after {', '.join(a.text() for a in line.actions)}" if line.actions
+                             else "in the initial state")
+                else:
+                    continue
+                if DOWNSTREAM_STATES is False and not initial and k is None and line.broken is not None:
+                    continue
+                if DOWNSTREAM_STATES is False and k is not None and not initial and line.broken is not None and line.broken < k:
+                    continue
+                if k is None and P.IN_STEP.search(text, f.span[1], s1):
+                    continue  # "c→a was removed in step 4": a step of some plan, not this line
+                holds = self._fact_holds(f, state)
+                others = sorted(a for a in state if a[0] == f.atom[0] and a != f.atom) if f.exclusive else []
+                if f.exclusive and others:
+                    # "Province is b" while Province a also holds: judged through the rejection it
+                    # supports (a wrong "can't"), not on its own (thinking-claims dev notes).
+                    continue
+                if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated):
+                    continue
+                claims.append(self._fact_claim("state", text, f, holds, state, line, where))
+
+    @staticmethod
+    def _listing_kind(frame: _Frame, facts: list[FactMention]) -> str | None:
+        """"Succumb b: Province b, Planet b, Harmony." lists effects; "Attack a: Province b,
+        Planet a, Harmony." lists preconditions: whichever the atoms match more of (in atoms or
+        predicates), else it is not read."""
+        atoms = [f.atom for f in facts if f.span[0] >= frame.span[1]]
+        if not atoms:
+            return None
+        pre = {l.atom for l in frame.action.pre if l.positive}
+        pre_preds = {a[0] for a in pre}
+        add_preds = {a[0] for a in frame.action.add}
+        score_pre = sum((a in pre) * 2 + (a[0] in pre_preds) for a in atoms)
+        score_add = sum((a in frame.action.add) * 2 + (a[0] in add_preds) for a in atoms)
+        if score_pre > score_add:
+            return "req"
+        if score_add > score_pre:
+            return "add"
+        return None
+
+    def _cue(self, before: str, after: str, f: FactMention, fresh_frame: bool, lead: str | None) -> str | None:
+        """What kind of assertion a fact mention is part of: a passive verb right after a list
+        ("Province b and Planet c are removed"), else the nearest cue before it in its sentence
+        (parenthetical remarks set aside); a bare yes/no-tagged fact next to an action is one of
+        its preconditions."""
+        tail = P.TAIL.match(after) if P.TAIL_WORDS.search(after) else None
+        if f.verb == "state":
+            return "state"  # its own verb: "so only c→a remains", "Planet c was removed earlier"
+        if tail and not f.tagged:
+            word = tail.group(1)
+            return "del" if word in ("removed", "deleted", "gone", "false") else "state" if word in ("present", "true") else "add"
+        if f.verb in ("add", "del") and fresh_frame:
+            return f.verb
+        if f.tagged and not P.LETTER.search(P.PAREN.sub(" ", before).strip(" :,-")):
+            return lead or ("req" if fresh_frame else "state")
+        before = P.PAREN.sub(" ", before)
+        if (P.ARROW_LIST.match(before) and not f.tagged and f.verb is None
+                and not any(p.search(before) for p in (P.REQ, P.ADD, P.DEL, P.STATE))):
+            return "post"  # "Feast b from c → Pain c, Province a and c": the state it leads to
+        if (P.COLON_LIST.match(before) and not f.tagged and f.verb is None
+                and not any(p.search(before) for p in (P.REQ, P.ADD, P.DEL, P.STATE))):
+            return "listed"  # "Attack a: Province b, Planet a, Harmony.": what it uses, or what it gives
+        best: tuple[int, str] | None = None
+        for kind, pattern in (("req", P.REQ), ("add", P.ADD), ("del", P.DEL), ("state", P.STATE)) if P.ANY_CUE.search(before) else ():
+            for m in pattern.finditer(before):
+                if kind == "add" and P.GOAL_TO.search(before, 0, m.start()) \
+                        and not P.PURPOSE_TO.fullmatch(before, 0, m.start()):
+                    continue  # "we need to create Pain a" is a goal; "Feast b from c to generate Pain c" is not
+                if best is None or m.start() >= best[0]:
+                    best = (m.start(), kind)
+        if best is None and lead is not None:
+            return lead
+        if best is None and (f.exclusive or f.verb == "state"):
+            return "state"
+        if best is None and f.tagged:
+            return "req" if fresh_frame else "state"
+        return best[1] if best else None
+
+    @staticmethod
+    def _fact_holds(f: FactMention, state: frozenset[Atom]) -> bool:
+        if f.atom[-1] == "*":
+            return any(a[0] == f.atom[0] for a in state) != f.negated
+        return (f.atom in state) != f.negated
+
+    def _fact_claim(self, kind: str, text: str, f: FactMention, holds: bool, state: frozenset[Atom],
+                    line: LineOfReasoning, where: str) -> Claim:
+        if f.atom[-1] == "*":
+            some = sorted(a for a in state if a[0] == f.atom[0])
+            msg = (f"no {f.atom[0]} {where}: right" if holds else
+                   f"says no {f.atom[0]} holds {where}, but {', '.join(map(_atom, some))} "
+                   f"{'holds' if len(some) == 1 else 'hold'}" + (self._why(some[0], line) if some else ""))
+            return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=True,
+                         state=sorted(map(_atom, state)))
+        said = "does not hold" if f.negated else "holds"
+        truth = "holds" if f.atom in state else "does not hold"
+        msg = (f"{_atom(f.atom)} {said} {where}: right" if holds else
+               f"says {_atom(f.atom)} ({self._nl(f.atom)}) {said} {where}, but it {truth}"
+               + self._why(f.atom, line))
+        return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=f.negated,
+                     state=sorted(map(_atom, state)))
+
+    def _why(self, atom: Atom, line: LineOfReasoning) -> str:
+        """Which action of the line last changed the atom (the action that made the claim false)."""
+        for act, before in zip(reversed(line.actions), reversed(line.states[:-1])):
+            if atom in act.delete and atom in before:
+                return f" ({act.text()} removed it)"
+            if atom in act.add and atom not in before:
+                return f" ({act.text()} added it)"
+        if line.actions:
+            return " (no action of the line changed it)"
+        return ""
+
+    def _implied_denials(self, text: str, frame: _Frame, facts: list[FactMention], line: LineOfReasoning,
+                         claims: list[Claim]) -> None:
+        """"Feast a from c requires Province a ... Province is b." denies Province a: the model
+        reads Province as held by one object. Judged only as the reason of a rejection: when a
+        reason it gives is right (another need really fails), the rejection stands and nothing
+        is flagged (dev notes: "cites both 'Province is b' and the correct 'Planet is b'")."""
+        if line.broken is not None and line.broken < len(line.actions) - (1 if frame.performed else 0):
+            return
+        needs = [l.atom for l in frame.action.pre if l.positive]
+        implied = []
+        for f in facts:
+            if not f.exclusive or f.negated:
+                continue
+            for atom in needs:
+                if atom[0] == f.atom[0] and atom != f.atom and len(atom) == 2:
+                    implied.append((f, atom))
+        if not implied or frame.denials_judged:
+            return
+        frame.denials_judged = True
+        if any(a not in frame.pre for _, a in implied):
+            return
+        f, atom = implied[0]
+        claims.append(Claim("applicability", f.span, text[f.span[0]:f.span[1]], False,
+                            f"\"{text[f.span[0]:f.span[1]]}\" denies {_atom(atom)} ({self._nl(atom)}), which "
+                            f"{frame.action.text()} needs, but it holds here" + self._why(atom, line),
+                            line.id, negative=True, state=sorted(map(_atom, frame.pre))))
+
+    def _true_elsewhere(self, line: LineOfReasoning, atom: Atom, negated: bool) -> bool:
+        """Would the claim hold in another state of the same line? Then the model is most
+        likely speaking of that state (a step back we did not see), and it is not judged."""
+        if not CHARITABLE:
+            return False
+        if atom[-1] == "*":
+            return any(any(a[0] == atom[0] for a in st) != negated for st in line.states[-3:-1])
+        if negated:
+            # "X (no)" where X holds: the model's own misreading far more often than a step
+            # back we did not see; judged unless X was absent in the line's last two states.
+            return any(atom not in st for st in line.states[-3:-1])
+        return any(atom in st for st in line.states)
+
+    def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
+                       negative: bool, at: tuple[int, int]) -> None:
+        ref = P.STEP_NUM.search(text, at[0], at[1]) if negative else None
+        if ref and line.known and 1 <= int(ref.group(1)) <= len(line.actions):
+            k = int(ref.group(1))
+            frame = _Frame(line.actions[k - 1], f"step {k}", line.states[k - 1], False, False, at)
+        if frame.pre is None:
+            return
+        unmet = unmet_preconditions(frame.action, frame.pre)
+        applicable = not unmet
+        holds = applicable != negative
+        if not holds and not negative and CHARITABLE and any(
+                not unmet_preconditions(frame.action, st) for st in line.states):
+            return
+        index = line.actions.index(frame.action) if frame.performed and frame.action in line.actions else len(line.actions)
+        if not holds and not negative and line.broken is not None and line.broken < index:
+            return  # follows an action the line applied although it was not applicable (already judged there)
+        act = frame.action.text()
+        if holds:
+            msg = (f"{act} is indeed not applicable: {', '.join(self._nl(l.atom) for l in unmet)} "
+                   f"{'does' if len(unmet) == 1 else 'do'} not hold" if negative else f"{act} is applicable")
+        elif negative:
+            if frame.hedged or not line.known or at[0] - frame.span[1] > FRESH:
+                return
+            msg = (f"rejects {act}, but all its preconditions hold here: "
+                   + ", ".join(f"{_atom(l.atom)}" for l in frame.action.pre if l.positive))
+        else:
+            msg = (f"presents {act} as doable, but its precondition{'s' if len(unmet) > 1 else ''} "
+                   f"{', '.join(f'{_atom(l.atom)} ({self._nl(l.atom)})' for l in unmet)} "
+                   f"{'do' if len(unmet) > 1 else 'does'} not hold" + self._why(unmet[0].atom, line))
+        claims.append(Claim("applicability", at, text[at[0]:at[1]].strip(), holds, msg, line.id, negative=negative,
+                            state=sorted(map(_atom, frame.pre))))
+
+    def _close(self, frame: _Frame, claims: list[Claim], line: LineOfReasoning, text: str) -> None:
+        """A performed action described as doable (preconditions listed, effects stated, "yes")
+        without any rejection is an applicability claim."""
+        if frame.rejected:
+            return
+        said_at = text[frame.verdict_at[0]:frame.verdict_at[1]] if frame.verdict_at else ""
+        if P.STEP_REF.search(said_at) or P.STEP_REF.search(text[frame.span[1]:frame.span[1] + 14]):
+            return  # "(step 4)": a step of some plan, not necessarily of the line we keep
+        if frame.hedged and not frame.performed and (frame.verdict_at is None or frame.verdict_at[0] > frame.span[1]):
+            return  # "maybe Attack a. Yes: ..." agrees with an idea; it asserts nothing about a state
+        if frame.verdict_said or (frame.item and frame.performed and frame.positive_talk):
+            if frame.initial:
+                frame.pre = self.init
+            self._applicability(text, frame, claims, line, negative=False,
+                                at=frame.verdict_at or frame.req_at or frame.talk_at or frame.span)
+
+    def _mark_retractions(self, text: str, claims: list[Claim]) -> None:
+        for c in claims:
+            if c.holds is False:
+                window = text[c.span[1]:c.span[1] + RETRACT_WINDOW]
+                cut = re.search(r"\n\s*\n", window)
+                if cut:
+                    window = window[:cut.start()]
+                if P.RETRACT.search(window[:60]):
+                    c.retracted = True

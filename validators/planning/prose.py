@@ -1,0 +1,111 @@
+"""How models write about plans in thinking text: the sentence splitter and the cue words the
+claim reader looks for (requirements, effects, states, verdicts, rejections, hedges, restarts).
+
+Kept apart from the reader so the vocabulary can be read, tested and extended in one place; each
+pattern is compiled once. Patterns match English prose as DeepSeek-R1 writes it on PlanBench
+(../shared/data/dev/planbench_r1_thinking.jsonl); they decide which sentences make claims, never
+whether a claim is true (that is the STRIPS state's job, claim_reader.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+SENT = re.compile(r"(?:[ \t]*[*_#>-]*[ \t]*(?:(?:step|action)[ \t]*\d{1,3}[ \t]*[*_]*[ \t]*[:.)\-]|\d{1,3}[ \t]*[.)])(?!\d))?"
+                   r"[^.!?\n]*(?:\([^()\n]*\)[^.!?\n]*)*(?:[.!?]+(?=\s|$)|\n|$)", re.I)
+ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:then|so|now|next|and),?\s+)?(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s*[:.)\-]|(?P<n>\d{1,3})\s*[.)](?!\d))\s*[*_]*\s*", re.I)
+HEAD_FILLER = re.compile(
+    r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
+    r"|let's|let me|let us|we(?:'ll| will| can| could| should| need to| must)?|i(?:'ll| will| can| could| should)?"
+    r"|try(?:ing)?|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do"
+    r"|(?:step|action) \d{1,2}\s*[:.)-])(?:\b|(?<=[:.)-]))[,:]?\s*)+",
+    re.I)
+DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do(?:ing)?|once (?:we|i) (?:do|have done))\s+"
+                          r"(?:the\s+)?(?:initial\s+|first\s+|that\s+|this\s+)?$",
+                          re.I)
+COND = re.compile(r"\b(?:if|would|suppose|supposing|assum(?:e|ing)|whether|could we|can we|should we|to (?:do|use|perform))\b",
+                   re.I)
+RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternatively),?\s+)*(?:(?:re)?start(?:ing)? (?:over|again|from)|from scratch"
+                      r"|from the (?:start|beginning)|from the initial state|back to the (?:start|initial state))"
+                      r"|\b(?:start(?:ing)? over|from scratch|begin again)\b", re.I)
+INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:))",
+                      re.I)
+EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b"
+                          r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
+                          r"|deletes?|sets?|generates?|creates?|brings?))",
+                          re.I)
+# Cheap gates in front of the long alternations (most sentences need none of them).
+NO_WORDS = re.compile(r"\bno\b|n't|\bnot\b|impossib|unable|\bneed|\bbut\b|\bcannot\b", re.I)
+TAIL_WORDS = re.compile(r"\b(?:removed|deleted|gone|false|added|true|present|created)\b", re.I)
+ANY_CUE = re.compile(r"requir|need|pre|add|give|creat|produc|generat|set|restor|lead|bring|brought|back|result|true|remov"
+                      r"|delet|consum|los[et]|use|take|false|longer|now|state|fact|have|current|remain|left|still|there",
+                      re.I)
+
+
+def says_no(sentence: str) -> bool:
+    return bool(NO_WORDS.search(sentence)) and bool(NO.search(sentence))
+
+
+RESTART_WORDS = ("start", "scratch", "initial", "beginning", "again")
+AFTER_STEP_HEAD = re.compile(r"^\W*(?:(?:so|now|then|alternatively|wait),?\s+)*after (?:step|action) (\d{1,2})\b", re.I)
+CLAUSE_LEAD = re.compile(r"^\W*(?:after|before|once|while|by)\b", re.I)
+CLAUSE_SPLIT = re.compile(r"[.,;:!?\n]")
+IN_STEP = re.compile(r"\b(?:in|at|by) step \d", re.I)
+STEP_NUM = re.compile(r"\bstep (\d{1,2})\b", re.I)
+TAIL = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+)?"
+                   r"(?:also\s+)?(removed|deleted|gone|false|added|true|present|created)\b")
+LETTER = re.compile(r"[a-z]", re.I)
+ARROW_LIST = re.compile(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$")
+COLON_LIST = re.compile(r"^\s*:\s*(?:[^.;:]*?,\s*)?$")
+GOAL_TO = re.compile(r"\b(?:to|need|needs|can|could)\s+$")
+PURPOSE_TO = re.compile(r"\s*(?:\(|,)?\s*(?:in order )?to\s+")
+PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|to get\b|step\b)", re.I)
+PAREN = re.compile(r"\([^()]*\)")
+MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
+CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) can (?:now |then |also |still )?(?:do |perform |apply |use )?(?:the )?$",
+                     re.I)
+STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|satisfied)\b", re.I)
+HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying|assum(?:e|ing)|suppose|hypothetically)\b", re.I)
+YES_HEAD = re.compile(r"^\W*(?:so,? )?(?:yes|(?:all|both)(?: three| of them)? (?:are )?(?:present|true|met|satisfied))\b", re.I)
+CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible"
+                   r"|so no\b(?! problem)|can't do)\b|(?:^|[.(,]\s*)no[.)]|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
+NOT_HELPFUL = re.compile(r"\b(?:not|isn't|doesn't|won't) (?:help|helpful|useful|needed|necessary|what we want|the goal|good)\b"
+                          r"|\bno (?:help|use|point|progress)\b|\bdoesn't (?:achieve|give|get|lead)\b", re.I)
+RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
+AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
+STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
+LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
+                   r"|state|facts|now|after[^:]*)\s*:\s*$", re.I)
+BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s")
+INITIAL_WORD = re.compile(r"\b(?:initial(?:ly)?|first|start(?:ing)?|begin(?:ning)?)\b", re.I)
+REQ = re.compile(r"\b(?:requires?|required|requirements?|needs?|needed|prerequisites?|preconditions?|pre-conditions?|pre)\b",
+                  re.I)
+ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|generates?|generated|generating|sets?|restores?|restored"
+                  r"|lead(?:s|ing)? to|brings? back|bring back|brought back|get back"
+                  r"|results? in|becomes? true|makes? true)\b", re.I)
+DEL = re.compile(r"\b(?:removes?|removed|deletes?|deleted|consumes?|consumed|loses?|lost|uses? up|takes? away"
+                  r"|becomes? false|no longer)\b", re.I)
+STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still"
+                    r"|(?:we|i) (?:don't|do not|no longer) have|(?:we|i) have no|there is no|there are no)\b", re.I)
+YES = re.compile(
+    r"\b(?:so (?:yes|possible|it's possible|that's possible|we can do (?:it|that|this))|(?<!\()(?<!\(\s)yes\b|(?:all|both)(?: three| are| of them)?"
+    r" (?:present|true|met|satisfied|there|available|hold|good)|(?:is|are) (?:all )?(?:met|satisfied)|(?:→|->) ?(?:all )?"
+    r"(?:true|yes|ok)|(?:is|it's) (?:possible|applicable|allowed|doable)|can be (?:done|performed|applied)|we can do (?:it|that|this)"
+    r"|all (?:preconditions|prerequisites|requirements) (?:are )?(?:met|satisfied))", re.I)
+NO = re.compile(
+    r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible|so no\b(?! problem)"
+    r"|isn't allowed|not met|not satisfied|not available|won't work|doesn't work|unable)\b|(?:^|[.(,]\s*)no[.)]"
+    r"|\bbut\b[^.]{0,60}\b(?:removed|gone|not (?:present|there|available)|missing|lacks?|don't have|do not have)\b"
+    r"|\b(?:isn't|is not|aren't|are not|wasn't|not) (?:present|there|available|true)\b|\b(?:don't|do not|doesn't|does not) have\b"
+    r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b"
+    r"|\bbut\b[^.]{0,30}\b(?:is|are) (?:now |currently |only )?(?:on )?[a-z]\b(?![\w-])|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
+RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake|no\b(?=[,.]))|\?", re.I)
+
+
+def sentences(text: str) -> Iterator[tuple[int, int]]:
+    """[start, end) of each sentence, a list item with its marker, or a line; parentheses kept whole."""
+    for m in SENT.finditer(text):
+        a, b = m.span()
+        if b > a and text[a:b].strip():
+            yield a, b
