@@ -1,29 +1,39 @@
 """Claims about states and actions inside R1-style thinking, judged on lines of reasoning.
 
 Semantics: ../shared/docs/thinking-claims.md. A thinking trace proposes, tries and rejects; only
-what it *asserts* can be false. This module reads the trace sentence by sentence, keeps the
-line of reasoning the sentences are about (the actions applied so far from the initial state)
-and that line's STRIPS state, and judges each assertion it can resolve to ground atoms:
+what it *asserts* can be false. The reader goes sentence by sentence (prose.py), keeps the line
+of reasoning the sentences are about (the actions applied so far from the initial state) and
+that line's STRIPS state, and judges each assertion it can resolve to ground atoms (facts.py):
 
-* applicability: "Attack a: Province a (yes), Planet a (yes), Harmony (yes). So possible." or a
-  walk-through item that performs an action and describes it ("1. Attack b: needs Province b,
-  Planet c, Harmony. After: Pain b ...") -- judged with the action's real preconditions in the
-  line's state before it; a tagged fact ("Province b (no, Province is c)") is judged there too;
-* effect: "Overcome c from b adds ... removes Province b" -- against the ground action's add
-  and delete lists (VAL semantics: delete first, then add);
-* state: "Now, state: Planet a, b, c", "Harmony is gone", "no Province b" -- against the
-  line's state after its last action.
+* applicability: "Attack a: Province a (yes), Planet a (yes), Harmony (yes). So possible.", "we
+  can do Overcome a from c", or a walk-through item that performs an action and says what it
+  needs or gives ("1. Attack b: Province b, Planet c, Harmony. ...", "Step 2: Succumb c ->
+  Harmony, Province c") -- judged with the action's real preconditions in the line's state
+  before it; a tagged fact ("Province b (no, Province is c)") is judged there too; a rejection
+  ("... Province is b. Can't.") of an action whose preconditions all hold is false, and "Province
+  is b" given as its reason denies the Province the action needs;
+* effect: "Overcome c from b adds ... removes Province b", "Feast b from c (generates Pain c)" --
+  against the ground action's add and delete lists (VAL semantics: delete first, then add);
+* state: "Now, state: Planet a, b, c", "Harmony is gone", "Province is gone", "no Province b",
+  "Feast b from c -> Pain c, Province a and c" -- against the line's state after the action.
 
 How the line is kept (each rule errs toward not judging):
-* the line starts at the initial state; a numbered item 1 / "Step 1", or a sentence about the
-  initial state, starts a new line there; item k > 1 keeps the first k-1 actions of the line;
-* an action is applied to the line when a sentence performs it: it heads the sentence ("So
-  Feast b from c.", "2. Overcome a from c:", "Then Succumb c"), or is named as done ("after
-  Attack a", "perform Attack a"); a question, a rejection ("can't", "not possible") or a
-  conditional ("if we", "would") does not apply it;
-* an inapplicable action is applied all the same (its effects), as the annotators judge the
-  states that follow it (thinking-claims dev notes); an action whose objects cannot be
-  resolved makes the line's state unknown, and nothing is judged against it until a restart.
+* it starts at the initial state; a numbered item 1 / "Step 1" that performs an action, or an
+  explicit restart ("start over", "from the initial state"), starts a new line there; item k > 1
+  keeps the first k-1 actions of the list; "after step k" goes on from step k; a list whose
+  item 1 names no action is a sketch, and its line is not known;
+* an action is applied when a sentence performs it: it heads the sentence ("So Feast b from c.",
+  "2. Overcome a from c:", "Then Succumb c"), or is named as done ("after Attack a"); a question,
+  a rejection, a condition ("if we", "would") or a hedge ("maybe", "suppose") does not apply it,
+  and a rejection right after it ("Can't.") takes it back;
+* an action the state does not allow but an earlier state of the same line does is read as a
+  step back to that state (the line forks there); an inapplicable action is otherwise applied
+  all the same (its effects), as the annotators judge the states that follow it, but claims
+  downstream of it restate the model's first error and are not judged again (DOWNSTREAM_STATES);
+* an action verb we cannot read ("then put blue down on the table") makes the line unknown:
+  nothing is judged against it until a restart (or "After initial Feast b from a", REANCHOR);
+* a claim that some other state of the same line would make true is left unjudged (CHARITABLE):
+  the model may be speaking of a step we did not see.
 
 A false claim that the same step takes back ("Province a? Wait, no.") is a retraction, not an
 error; a rejection that replay confirms (an inapplicable action called impossible) is a

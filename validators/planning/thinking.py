@@ -5,8 +5,9 @@ function every planning domain calls (validators/planning/__init__.py::_replay).
 Which lines form a candidate plan in R1-style thinking (each rule keeps doubtful text unjudged):
 * a list item ("3. ...", "Step 3: ...", "- ...") whose first sentence reads as actions of the
   domain, every action resolved with the right number of objects (extract.py's line reader);
-  only the first sentence counts, so "4. Stack orange on red. ... So step 4: stack ..." is one
-  action, and an item ending in "?" is a question, not a proposal;
+  the sentences after it count too while each is one plainly named action ("1. Unstack blue
+  from orange. Put down blue." is two actions, thinking-claims.md), so "4. Stack orange on red.
+  ... So step 4: stack ..." stays one action; an item ending in "?" is a question, not a proposal;
 * consecutive numbers (1, 2, 3 ...) of the same list style form one candidate, unless the prose
   between two items performs an action itself ("So Attack c:"): the candidate is cut there, as
   the list no longer holds the whole sequence; a candidate
@@ -25,10 +26,14 @@ Which lines form a candidate plan in R1-style thinking (each rule keeps doubtful
   that may continue in prose: each action is still checked for applicability, but whether it
   reaches the goal is not judged (a one-action plan is therefore never judged as a whole).
 
-Every action of a candidate is applied from the initial state; the first inapplicable one makes
-its step invalid (`candidate_plan_invalid`, with all unmet preconditions, PlanBench wording),
-later ones are unchecked consequences. metacot: each TRY's text is read like an answer
-(extract_plan); llm_modulo: each round's answer part is a candidate.
+Every action of a candidate is applied from the initial state. In R1-style thinking (`think`) a
+candidate is a proposal: its failing action is not an error by itself (thinking-claims.md);
+what the trace asserts about it is judged claim by claim (claim_reader.py: applicability, state
+and effect claims on lines of reasoning; analysis.py: verification claims and the plan the trace
+settles on). In metacot and LLM-Modulo rounds, where each attempt is put forward as a solution,
+the first inapplicable action makes its step invalid (`candidate_plan_invalid`, with all unmet
+preconditions, PlanBench wording) and later ones are unchecked consequences. metacot: each TRY's
+text is read like an answer (extract_plan); llm_modulo: each round's answer part is a candidate.
 """
 
 from __future__ import annotations
