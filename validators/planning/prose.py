@@ -84,7 +84,7 @@ REQ = re.compile(r"\b(?:requires?|required|requirements?|needs?|needed|prerequis
 ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|generates?|generated|generating|sets?|restores?|restored"
                   r"|lead(?:s|ing)? to|brings? back|bring back|brought back|get back"
                   r"|results? in|becomes? true|makes? true)\b", re.I)
-DEL = re.compile(r"\b(?:removes?|removed|deletes?|deleted|consumes?|consumed|loses?|lost|uses? up|takes? away"
+DEL = re.compile(r"\b(?:removes?|removed|removing|deletes?|deleted|deleting|consumes?|consumed|loses?|lost|uses? up|takes? away"
                   r"|becomes? false|no longer)\b", re.I)
 STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still"
                     r"|(?:we|i) (?:don't|do not|no longer) have|(?:we|i) have no|there is no|there are no)\b", re.I)
