@@ -14,17 +14,8 @@ from bench.claims_score import score_rows
 from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
+from tests.test_planning import BW_DOMAIN
 
-BW_DOMAIN = """(define (domain blocksworld-4ops) (:requirements :strips)
-(:predicates (clear ?x) (ontable ?x) (handempty) (holding ?x) (on ?x ?y))
-(:action pick-up :parameters (?ob) :precondition (and (clear ?ob) (ontable ?ob) (handempty))
-  :effect (and (holding ?ob) (not (clear ?ob)) (not (ontable ?ob)) (not (handempty))))
-(:action put-down :parameters (?ob) :precondition (holding ?ob)
-  :effect (and (clear ?ob) (handempty) (ontable ?ob) (not (holding ?ob))))
-(:action stack :parameters (?ob ?underob) :precondition (and (clear ?underob) (holding ?ob))
-  :effect (and (handempty) (clear ?ob) (on ?ob ?underob) (not (clear ?underob)) (not (holding ?ob))))
-(:action unstack :parameters (?ob ?underob) :precondition (and (on ?ob ?underob) (clear ?ob) (handempty))
-  :effect (and (holding ?ob) (clear ?underob) (not (on ?ob ?underob)) (not (clear ?ob)) (not (handempty)))))"""
 # b (blue) on a (red), a on the table; goal: a on b.
 BW_PROBLEM = """(define (problem p) (:domain blocksworld-4ops) (:objects a b)
 (:init (handempty) (ontable a) (on b a) (clear b)) (:goal (and (on a b))))"""
