@@ -6,7 +6,6 @@ The minimal records are the issue's own; the dev figures are a floor measured on
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
