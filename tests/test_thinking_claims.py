@@ -6,11 +6,10 @@ The minimal records are the issue's own; the dev figures are a floor measured on
 
 from __future__ import annotations
 
-
 import pytest
 
-from bench.claims_score import score_rows
 from audit import audit_record
+from bench.claims_score import score_rows
 from core.record import record_from_json
 from tests.conftest import load_dev
 from tests.test_planning import BW_DOMAIN
