@@ -429,6 +429,10 @@ class ClaimReader:
                     frame.talk_at = frame.talk_at or (s0, s1)
                 act = frame.action
                 post = apply(act, frame.pre) if frame.pre is not None else None
+                nearest = [m[2] for m in in_sentence if m[1] <= f.span[0]]
+                if nearest and nearest[-1] != act:
+                    # "after Overcome a from c, Harmony is added back": the effect is the named action's
+                    act, post = nearest[-1], None
                 if kind == "add" and not f.negated:
                     holds = f.atom in act.add or (post is not None and f.atom in post)
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (

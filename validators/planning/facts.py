@@ -218,6 +218,8 @@ class FactReader:
                 out.append(FactMention((start, end), atom, negated, False, None, exclusive))
                 continue
             tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
+            if (tag_neg or tag_pos) and "?" in after.split(")", 1)[0]:
+                tag_neg = tag_pos = False  # "Province a (still present?)" asks, it does not claim
             verb_neg = not (tag_neg or tag_pos) and bool(_VERB_NEG.match(after))
             verb_pos = not (tag_neg or tag_pos) and bool(_VERB_POS.match(after))
             verb_add = not (tag_neg or tag_pos) and bool(_VERB_ADD.match(after))
