@@ -91,16 +91,23 @@ def _atom(atom: Atom) -> str:
 
 
 class ClaimReader:
-    """Reads and judges the claims of one trace (build once per trace; pure)."""
+    """Reads and judges the claims of a trace. Its patterns depend only on the task's lexicon, so
+    one reader serves every trace on the same problem (`for_lexicon`); `read` keeps no state
+    between calls except the cache of action phrases already resolved."""
+
+    @classmethod
+    def for_lexicon(cls, task: Task, vocab: Vocabulary, lexicon: Lexicon) -> "ClaimReader":
+        key = ("claim_reader", id(lexicon))
+        reader = task.memo.get(key)
+        if reader is None:
+            reader = task.memo[key] = cls(task, vocab, lexicon)
+        return reader
 
     def __init__(self, task: Task, vocab: Vocabulary, lexicon: Lexicon) -> None:
         self.task = task
         self.vocab = vocab
         self.lex = lexicon
-        facts = lexicon.task.memo.get(("facts", id(lexicon)))
-        if facts is None:
-            facts = lexicon.task.memo[("facts", id(lexicon))] = FactReader(lexicon)
-        self.facts: FactReader = facts
+        self.facts = FactReader(lexicon)
         self.reader = _LineReader(lexicon, explicit=False)
         verbs = sorted({t.split()[0].lower() for t in vocab.actions.values() if t.split()}
                        | {name.split("-")[0].lower() for name in task.domain.actions}, key=len, reverse=True)
@@ -114,7 +121,6 @@ class ClaimReader:
             r"|using|yes|no)\b", re.I)
         self._verb_object = re.compile(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + obj_alt + r")\b", re.I)
         self._read_cache: dict[str, GroundAction | None] = {}
-        self._obj_alt = "|".join(r"\s+".join(map(re.escape, m.split())) for m in sorted(lexicon.lookup, key=len, reverse=True)) or "(?!)"
         self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
         self.init = task.problem.init
 

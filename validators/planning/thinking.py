@@ -434,7 +434,7 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
             for cand in candidates:
                 cand.verdicts = []
             try:
-                report = ClaimReader(task, vocab, lexicon).read(record.trace)
+                report = ClaimReader.for_lexicon(task, vocab, lexicon).read(record.trace)
             except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the answer verdict
                 stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
             else:
