@@ -84,6 +84,8 @@ class _Frame:
     req_at: tuple[int, int] | None = None
     talk_at: tuple[int, int] | None = None
     initial: bool = False
+    forked_from: LineOfReasoning | None = None  # the line before performing it made us step back
+    context: bool = False  # named as the cause of a state ("because Overcome a from c removes ..."), not proposed
 
 
 def _atom(atom: Atom) -> str:
@@ -219,7 +221,7 @@ class ClaimReader:
                 done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 30):a0]))
                 if ground is None:
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
-                    if at_head and not question and not cond and bare:
+                    if at_head and not question and not cond and bare and item is not None:
                         # "1. Attack: Province b, ..." names the action before its object
                         pending = (words.split()[0].lower() if words else "", s1, item is not None)
                     if frame is not None and words and not frame.action.name.lower().startswith(words.split()[0].lower()[:4]):
@@ -240,7 +242,7 @@ class ClaimReader:
                     continue
                 tail_ok = bool(P.PERFORM_TAIL.match(text[a1:s1]))
                 performed = not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
-                if ((performed or done_before) and not line.known and REANCHOR
+                if ((performed or done_before) and (not line.known or unmet_preconditions(ground, line.state)) and REANCHOR
                         and P.INITIAL_WORD.search(text[s0:a0]) and not unmet_preconditions(ground, self.init)):
                     # A line we lost track of, and an action that fits the initial state: the
                     # model starts from there (as "After initial Feast b from a" says outright).
@@ -259,7 +261,8 @@ class ClaimReader:
                 if follows:
                     performed = not question and not rejected
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
-                               (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))))
+                               (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))),
+                               context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])))
                 if follows:
                     frame.positive_talk = True
                     carried = None
@@ -268,8 +271,10 @@ class ClaimReader:
                     frame.verdict_at = (s0, s1)
                 if performed:
                     if line.known and unmet_preconditions(ground, line.state):
+                        before = line
                         line = self._charitable(lines, line_at, line, ground, s0)
                         frame.pre = line.state if line.known else None
+                        frame.forked_from = before if line is not before else None
                     if line.broken is None and line.known and unmet_preconditions(ground, line.state):
                         line.broken = len(line.actions)
                     line.actions.append(ground)
@@ -284,7 +289,10 @@ class ClaimReader:
             if lead is not None and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
                 lead = None
             if not question:
-                self._judge_sentence(text, s0, s1, body_at, frame, line, claims, mentions, lead)
+                if self._judge_sentence(text, s0, s1, body_at, frame, line, claims, mentions, lead) and frame.forked_from:
+                    line = frame.forked_from  # the step back was only for an action the model then did not take
+                    line_at.append((s0, line.id))
+                    frame.forked_from = None
             self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
             if heading:
@@ -345,10 +353,13 @@ class ClaimReader:
 
     def _judge_sentence(self, text: str, s0: int, s1: int, body_at: int, frame: _Frame | None,
                         line: LineOfReasoning, claims: list[Claim], mentions: list,
-                        lead: tuple[str, int | None] | None = None) -> None:
+                        lead: tuple[str, int | None] | None = None) -> bool:
+        """Judges the sentence's claims; True when it took back the frame's action (the model
+        found it could not be done)."""
         facts = self.facts.find(text, body_at, s1, self._facts_index)
         if not facts and frame is None:
-            return
+            return False
+        undone = False
         sentence = text[s0:s1]
         initial = bool(P.INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
@@ -366,11 +377,10 @@ class ClaimReader:
                 near_undo = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
                 if (frame.performed and near_undo and P.CANT.search(sentence) and line.actions
                         and line.actions[-1] is frame.action):
-                    line.actions.pop()
-                    line.states.pop()
-                    frame.performed = False
+                    self._undo(frame, line)
+                    undone = True
                 near = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
-                if near and not frame.negative_judged and P.CANT.search(sentence) and (
+                if near and not frame.negative_judged and not frame.context and P.CANT.search(sentence) and (
                         P.REQ.search(sentence) or any(f.negated or f.exclusive for f in facts) or frame.span[0] >= s0
                         or P.STEP_REF.search(sentence) or frame.reason_given):
                     self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
@@ -384,7 +394,9 @@ class ClaimReader:
                 frame.verdict_at = (s0, s1)
                 frame.initial = initial
         if not facts:
-            return
+            return undone
+        if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
+            undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
         effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
         listed_kind = self._listing_kind(frame, facts) if frame is not None else None
@@ -465,7 +477,7 @@ class ClaimReader:
             elif kind == "state":
                 if P.COND.search(text[body_at:f.span[0]]):
                     continue  # "if we have Province c": a condition, not a claim
-                step_k = P.AFTER_STEP.search(text[s0:f.span[0]])
+                step_k = P.AFTER_STEP.search(text[s0:f.span[0]]) or P.AFTER_STEP.search(text, f.span[1], s1)
                 k = int(step_k.group(1)) if step_k else (lead[1] if lead else None)
                 if initial:
                     state, where = self.init, "in the initial state"
@@ -495,6 +507,32 @@ class ClaimReader:
                 if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated):
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
+        return undone
+
+    @staticmethod
+    def _undo(frame: _Frame, line: LineOfReasoning) -> None:
+        line.actions.pop()
+        line.states.pop()
+        if line.broken is not None and line.broken >= len(line.actions):
+            line.broken = None
+        frame.performed = False
+
+    def _undo_if_unmet(self, text: str, s0: int, s1: int, body_at: int, frame: _Frame, facts: list[FactMention],
+                       line: LineOfReasoning) -> bool:
+        """"Overcome b from a: Requires Province a (yes) and Pain b. Pain b doesn't exist.": the
+        model names a need it finds missing, so it does not perform the action (no "can't" needed)."""
+        if not (frame.req_at is not None or P.REQ.search(text, body_at, s1)):
+            return False
+        if frame.span[0] < s0 and "\n\n" in text[frame.span[1]:s0]:
+            return False
+        needs = {l.atom for l in frame.action.pre if l.positive}
+        for f in facts:
+            if (f.negated and f.atom in needs and f.span[0] > frame.span[1]
+                    and (f.tagged or P.ABSENT_AFTER.match(text, f.span[1]))
+                    and not any(p.search(text, body_at, f.span[0]) for p in (P.STATE, P.ADD, P.DEL))):
+                self._undo(frame, line)
+                return True
+        return False
 
     @staticmethod
     def _listing_kind(frame: _Frame, facts: list[FactMention]) -> str | None:
@@ -651,6 +689,8 @@ class ClaimReader:
         elif negative:
             if frame.hedged or not line.known or at[0] - frame.span[1] > FRESH:
                 return
+            if line.broken is not None and line.broken < index:
+                return  # the rejection follows from the line's earlier inapplicable step (judged there)
             msg = (f"rejects {act}, but all its preconditions hold here: "
                    + ", ".join(f"{_atom(l.atom)}" for l in frame.action.pre if l.positive))
         else:

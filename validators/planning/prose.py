@@ -73,6 +73,9 @@ CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|n
 NOT_HELPFUL = re.compile(r"\b(?:not|isn't|doesn't|won't) (?:help|helpful|useful|needed|necessary|what we want|the goal|good)\b"
                           r"|\bno (?:help|use|point|progress)\b|\bdoesn't (?:achieve|give|get|lead)\b", re.I)
 RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
+CAUSE_BEFORE = re.compile(r"\b(?:because|since|as|given that)\s+(?:the\s+)?$", re.I)
+ABSENT_AFTER = re.compile(r"\s*(?:(?:does not|doesn't|do not|don't) (?:exist|hold)|(?:is|are)(?:n't| not) (?:present|there|available|true)"
+                          r"|(?:is|are) missing)\b", re.I)
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
 LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
