@@ -85,6 +85,7 @@ class _Frame:
     talk_at: tuple[int, int] | None = None
     initial: bool = False
     forked_from: LineOfReasoning | None = None  # the line before performing it made us step back
+    guess: bool = False  # "maybe", "perhaps": unlike "if"/"would", it hedges what the action does too
     context: bool = False  # named as the cause of a state ("because Overcome a from c removes ..."), not proposed
 
 
@@ -262,7 +263,8 @@ class ClaimReader:
                     performed = not question and not rejected
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
                                (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))),
-                               context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])))
+                               context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])),
+                               guess=bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))))
                 if follows:
                     frame.positive_talk = True
                     carried = None
@@ -434,8 +436,8 @@ class ClaimReader:
                 claims.append(self._fact_claim("applicability", text, f, holds, frame.pre, line,
                                                f"before {frame.action.text()}"))
             elif kind in ("add", "del"):
-                if frame is None or not fresh_frame or f.atom[-1] == "*" or frame.hedged:
-                    continue
+                if frame is None or not fresh_frame or f.atom[-1] == "*" or frame.guess:
+                    continue  # "Feast a from c would generate Pain c" still claims what Feast does
                 between = text[frame.span[1]:f.span[0]]
                 passive = f.verb in ("add", "del") and ("\n\n" not in between or not text[frame.span[1]:s0].strip(" \t\n:"))
                 if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
@@ -464,6 +466,13 @@ class ClaimReader:
                         f"{act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}); it removes "
                         f"{', '.join(map(_atom, sorted(act.delete))) or 'nothing'}"), line.id, negative=True))
             elif kind == "post":
+                if frame is not None and fresh_frame and not frame.hedged and self._wrong_result(frame, f):
+                    # "Feast a from c → Pain c, Province c": Feast a from c gives Pain a, not Pain c
+                    act = frame.action
+                    claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], False, (
+                        f"{act.text()} does not give {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
+                        f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
+                    continue
                 if frame is None or not frame.performed or not line.known or line.actions[-1:] != [frame.action]:
                     continue
                 if frame.item and not frame.hedged and not f.negated:
@@ -508,6 +517,20 @@ class ClaimReader:
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
         return undone
+
+    @staticmethod
+    def _wrong_result(frame: _Frame, f: FactMention) -> bool:
+        """Is a fact listed as what an action leads to an effect it does not have? Only when the
+        action adds that predicate for other arguments and the fact did not already hold before
+        it (or, where the state is unknown, names only the action's own objects): a fact that
+        merely persists is not an effect claim."""
+        atom = f.atom
+        act = frame.action
+        if f.negated or atom[-1] == "*" or atom in act.add or not any(a[0] == atom[0] for a in act.add):
+            return False
+        if frame.pre is not None:
+            return atom not in frame.pre
+        return set(atom[1:]) <= set(act.args)
 
     @staticmethod
     def _undo(frame: _Frame, line: LineOfReasoning) -> None:
