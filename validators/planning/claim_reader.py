@@ -60,7 +60,7 @@ REANCHOR = True
 # claims there restate the model's own earlier error: one annotator flags them, another does not
 # (thinking_claims_dev notes of 9cdaf3... and 37efd3...). We follow the stricter reading and do
 # not flag them again (dev: precision 0.91 / recall 0.54 against 0.88 / 0.58 when flagged).
-DOWNSTREAM_STATES = False
+DOWNSTREAM_STATES = True
 
 
 @dataclass
@@ -409,6 +409,8 @@ class ClaimReader:
             kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
             if kind == "listed":
                 kind = listed_kind
+            elif kind == "post" and (P.YES.search(text, f.span[1], s1) or P.YES_HEAD.match(text[s1:s1 + 40])):
+                kind = "req"  # "Attack a → Province a, Planet a, Harmony. Yes.": what it needs, checked
             if kind is None:
                 continue
             if not f.negated and not f.tagged and P.MIXED_NEG.search(text[body_at:f.span[0]]):

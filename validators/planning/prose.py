@@ -60,7 +60,8 @@ ARROW_LIST = re.compile(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$")
 COLON_LIST = re.compile(r"^\s*:\s*(?:[^.;:]*?,\s*)?$")
 GOAL_TO = re.compile(r"\b(?:to|need|needs|can|could)\s+$")
 PURPOSE_TO = re.compile(r"\s*(?:\(|,)?\s*(?:in order )?to\s+")
-PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|to get\b|step\b)", re.I)
+PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|step\b"
+                          r"|(?:in order )?to (?:get|restore|generate|create|make|produce|gain|obtain|bring|reset|regain|add|remove)\b)", re.I)
 PAREN = re.compile(r"\([^()]*\)")
 MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
 CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) can (?:now |then |also |still )?(?:do |perform |apply |use )?(?:the )?$",
