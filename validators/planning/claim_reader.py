@@ -374,18 +374,19 @@ class ClaimReader:
         if frame is not None and fresh_frame:
             if P.says_no(sentence) and not P.RETRACT_HEAD.match(sentence) and not P.NOT_HELPFUL.search(sentence):
                 frame.rejected = True
-                if frame.pre is not None and not frame.hedged and P.CANT.search(sentence):
-                    self._implied_denials(text, frame, frame.exclusives, line, claims)
-                near_undo = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
-                if (frame.performed and near_undo and P.CANT.search(sentence) and line.actions
+                near = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
+                judged_in = line
+                if (frame.performed and near and P.CANT.search(sentence) and line.actions
                         and line.actions[-1] is frame.action):
                     self._undo(frame, line)
                     undone = True
-                near = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
+                    judged_in = frame.forked_from or line
+                if frame.pre is not None and not frame.hedged and P.CANT.search(sentence):
+                    self._implied_denials(text, frame, frame.exclusives, judged_in, claims)
                 if near and not frame.negative_judged and not frame.context and P.CANT.search(sentence) and (
                         P.REQ.search(sentence) or any(f.negated or f.exclusive for f in facts) or frame.span[0] >= s0
                         or P.STEP_REF.search(sentence) or frame.reason_given):
-                    self._applicability(text, frame, claims, line, negative=True, at=(s0, s1))
+                    self._applicability(text, frame, claims, judged_in, negative=True, at=(s0, s1))
                     frame.negative_judged = True
             elif (P.YES.search(sentence) and not frame.verdict_said
                   and (frame.span[0] >= s0 or (frame.sentence_end is not None and not text[frame.sentence_end:s0].strip()
@@ -541,6 +542,10 @@ class ClaimReader:
         if line.broken is not None and line.broken >= len(line.actions):
             line.broken = None
         frame.performed = False
+        if frame.forked_from is not None:
+            # We stepped back only to make room for this action; the model weighed it where it
+            # stood, and its rejection is judged there.
+            frame.pre = frame.forked_from.state if frame.forked_from.known else None
 
     def _undo_if_unmet(self, text: str, s0: int, s1: int, body_at: int, frame: _Frame, facts: list[FactMention],
                        line: LineOfReasoning) -> bool:

@@ -22,7 +22,7 @@ HEAD_FILLER = re.compile(
     r"|(?:step|action) \d{1,2}\s*[:.)-])(?:\b|(?<=[:.)-]))[,:]?\s*)+",
     re.I)
 DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do(?:ing)?|once (?:we|i) (?:do|have done))\s+"
-                          r"(?:the\s+)?(?:initial\s+|first\s+|that\s+|this\s+)?$",
+                          r"(?:the\s+)?(?:initial\s+|first\s+|that\s+|this\s+)?$|\bafter (?:step|action) \d{1,2}\s*\(\s*$",
                           re.I)
 COND = re.compile(r"\b(?:if|would|suppose|supposing|assum(?:e|ing)|whether|could we|can we|should we|to (?:do|use|perform))\b",
                    re.I)
