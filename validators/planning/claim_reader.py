@@ -53,6 +53,7 @@ from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_pr
 from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
+TAG_AFTER = re.compile(r"^\s*\([^()]*\)")
 FRESH = 400
 CHARITABLE = True
 REANCHOR = True
@@ -243,8 +244,14 @@ class ClaimReader:
                     continue
                 tail_ok = bool(P.PERFORM_TAIL.match(text[a1:s1]))
                 performed = not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
-                if ((performed or done_before) and (not line.known or unmet_preconditions(ground, line.state)) and REANCHOR
-                        and P.INITIAL_WORD.search(text[s0:a0]) and not unmet_preconditions(ground, self.init)):
+                if (not performed and at_head and not question and not cond and not rejected and line.known
+                        and P.EFFECT_TAIL.match(text, a1) and P.NOW_NEXT.match(text, s1)
+                        and not unmet_preconditions(ground, line.state)):
+                    performed = True  # "Succumb b adds Province b, Planet b, Harmony. Now, ...": a step taken
+                if ((performed or done_before) and REANCHOR and (
+                        ((not line.known or unmet_preconditions(ground, line.state)) and P.INITIAL_WORD.search(text[s0:a0]))
+                        or P.FROM_INITIAL.search(text[s0:a0]))
+                        and not unmet_preconditions(ground, self.init)):
                     # A line we lost track of, and an action that fits the initial state: the
                     # model starts from there (as "After initial Feast b from a" says outright).
                     line = self._new_line(lines, line_at, s0)
@@ -434,7 +441,10 @@ class ClaimReader:
                 if line.broken is not None and line.broken < len(line.actions) - (1 if frame.performed else 0):
                     continue  # downstream of the line's first inapplicable step (dev annotation policy)
                 holds = self._fact_holds(f, frame.pre)
-                if not holds and self._true_elsewhere(line, f.atom, f.negated):
+                reasoned = f.negated and any(
+                    g.exclusive and g.atom[0] == f.atom[0] and g.atom in frame.pre and f.span[1] <= g.span[0] <= f.span[1] + 40
+                    for g in facts)  # "Province a (no, Province is b)": the model's reading of this very state
+                if not holds and not reasoned and self._true_elsewhere(line, f.atom, f.negated):
                     continue
                 claims.append(self._fact_claim("applicability", text, f, holds, frame.pre, line,
                                                f"before {frame.action.text()}"))
@@ -749,7 +759,7 @@ class ClaimReader:
     def _mark_retractions(self, text: str, claims: list[Claim]) -> None:
         for c in claims:
             if c.holds is False:
-                window = text[c.span[1]:c.span[1] + RETRACT_WINDOW]
+                window = TAG_AFTER.sub("", text[c.span[1]:c.span[1] + RETRACT_WINDOW], count=1)  # its own "(no, ...)" tag
                 cut = re.search(r"\n\s*\n", window)
                 if cut:
                     window = window[:cut.start()]

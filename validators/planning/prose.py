@@ -77,6 +77,9 @@ RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
 CAUSE_BEFORE = re.compile(r"\b(?:because|since|as|given that)\s+(?:the\s+)?$", re.I)
 ABSENT_AFTER = re.compile(r"\s*(?:(?:does not|doesn't|do not|don't) (?:exist|hold)|(?:is|are)(?:n't| not) (?:present|there|available|true)"
                           r"|(?:is|are) missing)\b", re.I)
+EFFECT_TAIL = re.compile(r"\s*(?:adds|gives|removes|generates|creates|restores)\b", re.I)
+NOW_NEXT = re.compile(r"\s*(?:so,?\s+)?now\b", re.I)
+FROM_INITIAL = re.compile(r"\b(?:initial(?:ly)?|from the (?:start|beginning))\b", re.I)
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
 LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
@@ -104,7 +107,7 @@ NO = re.compile(
     r"|\b(?:isn't|is not|aren't|are not|wasn't|not) (?:present|there|available|true)\b|\b(?:don't|do not|doesn't|does not) have\b"
     r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b"
     r"|\bbut\b[^.]{0,30}\b(?:is|are) (?:now |currently |only )?(?:on )?[a-z]\b(?![\w-])|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
-RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake|no\b(?=[,.]))|\?", re.I)
+RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake)\b|(?:^|[.!;]\s+)no\b(?=[,.])|\?", re.I)
 
 
 def sentences(text: str) -> Iterator[tuple[int, int]]:
