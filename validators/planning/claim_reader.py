@@ -86,6 +86,7 @@ class _Frame:
     talk_at: tuple[int, int] | None = None
     initial: bool = False
     forked_from: LineOfReasoning | None = None  # the line before performing it made us step back
+    cond: bool = False  # named under "if", "would", "suppose"
     guess: bool = False  # "maybe", "perhaps": unlike "if"/"would", it hedges what the action does too
     context: bool = False  # named as the cause of a state ("because Overcome a from c removes ..."), not proposed
 
@@ -208,9 +209,10 @@ class ClaimReader:
                 keep = item_base + number - 1
                 if len(line.actions) > keep:
                     line = self._fork(lines, line_at, line, keep, s0)
-            if sum(1 for m in mentions if m[2] is not None) >= 2:
+            if sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
+                    P.DONE_BEFORE.search(text[max(s0, m[0] - 60):m[0]]) for m in mentions if m[2] is not None):
                 # A plan written in one sentence is a candidate (judged as a plan elsewhere),
-                # not a step of the line.
+                # not a step of the line; "after step 1 (X) and step 2 (Y)" names the line's steps.
                 if frame is not None:
                     self._close(frame, claims, line, text)
                 frame = None
@@ -220,7 +222,7 @@ class ClaimReader:
             for k, (a0, a1, ground, words) in enumerate(mentions):
                 head = text[body_at:a0]
                 at_head = k == 0 and P.HEAD_FILLER.sub("", head).strip(" *_") == ""
-                done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 30):a0]))
+                done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 60):a0]))
                 if ground is None:
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
                     if at_head and not question and not cond and bare and item is not None:
@@ -269,7 +271,7 @@ class ClaimReader:
                 if follows:
                     performed = not question and not rejected
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
-                               (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))),
+                               (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))), cond=cond,
                                context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])),
                                guess=bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))))
                 if follows:
@@ -388,12 +390,15 @@ class ClaimReader:
                     self._undo(frame, line)
                     undone = True
                     judged_in = frame.forked_from or line
-                if frame.pre is not None and not frame.hedged and P.CANT.search(sentence):
+                # A rejection is an assertion even of an action only tried ("Step 3: try to Feast a
+                # from c ... So can't do it"), unless the rejection itself is hedged or conditional.
+                doubted = frame.cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))) or (frame.span[0] >= s0 and frame.hedged)
+                if frame.pre is not None and not doubted and P.CANT.search(sentence):
                     self._implied_denials(text, frame, frame.exclusives, judged_in, claims)
                 if near and not frame.negative_judged and not frame.context and P.CANT.search(sentence) and (
                         P.REQ.search(sentence) or any(f.negated or f.exclusive for f in facts) or frame.span[0] >= s0
                         or P.STEP_REF.search(sentence) or frame.reason_given):
-                    self._applicability(text, frame, claims, judged_in, negative=True, at=(s0, s1))
+                    self._applicability(text, frame, claims, judged_in, negative=True, at=(s0, s1), doubted=doubted)
                     frame.negative_judged = True
             elif (P.YES.search(sentence) and not frame.verdict_said
                   and (frame.span[0] >= s0 or (frame.sentence_end is not None and not text[frame.sentence_end:s0].strip()
@@ -501,6 +506,10 @@ class ClaimReader:
                     continue  # "if we have Province c": a condition, not a claim
                 step_k = P.AFTER_STEP.search(text[s0:f.span[0]]) or P.AFTER_STEP.search(text, f.span[1], s1)
                 k = int(step_k.group(1)) if step_k else (lead[1] if lead else None)
+                pos = step_k.end() if step_k else 0
+                while step_k and (more := P.AND_STEP.match(step_k.string, pos)):
+                    k, pos = int(more.group(1)), more.end()  # "after step 1 (Feast b from a) and step 2 (...)"
+
                 if initial:
                     state, where = self.init, "in the initial state"
                 elif k is not None:
@@ -706,7 +715,7 @@ class ClaimReader:
         return any(atom in st for st in line.states)
 
     def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
-                       negative: bool, at: tuple[int, int]) -> None:
+                       negative: bool, at: tuple[int, int], doubted: bool = True) -> None:
         ref = P.STEP_NUM.search(text, at[0], at[1]) if negative else None
         if ref and line.known and 1 <= int(ref.group(1)) <= len(line.actions):
             k = int(ref.group(1))
@@ -727,7 +736,7 @@ class ClaimReader:
             msg = (f"{act} is indeed not applicable: {', '.join(self._nl(l.atom) for l in unmet)} "
                    f"{'does' if len(unmet) == 1 else 'do'} not hold" if negative else f"{act} is applicable")
         elif negative:
-            if frame.hedged or not line.known or at[0] - frame.span[1] > FRESH:
+            if doubted or not line.known or at[0] - frame.span[1] > FRESH:
                 return
             if line.broken is not None and line.broken < index:
                 return  # the rejection follows from the line's earlier inapplicable step (judged there)

@@ -18,11 +18,11 @@ ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:then|so|now|next|and),?\s+)?(?:(?:step|a
 HEAD_FILLER = re.compile(
     r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
     r"|let's|let me|let us|we(?:'ll| will| can| could| should| need to| must)?|i(?:'ll| will| can| could| should)?"
-    r"|try(?:ing)?|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do"
+    r"|try(?:ing)?(?: to)?|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do"
     r"|(?:step|action) \d{1,2}\s*[:.)-])(?:\b|(?<=[:.)-]))[,:]?\s*)+",
     re.I)
 DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do(?:ing)?|once (?:we|i) (?:do|have done))\s+"
-                          r"(?:the\s+)?(?:initial\s+|first\s+|that\s+|this\s+)?$|\bafter (?:step|action) \d{1,2}\s*\(\s*$",
+                          r"(?:the\s+)?(?:initial\s+|first\s+|that\s+|this\s+)?$|\bafter (?:step|action) \d{1,2}\s*\(\s*$|\bafter (?:step|action) \d{1,2}\s*\([^()]*\) and (?:step|action) \d{1,2}\s*\(\s*$",
                           re.I)
 COND = re.compile(r"\b(?:if|would|suppose|supposing|assum(?:e|ing)|whether|could we|can we|should we|to (?:do|use|perform))\b",
                    re.I)
@@ -80,6 +80,7 @@ ABSENT_AFTER = re.compile(r"\s*(?:(?:does not|doesn't|do not|don't) (?:exist|hol
 EFFECT_TAIL = re.compile(r"\s*(?:adds|gives|removes|generates|creates|restores)\b", re.I)
 NOW_NEXT = re.compile(r"\s*(?:so,?\s+)?now\b", re.I)
 FROM_INITIAL = re.compile(r"\b(?:initial(?:ly)?|from the (?:start|beginning))\b", re.I)
+AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
 LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
