@@ -42,6 +42,7 @@ self-correction: the model catching its own error.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -179,6 +180,7 @@ class ClaimReader:
         lead: tuple[str, int | None] | None = None  # what a "...:" heading makes of the bullets under it
 
         pending: tuple[str, int, bool] | None = None  # an action named without its objects ("1. Attack: ...")
+        unnamed: tuple[str, int] | None = None  # the same, at the head of any sentence, until judged
         for s0, s1 in P.sentences(text):
             sentence = text[s0:s1]
             carried = None
@@ -228,6 +230,10 @@ class ClaimReader:
                     if at_head and not question and not cond and bare and item is not None:
                         # "1. Attack: Province b, ..." names the action before its object
                         pending = (words.split()[0].lower() if words else "", s1, item is not None)
+                    if at_head and not question and not cond and bare and words and not (
+                            frame is not None and frame.span[0] >= s0 - FRESH
+                            and frame.action.name.lower().startswith(words.split()[0].lower()[:4])):
+                        unnamed = (words.split()[0].lower(), s0)  # not a restatement of the action just named
                     if frame is not None and words and not frame.action.name.lower().startswith(words.split()[0].lower()[:4]):
                         self._close(frame, claims, line, text)  # the talk moved on to another action
                         frame = None
@@ -291,6 +297,10 @@ class ClaimReader:
                     line.actions.append(ground)
                     line.states.append(apply(ground, line.state))
                     line.last = a1
+            if unnamed is not None and (unnamed[1] == s0 or not any(m[2] is not None for m in mentions)):
+                self._unnamed_doable(text, s0, s1, unnamed, line, claims, question)
+            if unnamed is not None and unnamed[1] != s0:
+                unnamed = None  # judged in its own sentence or the next, never later
             if carried is not None:
                 line.known = False  # the unnamed action was never resolved: the line may have moved
             if frame is not None and frame.span[0] >= s0:
@@ -539,6 +549,43 @@ class ClaimReader:
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
         return undone
+
+    def _unnamed_doable(self, text: str, s0: int, s1: int, unnamed: tuple[str, int], line: LineOfReasoning,
+                        claims: list[Claim], question: bool) -> bool:
+        """"1. Attack: requires Province b, Planet a, Harmony. Yes." says that Attack can be done on
+        some object. That is judged soundly without knowing which: it is false exactly when no
+        grounding of the action is applicable in the line's state. Returns True once judged."""
+        sentence = text[s0:s1]
+        verb, _ = unnamed
+        said = P.YES.search(sentence) or P.STRONG_YES.search(sentence) or re.match(
+            rf"\W*(?:so,?\s+)?(?:perform|do|apply)\s+(?:the\s+)?{re.escape(verb)}\b", sentence, re.I)
+        if (not said or question or P.COND.search(sentence) or P.HEDGE.search(P.PAREN.sub(" ", sentence))
+                or P.HYPOTHESIS.search(text, max(0, unnamed[1] - 200), s1)):
+            return False  # "Let me test this with the initial state. So Attack is possible": a hypothesis
+        if P.INITIAL.search(text, unnamed[1], s1):
+            state = self.init
+        elif line.known:
+            state = line.state
+        else:
+            return True
+        schemas = [a for a in self.task.domain.actions if a.lower().replace("-", "").startswith(verb[:4])]
+        if len(schemas) != 1:
+            return True
+        schema = self.task.domain.actions[schemas[0]]
+        objects = sorted(self.task.objects)
+        misses = []
+        for args in itertools.product(objects, repeat=len(schema.params)):
+            ground = self.task.ground(schema.name, args)
+            unmet = unmet_preconditions(ground, state)
+            if not unmet:
+                return True
+            misses.append((len(unmet), ground, unmet))
+        misses.sort(key=lambda m: m[0])
+        detail = "; ".join(f"{g.text()} lacks {', '.join(_atom(l.atom) for l in unmet)}" for _, g, unmet in misses[:3])
+        claims.append(Claim("applicability", (s0, s1), sentence.strip(), False,
+                            f"presents {schema.name} as doable, but no object satisfies its preconditions here ({detail})",
+                            line.id, state=sorted(map(_atom, state))))
+        return True
 
     @staticmethod
     def _wrong_result(frame: _Frame, f: FactMention) -> bool:

@@ -80,6 +80,7 @@ ABSENT_AFTER = re.compile(r"\s*(?:(?:does not|doesn't|do not|don't) (?:exist|hol
 EFFECT_TAIL = re.compile(r"\s*(?:adds|gives|removes|generates|creates|restores)\b", re.I)
 NOW_NEXT = re.compile(r"\s*(?:so,?\s+)?now\b", re.I)
 FROM_INITIAL = re.compile(r"\b(?:initial(?:ly)?|from the (?:start|beginning))\b", re.I)
+HYPOTHESIS = re.compile(r"\b(?:interpretation|test (?:this|that|it)|assum(?:e|ing)|suppos(?:e|ing)|hypothe\w+|if we (?:read|take))\b", re.I)
 AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
@@ -108,7 +109,7 @@ NO = re.compile(
     r"|\b(?:isn't|is not|aren't|are not|wasn't|not) (?:present|there|available|true)\b|\b(?:don't|do not|doesn't|does not) have\b"
     r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b"
     r"|\bbut\b[^.]{0,30}\b(?:is|are) (?:now |currently |only )?(?:on )?[a-z]\b(?![\w-])|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
-RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake)\b|(?:^|[.!;]\s+)no\b(?=[,.])|\?", re.I)
+RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake)\b|(?:^|[.!;]\s+)no,|\?", re.I)
 
 
 def sentences(text: str) -> Iterator[tuple[int, int]]:
