@@ -336,6 +336,8 @@ class ClaimReader:
             if any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions):
                 continue  # read (or, unresolved, handled as an unnamed action by `read`)
             follow = text[m.end():min(hi, m.end() + 30)]
+            if P.SCHEMA_TALK.match(follow):
+                continue  # "Succumbing requires Pain": talk about the action, not a step
             if self._verb_object.match(follow) \
                     and not P.COND.search(text[max(lo, m.start() - 40):m.start()]):
                 return True

@@ -81,6 +81,8 @@ EFFECT_TAIL = re.compile(r"\s*(?:adds|gives|removes|generates|creates|restores)\
 NOW_NEXT = re.compile(r"\s*(?:so,?\s+)?now\b", re.I)
 FROM_INITIAL = re.compile(r"\b(?:initial(?:ly)?|from the (?:start|beginning))\b", re.I)
 HYPOTHESIS = re.compile(r"\b(?:interpretation|test (?:this|that|it)|assum(?:e|ing)|suppos(?:e|ing)|hypothe\w+|if we (?:read|take))\b", re.I)
+SCHEMA_TALK = re.compile(r"\s*(?:action\s+)?(?:requires?|needs?|adds?|gives?|removes?|deletes?|creates?|generates?|is|are|would|will"
+                         r"|can|could|only|also|sets?|makes?)\b", re.I)
 AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
