@@ -181,6 +181,7 @@ class ClaimReader:
 
         pending: tuple[str, int, bool] | None = None  # an action named without its objects ("1. Attack: ...")
         unnamed: tuple[str, int] | None = None  # the same, at the head of any sentence, until judged
+        lost: tuple[LineOfReasoning, str, int] | None = None  # a line made unknown by an unnamed action
         for s0, s1 in P.sentences(text):
             sentence = text[s0:s1]
             carried = None
@@ -263,6 +264,10 @@ class ClaimReader:
                     # A line we lost track of, and an action that fits the initial state: the
                     # model starts from there (as "After initial Feast b from a" says outright).
                     line = self._new_line(lines, line_at, s0)
+                if (performed and lost is not None and lost[0] is line and not line.known and a0 - lost[2] <= FRESH
+                        and ground.name.lower().startswith(lost[1][:4])):
+                    line.known = True  # "1. Attack: ... Yes. ... Let's say Attack a.": the action, named at last
+                    lost = None
                 if frame is not None:
                     self._close(frame, claims, line, text)
                     frame = None
@@ -303,6 +308,7 @@ class ClaimReader:
                 unnamed = None  # judged in its own sentence or the next, never later
             if carried is not None:
                 line.known = False  # the unnamed action was never resolved: the line may have moved
+                lost = (line, carried[0], s1)
             if frame is not None and frame.span[0] >= s0:
                 frame.sentence_end = s1
             if line.known and not question and self._unread_action(text, body_at, s1, mentions):
@@ -490,7 +496,7 @@ class ClaimReader:
                         f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
                 else:
-                    holds = f.atom in act.delete or (post is not None and f.atom not in post)
+                    holds = f.atom in act.delete or (post is not None and f.atom not in post and f.atom[0] not in {a[0] for a in act.delete})
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} removes {_atom(f.atom)}" if holds else
                         f"{act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}); it removes "
@@ -559,7 +565,7 @@ class ClaimReader:
         grounding of the action is applicable in the line's state. Returns True once judged."""
         sentence = text[s0:s1]
         verb, _ = unnamed
-        said = P.YES.search(sentence) or P.STRONG_YES.search(sentence) or re.match(
+        said = P.YES.search(sentence) or P.STRONG_YES.search(sentence) or P.WE_HAVE.match(sentence) or re.match(
             rf"\W*(?:so,?\s+)?(?:perform|do|apply)\s+(?:the\s+)?{re.escape(verb)}\b", sentence, re.I)
         if (not said or question or P.COND.search(sentence) or P.HEDGE.search(P.PAREN.sub(" ", sentence))
                 or P.HYPOTHESIS.search(text, max(0, unnamed[1] - 200), s1)):

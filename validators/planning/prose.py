@@ -18,7 +18,7 @@ ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:then|so|now|next|and),?\s+)?(?:(?:step|a
 HEAD_FILLER = re.compile(
     r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
     r"|let's|let me|let us|we(?:'ll| will| can| could| should| need to| must)?|i(?:'ll| will| can| could| should)?"
-    r"|try(?:ing)?(?: to)?|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do"
+    r"|try(?:ing)?(?: to)?|say|choose(?: to)?|pick|do(?:ing)?|perform(?:ing)?|apply(?:ing)?|use|action|(?:the )?next action(?: is)?|then do"
     r"|(?:step|action) \d{1,2}\s*[:.)-])(?:\b|(?<=[:.)-]))[,:]?\s*)+",
     re.I)
 DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do(?:ing)?|once (?:we|i) (?:do|have done))\s+"
@@ -83,6 +83,7 @@ FROM_INITIAL = re.compile(r"\b(?:initial(?:ly)?|from the (?:start|beginning))\b"
 HYPOTHESIS = re.compile(r"\b(?:interpretation|test (?:this|that|it)|assum(?:e|ing)|suppos(?:e|ing)|hypothe\w+|if we (?:read|take))\b", re.I)
 SCHEMA_TALK = re.compile(r"\s*(?:action\s+)?(?:requires?|needs?|adds?|gives?|removes?|deletes?|creates?|generates?|is|are|would|will"
                          r"|can|could|only|also|sets?|makes?)\b", re.I)
+WE_HAVE = re.compile(r"\W*(?:and\s+)?(?:which|that|these|those|all of which) (?:we|i) (?:have|do have)\b", re.I)
 AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
