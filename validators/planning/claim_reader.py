@@ -440,6 +440,9 @@ class ClaimReader:
             kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
             if kind == "listed":
                 kind = listed_kind
+            elif kind == "del" and f.atom[-1] == "*" and (P.IS_GONE.match(text, f.span[1]) or not (
+                    frame is not None and fresh_frame and any(a[0] == f.atom[0] for a in frame.action.delete))):
+                kind = "state"  # "Province is gone": no Province at all now (unlike "Pain removed", an effect)
             elif kind == "post" and (P.YES.search(text, f.span[1], s1) or P.YES_HEAD.match(text[s1:s1 + 40])):
                 kind = "req"  # "Attack a → Province a, Planet a, Harmony. Yes.": what it needs, checked
             if kind is None:
@@ -543,6 +546,8 @@ class ClaimReader:
                     continue
                 if DOWNSTREAM_STATES is False and not initial and k is None and line.broken is not None:
                     continue
+                if f.atom[-1] == "*" and not initial and line.broken is not None and (k is None or line.broken < k):
+                    continue  # "Province is gone" after an inapplicable step: it rests on a state the model already got wrong
                 if DOWNSTREAM_STATES is False and k is not None and not initial and line.broken is not None and line.broken < k:
                     continue
                 if k is None and P.IN_STEP.search(text, f.span[1], s1):
