@@ -264,7 +264,8 @@ class ClaimReader:
                     # A line we lost track of, and an action that fits the initial state: the
                     # model starts from there (as "After initial Feast b from a" says outright).
                     line = self._new_line(lines, line_at, s0)
-                if (performed and lost is not None and lost[0] is line and not line.known and a0 - lost[2] <= FRESH
+                if ((performed or P.CAN_DO.search(text[max(s0, a0 - 40):a0])) and not question
+                        and lost is not None and lost[0] is line and not line.known and a0 - lost[2] <= FRESH
                         and ground.name.lower().startswith(lost[1][:4])):
                     line.known = True  # "1. Attack: ... Yes. ... Let's say Attack a.": the action, named at last
                     lost = None
@@ -392,6 +393,8 @@ class ClaimReader:
         sentence = text[s0:s1]
         initial = bool(P.INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
+        question_frame = (frame is not None and frame.sentence_end is not None and frame.span[0] < s0
+                          and text[:frame.sentence_end].rstrip().endswith("?") and not text[frame.sentence_end:s0].strip())
         if frame is not None and fresh_frame and any(f.exclusive or (f.negated and f.atom[-1] != "*") for f in facts):
             frame.reason_given = True  # "Province is b." / "Province a is not present." before the "Can't."
         if frame is not None and fresh_frame:
@@ -418,6 +421,10 @@ class ClaimReader:
                         or P.STEP_REF.search(sentence) or frame.reason_given):
                     self._applicability(text, frame, claims, judged_in, negative=True, at=(s0, s1), doubted=doubted)
                     frame.negative_judged = True
+            elif (question_frame and P.BECAUSE_HEAD.match(sentence) and not frame.verdict_said
+                  and self._reasons_given(frame, facts)):
+                frame.verdict_said = True  # "So, Attack b? Because Province b is true, Planet c is there, ..."
+                frame.verdict_at = (s0, s1)
             elif (P.YES.search(sentence) and not frame.verdict_said
                   and (frame.span[0] >= s0 or (frame.sentence_end is not None and not text[frame.sentence_end:s0].strip()
                                                and (P.YES_HEAD.match(text[body_at:s1]) or P.REQ.search(sentence)
@@ -599,6 +606,12 @@ class ClaimReader:
                             f"presents {schema.name} as doable, but no object satisfies its preconditions here ({detail})",
                             line.id, state=sorted(map(_atom, state))))
         return True
+
+    @staticmethod
+    def _reasons_given(frame: _Frame, facts: list[FactMention]) -> bool:
+        """Do the facts read as the action's needs, all said to hold (at least two of them)?"""
+        preds = {l.atom[0] for l in frame.action.pre if l.positive}
+        return len(facts) >= 2 and all(not f.negated and f.atom[0] in preds for f in facts)
 
     @staticmethod
     def _wrong_result(frame: _Frame, f: FactMention) -> bool:

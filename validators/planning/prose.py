@@ -85,6 +85,7 @@ SCHEMA_TALK = re.compile(r"\s*(?:action\s+)?(?:requires?|needs?|adds?|gives?|rem
                          r"|can|could|only|also|sets?|makes?)\b", re.I)
 WE_HAVE = re.compile(r"\W*(?:and\s+)?(?:which|that|these|those|all of which) (?:we|i) (?:have|do have)\b", re.I)
 IS_GONE = re.compile(r"\s*(?:is|are)\s+(?:now\s+|all\s+)?gone\b", re.I)
+BECAUSE_HEAD = re.compile(r"^\W*(?:because|since|as)\b", re.I)
 AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
