@@ -234,7 +234,9 @@ def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[St
     readings keep the earliest, longest one, so a claim is reported once."""
     hi = len(text) if hi is None else hi
     found: list[StringClaim] = []
-    for kind, pattern, check, value_group, lead in _readers():
+    if not _GATE.search(text, lo, hi):
+        return found
+    for kind, pattern, check, value_group, lead in _READERS:
         for m in pattern.finditer(text, lo, hi):
             if "w" in m.re.groupindex and m.group("w") is not None:
                 subject = _literal(m.group("w"))
@@ -259,6 +261,12 @@ def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[St
         out.append(claim)
     return out
 
+
+_READERS = _readers()
+# A word every reader's pattern needs: most steps of a thinking trace hold none, and then no
+# pattern runs over them.
+_GATE = re.compile(r"letter|charact|\bchar\b|\bhas\b|contains|there|appears|occurs|number|revers|backward|concatenat"
+                   r"|combining|joining|putting|\+", re.I)
 
 _CHECKING = re.compile(r"\b(?:verif\w*|confirm\w*|double[- ]?check\w*)\b|\b(?:is|are|that's|looks)\s+(?:correct|right)\b",
                        re.I)
