@@ -146,10 +146,15 @@ class ClaimReader:
         for kw in self.lex.keyword_anywhere.finditer(text, lo, hi):
             if out and kw.start() < out[-1][1]:
                 continue
-            stop = self._stop
-            end_m = stop.search(text, kw.end(), hi)
-            end = end_m.start() if end_m else hi
-            words = text[kw.start():end]
+            call = P.CALL_ARGS.match(text, kw.end(), hi)
+            if call:
+                # "Feast(c from b)", "Succumb(c)": the call style some models write actions in
+                end = call.end()
+                words = text[kw.start():kw.end()] + " " + call.group(1)
+            else:
+                end_m = self._stop.search(text, kw.end(), hi)
+                end = end_m.start() if end_m else hi
+                words = text[kw.start():end]
             if words in self._read_cache:
                 ground = self._read_cache[words]
             else:
@@ -212,6 +217,8 @@ class ClaimReader:
                 keep = item_base + number - 1
                 if len(line.actions) > keep:
                     line = self._fork(lines, line_at, line, keep, s0)
+                elif len(line.actions) < keep:
+                    line.known = False  # "4. Succumb b" after we read only one step: steps we missed
             if sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
                     P.DONE_BEFORE.search(text[max(s0, m[0] - 60):m[0]]) for m in mentions if m[2] is not None):
                 # A plan written in one sentence is a candidate (judged as a plan elsewhere),
@@ -259,7 +266,7 @@ class ClaimReader:
                     performed = True  # "Succumb b adds Province b, Planet b, Harmony. Now, ...": a step taken
                 if ((performed or done_before) and REANCHOR and (
                         ((not line.known or unmet_preconditions(ground, line.state)) and P.INITIAL_WORD.search(text[s0:a0]))
-                        or P.FROM_INITIAL.search(text[s0:a0]))
+                        or P.FROM_INITIAL.search(text[s0:a0]) or P.STEP1_DONE.search(text[max(s0, a0 - 30):a0]))
                         and not unmet_preconditions(ground, self.init)):
                     # A line we lost track of, and an action that fits the initial state: the
                     # model starts from there (as "After initial Feast b from a" says outright).
@@ -698,13 +705,18 @@ class ClaimReader:
                 and not any(p.search(before) for p in (P.REQ, P.ADD, P.DEL, P.STATE))):
             return "listed"  # "Attack a: Province b, Planet a, Harmony.": what it uses, or what it gives
         best: tuple[int, str] | None = None
+        goal_at = -1
         for kind, pattern in (("req", P.REQ), ("add", P.ADD), ("del", P.DEL), ("state", P.STATE)) if P.ANY_CUE.search(before) else ():
             for m in pattern.finditer(before):
                 if kind == "add" and P.GOAL_TO.search(before, 0, m.start()) \
                         and not P.PURPOSE_TO.fullmatch(before, 0, m.start()):
+                    if P.GOAL_LEAD.search(before, 0, m.start()):
+                        goal_at = max(goal_at, m.start())
                     continue  # "we need to create Pain a" is a goal; "Feast b from c to generate Pain c" is not
                 if best is None or m.start() >= best[0]:
                     best = (m.start(), kind)
+        if best is not None and best[1] == "state" and goal_at > best[0]:
+            return None  # "Now, to create c craves a, ...": what is wanted, not what holds
         if best is None and lead is not None:
             return lead
         if best is None and (f.exclusive or f.verb == "state"):

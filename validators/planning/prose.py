@@ -22,7 +22,7 @@ HEAD_FILLER = re.compile(
     r"|(?:step|action) \d{1,2}\s*[:.)-])(?:\b|(?<=[:.)-]))[,:]?\s*)+",
     re.I)
 DONE_BEFORE = re.compile(r"\b(?:after(?: doing| performing)?|perform(?:ing)?|do(?:ing)?|once (?:we|i) (?:do|have done))\s+"
-                          r"(?:the\s+)?(?:initial\s+|first\s+|that\s+|this\s+)?$|\bafter (?:step|action) \d{1,2}\s*\(\s*$|\bafter (?:step|action) \d{1,2}\s*\([^()]*\) and (?:step|action) \d{1,2}\s*\(\s*$",
+                          r"(?:the\s+)?(?:initial\s+|first\s+|that\s+|this\s+)?$|\bafter (?:step|action) \d{1,2}\s*[(:]\s*$|\bafter (?:step|action) \d{1,2}\s*\([^()]*\) and (?:step|action) \d{1,2}\s*\(\s*$",
                           re.I)
 COND = re.compile(r"\b(?:if|would|suppose|supposing|assum(?:e|ing)|whether|could we|can we|should we|to (?:do|use|perform))\b",
                    re.I)
@@ -58,6 +58,9 @@ TAIL = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*
 LETTER = re.compile(r"[a-z]", re.I)
 ARROW_LIST = re.compile(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$")
 COLON_LIST = re.compile(r"^\s*:\s*(?:[^.;:]*?,\s*)?$")
+CALL_ARGS = re.compile(r"\(\s*([A-Za-z0-9_]+(?:\s*(?:,|from|on|onto|to|at|in)\s*[A-Za-z0-9_]+)*)\s*\)")
+STEP1_DONE = re.compile(r"\bafter (?:step|action) 1\s*[(:]\s*$", re.I)
+GOAL_LEAD = re.compile(r"(?:^\W*|[,.:;]\s*|\b(?:now|so|then)\s*,?\s*|\b(?:need|needs|want|wants|have|has|is|are|how)\s+)to\s+$", re.I)
 GOAL_TO = re.compile(r"\b(?:to|need|needs|can|could)\s+$")
 PURPOSE_TO = re.compile(r"\s*(?:\(|,)?\s*(?:in order )?to\s+")
 PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|step\b"
