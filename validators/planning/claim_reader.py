@@ -470,7 +470,7 @@ class ClaimReader:
                     continue  # an aside in parentheses, unless it says what the action does or needs
             if kind == "req":
                 if frame is not None and fresh_frame:
-                    if not f.negated:
+                    if not f.negated and "?" not in sentence:  # "requires Province b, Planet (which one?)" asks
                         frame.positive_talk = True
                     else:
                         frame.reason_given = True
@@ -513,6 +513,8 @@ class ClaimReader:
                         f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
                 else:
+                    if f.verb is None and f.atom in act.add and f.atom not in act.delete:
+                        continue  # "Pain a, Province a and Planet a are removed": the list's first item is what it adds
                     holds = f.atom in act.delete or (post is not None and f.atom not in post and f.atom[0] not in {a[0] for a in act.delete})
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} removes {_atom(f.atom)}" if holds else

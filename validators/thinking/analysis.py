@@ -153,7 +153,10 @@ def _introduced(parsed: ParsedTrace, cand: Candidate) -> bool:
     return tail.endswith(":") and bool(_RESULT_LEAD.search(tail[tail.rfind(".") + 1:]))
 
 
-def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int], doubts: bool = True) -> bool:
+_HEDGED = re.compile(r"\b(?:may|might|maybe|perhaps|possibly|not sure|unsure)\b", re.I)
+
+
+def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int], doubts: bool = True, firm: bool = False) -> bool:
     """Does the trace take its conclusion back before writing another candidate ("Wait, ...",
     "But step 3 is not possible", "No.")? Then the trace ends unresolved. With `doubts` false,
     only a rejection counts, not a "But I'm not sure"."""
@@ -161,8 +164,10 @@ def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int], doubts: bo
         if j in items:
             return False
         step = parsed.graph[j]
-        if step.kind == "backtrack" or any(c["polarity"] == "fail" for c in step.payload.get("claims", ())):
-            return True
+        if firm and _HEDGED.search(step.text):
+            continue  # "But step 3 may not be possible": a doubt, not a rejection
+        if (step.kind == "backtrack" and not firm) or any(c["polarity"] == "fail" for c in step.payload.get("claims", ())):
+            return True  # firm: "Alternatively, ..." moves on; only a rejection takes the plan back
         head = step.text.lstrip("*_ ").lower()
         if head.startswith("no") and not head[2:3].isalpha():
             return True
@@ -229,8 +234,11 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
         # A failing plan the trace settles on is a false plan_verdict claim at the words that
         # adopt it (thinking-claims.md): its last "final" plan, else its conclusion when not
         # taken back. Earlier sketches and hedged guesses it moves on from are not flagged.
+        # A "final" plan the trace rejects right after ("I think the intended answer is: ...
+        # Even though it's invalid") is not adopted, unless the answer uses it anyway.
         finals = [c for c in concluded if _introduced(parsed, c) and c.steps[0] - 1 not in items
-                  and _FINAL.search(parsed.graph[c.steps[0] - 1].text)]
+                  and _FINAL.search(parsed.graph[c.steps[0] - 1].text)
+                  and ((answer_key is not None and c.key == answer_key) or not _retracted(parsed, c, items, doubts=False, firm=True))]
         last = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
         settled = finals[-1] if finals else (last if last is not None and _introduced(parsed, last)
                                              and not _retracted(parsed, last, items) else None)
