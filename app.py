@@ -1,5 +1,10 @@
 """Stepscope's entry point: `streamlit run app.py`.
 
+Which pages a session gets depends on what it may do (app_pages/_access.py), decided on the
+server: the owner gets every page; a reader of a shared deployment gets Home, Corpus and
+Explorer; a review link gets its one trace. Pages a session may not open are still routed, to a
+page that says why, so an edited link never ends in Streamlit's "Page not found".
+
 Page scripts live in app_pages/, not pages/. With Streamlit 1.67 and st.navigation, a pages/
 directory beside this script is still auto-discovered as a legacy multipage app: a deep link
 shows its file-name sidebar (app, common, corpus, explorer, ...) instead of this navigation,
@@ -10,21 +15,80 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._common import read_only
+from app_pages._access import can_write, is_owner, is_shared, owner_token, review_view, sign_in, sign_out
 
 st.set_page_config(page_title="Stepscope", page_icon=":mag:", layout="wide")
 
-explorer = st.Page("app_pages/explorer.py", title="Explorer", icon=":material/account_tree:", url_path="explorer")
-if read_only():
-    # A review link shows its one trace and nothing else: no corpus, no listing, no writes.
-    pages = [st.Page("app_pages/explorer.py", title="Explorer", icon=":material/account_tree:",
-                     url_path="explorer", default=True)]
+PAGES = {  # url path: (script, title, icon)
+    "home": ("app_pages/home.py", "Home", ":material/home:"),
+    "upload": ("app_pages/upload.py", "Upload & audit", ":material/upload_file:"),
+    "capture": ("app_pages/live_capture.py", "Live capture", ":material/podcasts:"),
+    "corpus": ("app_pages/corpus.py", "Corpus", ":material/table_chart:"),
+    "explorer": ("app_pages/explorer.py", "Explorer", ":material/account_tree:"),
+}
+
+
+def _closed(path: str, why: str):
+    def page() -> None:
+        st.title(PAGES[path][1])
+        st.info(why)
+        trace = st.query_params.get("trace")
+        if trace:
+            st.page_link(PAGES["explorer"][0], label="Open the linked trace", icon=":material/account_tree:",
+                         query_params={"trace": trace, "step": st.query_params.get("step", "0"), "mode": "review"})
+    page.__name__ = f"closed_{path}"
+    return st.Page(page, title=PAGES[path][1], url_path=path)
+
+
+def _open(path: str, default: bool = False):
+    script, title, icon = PAGES[path]
+    return st.Page(script, title=title, icon=icon, url_path=path, default=default)
+
+
+def _review_landing() -> None:
+    """The default page of a review session forwards to the linked trace."""
+    trace = st.query_params.get("trace")
+    if trace:
+        st.switch_page(PAGES["explorer"][0], query_params=dict(st.query_params))
+    st.title("Stepscope review")
+    st.info("This session opens shared links to one trace. Ask for a link of the form "
+            "`/explorer?trace=<id>&step=<n>&mode=review`.")
+
+
+def _sign_in_box() -> None:
+    """On a shared deployment, the owner signs in with the token; the token stays server-side."""
+    if not is_shared() or owner_token() is None:
+        return
+    with st.sidebar.expander("Owner" if is_owner() else "Owner sign-in"):
+        if is_owner():
+            st.caption("Signed in: you may upload, capture and delete.")
+            if st.button("Sign out", key="owner_sign_out"):
+                sign_out()
+                st.rerun()
+        else:
+            token = st.text_input("Owner token", type="password", key="owner_token_input")
+            if st.button("Sign in", key="owner_sign_in"):
+                if sign_in(token):
+                    st.rerun()
+                st.error("That token is not the owner's.")
+
+
+if review_view():
+    why = "This is a review link: it opens its one trace, read-only. Other pages are not part of it."
+    pages = [st.Page(_review_landing, title="Review", url_path="review", default=True), _open("explorer")]
+    pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus")]
+    st.navigation(pages, position="hidden").run()
 else:
-    pages = [
-        st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True, url_path="home"),
-        st.Page("app_pages/upload.py", title="Upload & audit", icon=":material/upload_file:", url_path="upload"),
-        st.Page("app_pages/live_capture.py", title="Live capture", icon=":material/podcasts:", url_path="capture"),
-        st.Page("app_pages/corpus.py", title="Corpus", icon=":material/table_chart:", url_path="corpus"),
-        explorer,
-    ]
-st.navigation(pages).run()
+    if can_write():
+        pages = [_open("home", default=True), _open("upload"), _open("capture"), _open("corpus"), _open("explorer")]
+    else:
+        why = ("This server is shared and read-only for you: uploading and live capture need the owner's "
+               "sign-in (sidebar).")
+        pages = [_open("home", default=True), _open("corpus"), _open("explorer")]
+        hidden = [_closed("upload", why), _closed("capture", why)]
+    _sign_in_box()
+    if can_write():
+        st.navigation(pages).run()
+    else:
+        nav = st.navigation({"": pages, "Needs the owner": hidden}, position="sidebar")
+        nav.run()

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 from sqlalchemy.engine import Engine
 
+from app_pages._access import can_write
 from db.engine import database_url, make_engine
 
 
@@ -26,22 +25,8 @@ def engine() -> Engine:
 
 
 def read_only() -> bool:
-    """Review mode: links opened with ?mode=review, or a server started with
-    STEPSCOPE_READ_ONLY=1. The session sees only the linked trace (no corpus, no other traces),
-    and nothing can be written: no upload, capture, comment or delete. It sticks for the browser
-    session, so a reload without the parameter stays read-only."""
-    if st.query_params.get("mode") == "review":
-        st.session_state["_review"] = True
-    return server_read_only() or bool(st.session_state.get("_review"))
-
-
-def server_read_only() -> bool:
-    """A server started with STEPSCOPE_READ_ONLY=1 writes nothing at all, comments included."""
-    return os.environ.get("STEPSCOPE_READ_ONLY") == "1"
-
-
-def can_write() -> bool:
-    return not read_only()
+    """Nothing may be written in this session (see app_pages/_access.py for who may write)."""
+    return not can_write()
 
 
 def go_to(page: str, **params: str) -> None:

@@ -11,7 +11,8 @@ import streamlit as st
 from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, steps_of,
                         trace_by_share_id)
 from db.store import add_comment, delete_record
-from app_pages._common import can_write, engine, go_to, read_only
+from app_pages._access import can_comment, can_write, is_owner, review_view
+from app_pages._common import engine, go_to
 from app_pages._view import (STATUS_LABELS, claim_rows, line_caption, neighbourhood, overview_figure, text_window,
                              tree_html, verdict_label)
 
@@ -49,21 +50,97 @@ outline = _outline(rec["pk"], rev)
 n_steps = len(outline)
 invalid = [o[0] for o in outline if o[3] == "invalid"]
 
+asked = st.query_params.get("step")
 try:
-    step = int(st.query_params.get("step", invalid[0] if invalid else 0))
+    step = int(asked if asked is not None else (invalid[0] if invalid else 0))
 except ValueError:
     step = 0
-step = max(0, min(step, max(n_steps - 1, 0)))
+clamped = max(0, min(step, max(n_steps - 1, 0)))
+if asked is not None and (clamped != step or str(clamped) != asked) and n_steps:
+    # The URL must name the step on screen, or a copied link would open another one.
+    st.session_state["_step_note"] = (f"This trace has no step {asked}: it has {n_steps:,} steps "
+                                      f"(0 to {n_steps - 1:,}); showing step {clamped}.")
+    st.query_params["step"] = str(clamped)
+step = clamped
 if st.session_state.get("_explorer_for") != (share_id, step):
     st.session_state["_explorer_for"] = (share_id, step)
     st.session_state["step_input"] = step
 
 
 def _select(idx: int) -> None:
+    """Select a step. Only ever called from widget callbacks, which run before the script, so
+    setting the step box's state here is allowed (in the script body it is not)."""
     idx = max(0, min(int(idx), max(n_steps - 1, 0)))
     st.query_params["step"] = str(idx)
     st.session_state["step_input"] = idx
     st.session_state["_explorer_for"] = (share_id, idx)
+
+
+def _pick_from(key: str) -> None:
+    value = st.session_state.get(key)
+    if value is not None:
+        _select(value)
+        st.session_state[key] = None
+
+
+def _link_section(step_idx: int | None) -> None:
+    """Absolute links with a copy button: the view, and the read-only review form of it."""
+    base = (st.context.url or "").split("?", 1)[0].rstrip("/")
+    if not base.endswith("/explorer"):
+        base = base.rsplit("/", 1)[0] + "/explorer" if base.count("/") > 2 else base + "/explorer"
+    query = f"?trace={share_id}" + (f"&step={step_idx}" if step_idx is not None else "")
+    st.markdown("**Link to this view**")
+    st.code(base + query, language=None)
+    st.markdown("**Review link** (opens this trace alone, read-only)")
+    st.code(base + query + "&mode=review", language=None)
+
+
+def _comments_section(step_idx: int | None) -> None:
+    """Comments on one step (or, for a record without steps, on the record)."""
+    what = f"step {step_idx}" if step_idx is not None else "this record"
+    st.markdown(f"**Comments on {what}**")
+    comments = comments_of(eng, rec["pk"])
+    here = [c for c in comments if c["step_idx"] == step_idx]
+    for c in here:
+        with st.container(border=True):
+            st.caption(f"{c['created_at']:%Y-%m-%d %H:%M} UTC")
+            st.text(f"{c['author']}: {c['text']}")
+    if not here:
+        st.caption("none yet")
+    elsewhere = sorted({c["step_idx"] for c in comments if c["step_idx"] != step_idx and c["step_idx"] is not None})
+    if elsewhere:
+        st.caption("comments on other steps: " + ", ".join(map(str, elsewhere)))
+    if not can_comment():
+        return
+    named = not is_owner()  # a reviewer comments under a name
+    with st.form("comment", clear_on_submit=True):
+        author = st.text_input("Your name" + (" (required)" if named else ""), key="comment_author")
+        body_text = st.text_area("Comment", key="comment_text")
+        if st.form_submit_button("Add comment"):
+            if named and not author.strip():
+                st.warning("Please give your name: reviewers' comments are signed.")
+            elif not can_comment():
+                st.warning("Comments are closed on this server.")
+            else:
+                try:
+                    add_comment(eng, rec["pk"], step_idx, author or "anonymous", body_text)
+                    st.rerun()
+                except ValueError as exc:
+                    st.warning(str(exc))
+
+
+def _delete_section() -> None:
+    if not can_write() or review_view():
+        return
+    with st.expander("Delete this trace"):
+        st.warning("Deleting removes the record, its steps, verdicts and comments.")
+        if st.checkbox("I understand", key="confirm_delete") and st.button("Delete", type="primary"):
+            if not can_write():  # rights are checked again at the moment of writing
+                st.error("Deleting needs the owner's rights on this server.")
+                st.stop()
+            delete_record(eng, rec["pk"])
+            st.cache_data.clear()
+            go_to("corpus")
 
 
 # --- header: what the trace is and what the audit says -------------------------------------
@@ -101,11 +178,11 @@ if gaps:
         with st.container(border=True):
             st.markdown(f"**{gap['kind']}**")
             st.text(gap.get("message") or "")
-            gap_steps = [s for s in gap.get("steps") or [] if 0 <= s < n_steps][:12]
+            gap_steps = sorted({s for s in gap.get("steps") or [] if 0 <= s < n_steps})
             if gap_steps:
-                cols = st.columns(len(gap_steps))
-                for col, s in zip(cols, gap_steps):
-                    col.button(f"step {s}", key=f"gap{g_i}-{s}", on_click=_select, args=(s,))
+                # Pills wrap, so every step of the gap gets its own readable button.
+                st.pills("open a step of this gap", gap_steps, key=f"gap{g_i}", format_func=lambda s: f"step {s}",
+                         on_change=_pick_from, args=(f"gap{g_i}",), label_visibility="collapsed")
 
 def _answer_details() -> None:
     """The answer replayed action by action, where the domain reports it (planning)."""
@@ -129,7 +206,13 @@ if n_steps == 0:
     st.subheader("Answer")
     st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
     _answer_details()
+    _comments_section(None)
+    _link_section(None)
+    _delete_section()
     st.stop()
+
+if st.session_state.get("_step_note"):
+    st.warning(st.session_state.pop("_step_note"))
 
 # --- navigation ------------------------------------------------------------------------------
 prev_bad = max((i for i in invalid if i < step), default=None)
@@ -198,28 +281,7 @@ with right:
     if after:
         st.text(after)
 
-    st.markdown("**Comments on this step**")
-    comments = comments_of(eng, rec["pk"])
-    here = [c for c in comments if c["step_idx"] == step]
-    for c in here:
-        with st.container(border=True):
-            st.caption(f"{c['created_at']:%Y-%m-%d %H:%M} UTC")
-            st.text(f"{c['author']}: {c['text']}")
-    if not here:
-        st.caption("none yet")
-    elsewhere = sorted({c["step_idx"] for c in comments if c["step_idx"] != step and c["step_idx"] is not None})
-    if elsewhere:
-        st.caption("comments on other steps: " + ", ".join(map(str, elsewhere)))
-    if can_write():
-        with st.form("comment", clear_on_submit=True):
-            author = st.text_input("Your name", key="comment_author")
-            body_text = st.text_area("Comment", key="comment_text")
-            if st.form_submit_button("Add comment"):
-                try:
-                    add_comment(eng, rec["pk"], step, author or "anonymous", body_text)
-                    st.rerun()
-                except ValueError as exc:
-                    st.warning(str(exc))
+    _comments_section(step)
 
 with left:
     tab_tree, tab_overview, tab_list, tab_answer = st.tabs(["Tree", "Overview", "Step list", "Answer"])
@@ -240,25 +302,19 @@ with left:
         frame = pd.DataFrame([{"step": r["idx"], "kind": r["kind"], "status": STATUS_LABELS.get(r["status"], r["status"] or "unchecked"),
                                "rule": r["rule"] or "", "match": r["idx"] in matches,
                                "text": (r["text"] or "")[:200], "message": r["message"] or ""} for r in rows])
-        picked = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun",
-                              selection_mode="single-row", key=f"steplist-{lo}")
-        sel = picked.selection.rows if picked and picked.selection else []
-        if sel:
-            target = int(frame.iloc[sel[0]]["step"])
-            if target != step:
-                _select(target)
-                st.rerun()
+        ids = [int(x) for x in frame["step"]] if len(frame) else []
+        list_key = f"steplist-{lo}-{step}"
+
+        def _row_picked(key: str = list_key, ids: list[int] = ids) -> None:
+            rows_sel = st.session_state[key].selection.rows
+            if rows_sel:
+                _select(ids[rows_sel[0]])
+
+        st.dataframe(frame, hide_index=True, width="stretch", on_select=_row_picked,
+                     selection_mode="single-row", key=list_key)
     with tab_answer:
         st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
         _answer_details()
 
-link = f"?trace={share_id}&step={step}"
-st.caption(f"Link to this view: `{link}` · review link (read-only): `{link}&mode=review`")
-
-if not read_only():
-    with st.expander("Delete this trace"):
-        st.warning("Deleting removes the record, its steps, verdicts and comments.")
-        if st.checkbox("I understand", key="confirm_delete") and st.button("Delete", type="primary"):
-            delete_record(eng, rec["pk"])
-            st.cache_data.clear()
-            go_to("corpus")
+_link_section(step)
+_delete_section()

@@ -7,7 +7,8 @@ import streamlit as st
 
 from core.limits import current_limits
 from db.queries import corpus_counts, gap_counts, recent_traces
-from app_pages._common import engine, go_to, read_only
+from app_pages._access import can_write
+from app_pages._common import engine, go_to
 from validators.registry import list_domains
 from trace_parsers.registry import list_formats
 
@@ -64,7 +65,7 @@ st.markdown(
     "see the record format in the README).\n"
     "* **Point at a shared database:** set `STEPSCOPE_DATABASE_URL` "
     "(e.g. `postgresql://user@host/stepscope`) before starting the app or the CLI.\n"
-    + ("" if read_only() else "* **Re-run old verdicts** after upgrading Stepscope: `python cli.py reaudit`.\n")
+    + ("" if not can_write() else "* **Re-run old verdicts** after upgrading Stepscope: `python cli.py reaudit`.\n")
 )
 with st.expander("Domains and formats this installation knows"):
     st.markdown("**Domains** (replay): " + (", ".join(f"`{d.validator_id}`" for d in list_domains()) or "none yet"))

@@ -19,7 +19,8 @@ from capture.prompts import PromptError, problem_of, render, templates_for
 from capture.store import problem_domains, store_capture, stored_problems
 from core.intake import object_to_record
 from core.record import KNOWN_DOMAINS, RecordError, TraceRecord
-from app_pages._common import engine, read_only
+from app_pages._access import can_write
+from app_pages._common import engine
 
 EXPLORER_URL_PATH = "explorer"
 REFRESH_S = 0.2
@@ -29,8 +30,8 @@ st.caption("Run a reasoning model on a problem, watch its thinking as it arrives
            "With more than one round, the validator's critique goes back to the model until an answer "
            "passes (LLM-Modulo).")
 
-if read_only():
-    st.info("Live capture is turned off in review mode: this view is read-only.")
+if not can_write():
+    st.info("Live capture needs the owner's rights on this server; this session is read-only.")
     st.stop()
 
 

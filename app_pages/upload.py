@@ -12,12 +12,14 @@ from core.limits import current_limits
 from core.record import KNOWN_DOMAINS
 from core.report import summary, to_csv, to_html, to_json
 from db.queries import comments_for, verdict_rows
-from app_pages._common import engine, go_to, read_only
+from app_pages._access import can_write
+from app_pages._common import engine, go_to
 from pipeline import audit_units
 
 st.title("Upload & audit")
-if read_only():
-    st.warning("This is a read-only review session; uploads are switched off.")
+if not can_write():
+    # The page is not in a reader's navigation; this guards a session whose rights changed.
+    st.warning("Uploading needs the owner's rights on this server; this session is read-only.")
     st.stop()
 
 limits = current_limits()

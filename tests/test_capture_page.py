@@ -67,7 +67,7 @@ def test_review_mode_turns_capture_off(page, monkeypatch):
     monkeypatch.setenv("STEPSCOPE_READ_ONLY", "1")
     at = page().run()
     assert not at.exception
-    assert any("turned off in review mode" in i.value for i in at.info)
+    assert any("needs the owner's rights" in i.value for i in at.info)
     assert not at.button and not at.text_input
 
 
