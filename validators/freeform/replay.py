@@ -11,7 +11,7 @@ The answer is compared with `reference_answer` when one is given:
   wrong, and `answer_error.message` shows the two strings compared.
 `answer_correct` is null when no reference is given.
 
-In a thinking trace (`think`, `metacot`) every arithmetic and string claim is checked
+In the trace, whatever its format (`think`, `metacot`, or plain text), every arithmetic and string claim is checked
 (validators/thinking/arith.py, strings.py) and the trace's result is compared with the reference
 and with the answer (validators/thinking/analysis.py gives the gaps). What the trace settles on:
 * numbers: each step that states a result ("so the answer is 42", "the total is 448") is a
@@ -40,11 +40,11 @@ from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.countdown.arith import fmt_num
 from validators.base import DomainSpec, Replay
-from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
+from validators.thinking.analysis import Candidate, analyse
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number, numbers_in, stated_number
 
-VERSION = "2"
+VERSION = "3"
 MAX_VALUE_WORDS = 4
 
 _BOLD = re.compile(r"^(\*\*|__)(.+)\1$", re.S)
@@ -182,7 +182,9 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     out = Replay(notes={"rules": "exact arithmetic and string claims; answers compared as numbers, else as strings "
                                  "(validators/freeform.py)"})
     out.answer_correct, out.answer_error = _judge(record.answer, reference)
-    if parsed.format in THINKING_FORMATS and record.trace.strip():
+    # Any free-form reasoning is read as thinking: a plain-text trace ("Wait, 12 + 5 = 18") makes
+    # the same arithmetic and string claims as a <think> block, and they are checked the same way.
+    if record.trace.strip():
         ref_value = final_number(str(reference)) if reference is not None else None
         answer_value = final_number(record.answer) if record.answer.strip() else None
         as_string = (ref_value is None) if reference is not None else (answer_value is None and bool(record.answer.strip()))
