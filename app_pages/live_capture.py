@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 from capture.client import ModelSettings, settings_problems
-from capture.keys import find_api_key, scrub, secret_values
+from capture.keys import find_api_key, key_variables, provider_of, scrub, secret_values
 from capture.modulo import run_capture
 from capture.prompts import PromptError, problem_of, render, templates_for
 from capture.store import problem_domains, store_capture, stored_problems
@@ -23,6 +23,7 @@ from app_pages._access import can_write
 from app_pages._common import engine
 
 EXPLORER_URL_PATH = "explorer"
+KEYLESS_PROVIDERS = {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "llamafile"}
 REFRESH_S = 0.2
 
 st.title("Live capture")
@@ -60,6 +61,9 @@ def _refresh(live: dict[str, Any]) -> None:
 
 def _round_verdict(box: Any, rnd: Any) -> None:
     comp = rnd.completion
+    failed = comp is not None and comp.error is not None and not (comp.thinking or comp.answer)
+    if failed:
+        return  # the error is shown once, below; "no thinking" would only confuse it
     if comp is not None and not comp.thinking_returned:
         box.info("Reasoning hidden or summarised: the provider returned no thinking text for this round.")
     if comp is not None and comp.incomplete:
@@ -141,6 +145,11 @@ key = find_api_key(model, secrets) if model.strip() else None
 if key is not None:
     st.caption(f"API key: {key.describe()}"
                + ("" if key.value or not api_base.strip() else "; a local server usually needs none"))
+missing_key = (key is not None and not key.value and not api_base.strip()
+               and provider_of(model) not in KEYLESS_PROVIDERS)
+if missing_key:
+    st.warning(f"No API key for {provider_of(model)}: set {' or '.join(key_variables(model))} in the environment "
+               "or in .streamlit/secrets.toml, or give the API base of a local server. Run stays off until then.")
 
 if st.button("Run", type="primary", key="cap_run"):
     problems = settings_problems(model, api_base.strip() or None, rounds, timeout)
@@ -148,6 +157,8 @@ if st.button("Run", type="primary", key="cap_run"):
         problems.insert(0, "Choose a stored problem or paste a record first.")
     if prompt_error:
         problems.append(prompt_error)
+    if missing_key:
+        problems.append(f"No API key for {provider_of(model)}: nothing was sent.")
     for text in problems:
         st.error(text)
     if not problems and source is not None and key is not None:
@@ -174,6 +185,8 @@ if st.button("Run", type="primary", key="cap_run"):
                     _refresh(live)
             elif kind == "round_end":
                 _refresh(live)
+                if not (live["thinking"] or live["answer"]):
+                    live["thinking_slot"].caption("nothing arrived in this round")
                 _round_verdict(live["box"], data)
 
         with st.spinner("Capturing ..."):

@@ -13,6 +13,7 @@ message is meant for a person and has every secret scrubbed from it.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -216,6 +217,11 @@ def stream_completion(messages: list[dict[str, str]], settings: ModelSettings,
     return out
 
 
+_UNREACHABLE = re.compile(r"Name or service not known|Temporary failure in name resolution|nodename nor servname"
+                          r"|getaddrinfo failed|No address associated with hostname|Connection refused"
+                          r"|Network is unreachable|No route to host", re.I)
+
+
 def _status(exc: BaseException) -> int | None:
     status = getattr(exc, "status_code", None)
     try:
@@ -240,6 +246,10 @@ def classify_error(exc: BaseException, settings: ModelSettings, secrets: Iterabl
     elif name in ("Timeout", "APITimeoutError", "ReadTimeout", "ConnectTimeout", "TimeoutException") or status == 408:
         kind, text = "timeout", (f"no response from {where} within {settings.timeout:g} s"
                                  + ("; what arrived is kept and marked incomplete" if received else ""))
+    elif not received and _UNREACHABLE.search(detail):
+        # litellm reports a DNS failure or a refused connection as an HTTP 500 "server error";
+        # it is not one: the request never reached a server.
+        kind, text, status = "connection", f"could not reach {where} ({_UNREACHABLE.search(detail).group(0)})", None
     elif status in (401, 403) or name in ("AuthenticationError", "PermissionDeniedError"):
         kind, text = "auth", (f"{where} rejected the API key (HTTP {status or 401}); set {variables} in the "
                               "environment or in Streamlit secrets")

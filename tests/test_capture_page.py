@@ -99,3 +99,28 @@ def test_a_capture_streams_into_the_page_and_is_stored(page, monkeypatch, tmp_pa
         fmt, answer = conn.execute(sa.text("SELECT format, answer FROM record")).one()
     engine.dispose()
     assert (fmt, answer) == ("llm_modulo", "7")
+
+
+def test_run_is_refused_without_a_key_for_a_hosted_provider(page, monkeypatch):
+    for name in ("STEPSCOPE_LLM_API_KEY", "DEEPSEEK_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    at = page().run()
+    at.radio(key="cap_source").set_value("Paste a record").run()
+    at.text_area(key="cap_pasted").input('{"domain": "hanoi", "problem": {"disks": 3}}').run()
+    at.text_input(key="cap_model").input("deepseek/deepseek-reasoner").run()
+    assert any("No API key for deepseek" in w.value and "DEEPSEEK_API_KEY" in w.value for w in at.warning)
+    at.button(key="cap_run").click().run()
+    assert [e.value for e in at.error] == ["No API key for deepseek: nothing was sent."]
+    assert not any("waiting for the model" in c.value for c in at.caption)
+
+
+def test_an_unreachable_host_is_not_reported_as_a_server_error():
+    from capture.client import ModelSettings, classify_error
+
+    class InternalServerError(Exception):
+        status_code = 500
+
+    exc = InternalServerError("litellm.InternalServerError: DeepseekException - [Errno -2] Name or service not known")
+    err = classify_error(exc, ModelSettings(model="deepseek/deepseek-reasoner"))
+    assert err.kind == "connection" and err.status is None
+    assert "could not reach deepseek (Name or service not known)" in err.message and "HTTP 500" not in err.message
