@@ -32,6 +32,18 @@ def _options(rev: tuple) -> dict[str, list[str]]:
 
 st.title("Corpus")
 opts = _options(rev)
+FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "q", "page")
+if st.session_state.pop("_corpus_clear", False):
+    st.session_state.pop("_corpus_url", None)
+    qp.clear()
+elif st.session_state.get("_corpus_url") is not None and (
+        not any(k in qp for k in FILTER_KEYS) or qp.get("trace") not in (None, *TRACE_CHOICES)):
+    # Back from a trace, or the sidebar entry: the URL has lost the filters, or holds the trace link
+    # that Streamlit wrote into the corpus URL while switching pages. The session's last corpus
+    # view is put back, URL included.
+    qp.clear()
+    for key, value in st.session_state["_corpus_url"].items():
+        qp[key] = value
 
 
 def _param_list(key: str, allowed: list[str]) -> list[str]:
@@ -57,6 +69,9 @@ with st.sidebar:
     gap = st.selectbox("Gap", gap_opts, index=gap_opts.index(_param_choice("gap", opts["gaps"])),
                        format_func=lambda v: "any" if v is None else v)
     q = st.text_input("Text in any step", value=qp.get("q", ""))
+    if st.button("Clear filters", key="corpus_clear"):
+        st.session_state["_corpus_clear"] = True
+        st.rerun()
 
 flt = CorpusFilter(models=tuple(models), domains=tuple(domains), answer=answer, trace=trace, gap=gap, q=q.strip())
 
@@ -64,7 +79,9 @@ wanted = {"model": list(flt.models), "domain": list(flt.domains), "answer": flt.
           "gap": flt.gap, "q": flt.q or None}
 current = {k: (qp.get_all(k) if isinstance(v, list) else qp.get(k)) for k, v in wanted.items()}
 if current != {k: (v if v is not None else None) for k, v in wanted.items()}:
-    keep = {k: v for k, v in qp.to_dict().items() if k not in wanted}
+    keep = {k: v for k, v in qp.to_dict().items() if k not in wanted and k in FILTER_KEYS}
+    if "page" in keep and current != {k: None if not v else v for k, v in current.items()}:
+        keep.pop("page")  # other filters: back to page 1
     qp.clear()
     qp.update(keep)
     for key, value in wanted.items():
@@ -141,7 +158,17 @@ with right:
 
 st.subheader("Traces")
 pages = max(1, -(-total // PAGE_SIZE))
-page = st.number_input("page", 1, pages, 1, key="corpus_page") if pages > 1 else 1
+try:
+    asked_page = min(max(1, int(qp.get("page", "1"))), pages)
+except ValueError:
+    asked_page = 1
+page = st.number_input("page", 1, pages, asked_page) if pages > 1 else 1
+if page > 1:
+    qp["page"] = str(page)
+elif "page" in qp:
+    del qp["page"]
+st.session_state["_corpus_url"] = {k: (qp.get_all(k) if k in ("model", "domain") else qp.get(k)) for k in FILTER_KEYS
+                                   if k in qp}
 rows = pd.DataFrame(_cached("list", flt, rev, PAGE_SIZE, (page - 1) * PAGE_SIZE))
 rows["answer"] = rows["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
 rows["trace"] = rows["trace_valid"].map({True: "valid", False: "invalid"}).fillna("not checked")
@@ -154,4 +181,6 @@ if picked and picked.selection and picked.selection.rows:
     target = {"trace": str(row["share_id"])}
     if pd.notna(row["first_invalid_step"]):
         target["step"] = str(int(row["first_invalid_step"]))
+    if flt.q:
+        target["q"] = flt.q  # the explorer highlights the same search
     go_to("explorer", **target)

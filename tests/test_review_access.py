@@ -187,3 +187,31 @@ def _upload(server) -> str:
     maze = _faulty_maze()
     _audit_into(server["db"], server["tmp"], [maze], "access-maze.jsonl")
     return _share_id(server["db"], "maze-fault")
+
+
+def test_back_from_a_trace_keeps_the_corpus_filters_and_the_search_reaches_the_trace(server, browser):
+    if not _has(server, "maze-fault"):
+        _upload(server)
+    _audit_into(server["db"], server["tmp"], [
+        {"id": f"free-{i}", "domain": "freeform", "trace": f"Step {i}: 2 + {i} = {2 + i}.", "answer": str(2 + i)}
+        for i in range(3)], "free.jsonl")
+    ctx, page = _page(browser)
+    page.goto(f"{server['base']}/corpus")
+    everything = page.get_by_text("trace(s) match").inner_text(timeout=30_000)
+    page.goto(f"{server['base']}/corpus?domain=maze&q=close")
+    page.get_by_text("trace(s) match").wait_for(timeout=30_000)
+    time.sleep(1.5)
+    filtered = page.get_by_text("trace(s) match").inner_text()
+    assert filtered != everything
+    grid = page.locator("[data-testid='stDataFrame']").last
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 14, box["y"] + 35 + 17)  # the first row
+    page.get_by_text("Link to this view").wait_for(timeout=30_000)
+    assert "/explorer?" in page.url and "q=close" in page.url  # the search goes along
+    page.go_back()
+    page.get_by_text("trace(s) match").wait_for(timeout=30_000)
+    time.sleep(3.0)
+    assert page.get_by_text("trace(s) match").inner_text() == filtered
+    assert "maze" in page.locator("[data-testid='stSidebar']").inner_text()
+    ctx.close()
