@@ -7,8 +7,9 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from db.queries import (ANSWER_CHOICES, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces, data_revision,
-                        filter_options, first_invalid_histogram, invalid_by_rule, length_sample, list_traces)
+from db.queries import (ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
+                        data_revision, filter_options, first_invalid_histogram, invalid_by_rule, length_sample,
+                        list_traces)
 from app_pages._common import engine, go_to
 
 PAGE_SIZE = 100
@@ -32,7 +33,16 @@ def _options(rev: tuple) -> dict[str, list[str]]:
 
 st.title("Corpus")
 opts = _options(rev)
-FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "q", "page")
+FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "rule", "pos", "q", "page")
+# Every combination of answer and trace verdict gets its own colour: green only for a right answer
+# with a valid trace, red for a wrong answer with an invalid one, greys where nothing was checked.
+CELL_COLOURS = {
+    "answer yes / trace valid": "#2ca02c", "answer yes / trace invalid": "#ff7f0e",
+    "answer yes / trace not checked": "#98df8a", "answer no / trace valid": "#9467bd",
+    "answer no / trace invalid": "#d62728", "answer no / trace not checked": "#f4a6a6",
+    "answer undecided / trace valid": "#c5b0d5", "answer undecided / trace invalid": "#8c564b",
+    "answer undecided / trace not checked": "#c7c7c7",
+}
 if st.session_state.pop("_corpus_clear", False):
     st.session_state.pop("_corpus_url", None)
     qp.clear()
@@ -68,15 +78,26 @@ with st.sidebar:
     gap_opts = [None, *opts["gaps"]]
     gap = st.selectbox("Gap", gap_opts, index=gap_opts.index(_param_choice("gap", opts["gaps"])),
                        format_func=lambda v: "any" if v is None else v)
+    rule_opts = [None, *opts["rules"]]
+    rule = st.selectbox("Invalid step rule", rule_opts, index=rule_opts.index(_param_choice("rule", opts["rules"])),
+                        format_func=lambda v: "any" if v is None else v)
+    try:
+        pos = float(qp["pos"]) if "pos" in qp and 0 <= float(qp["pos"]) < 1 else None
+    except ValueError:
+        pos = None
+    if pos is not None and not st.checkbox(f"first invalid step at {pos:.0%}–{pos + 1 / POS_BINS:.0%} of the trace",
+                                           value=True, key="pos_on"):
+        pos = None
     q = st.text_input("Text in any step", value=qp.get("q", ""))
     if st.button("Clear filters", key="corpus_clear"):
         st.session_state["_corpus_clear"] = True
         st.rerun()
 
-flt = CorpusFilter(models=tuple(models), domains=tuple(domains), answer=answer, trace=trace, gap=gap, q=q.strip())
+flt = CorpusFilter(models=tuple(models), domains=tuple(domains), answer=answer, trace=trace, gap=gap, q=q.strip(),
+                   rule=rule, pos=pos)
 
 wanted = {"model": list(flt.models), "domain": list(flt.domains), "answer": flt.answer, "trace": flt.trace,
-          "gap": flt.gap, "q": flt.q or None}
+          "gap": flt.gap, "rule": flt.rule, "pos": None if flt.pos is None else f"{flt.pos:g}", "q": flt.q or None}
 current = {k: (qp.get_all(k) if isinstance(v, list) else qp.get(k)) for k, v in wanted.items()}
 if current != {k: (v if v is not None else None) for k, v in wanted.items()}:
     keep = {k: v for k, v in qp.to_dict().items() if k not in wanted and k in FILTER_KEYS}
@@ -100,11 +121,20 @@ with left:
     matrix = pd.DataFrame(_cached("matrix", flt, rev))
     matrix["cell"] = "answer " + matrix["answer"] + " / trace " + matrix["trace"].map(
         {"yes": "valid", "no": "invalid", "undecided": "not checked"})
-    fig = px.bar(matrix, x="model", y="n", color="cell", barmode="stack",
-                 color_discrete_map={"answer yes / trace valid": "#2ca02c", "answer yes / trace invalid": "#ff7f0e",
-                                     "answer no / trace valid": "#9467bd", "answer no / trace invalid": "#d62728"},
-                 labels={"n": "traces", "cell": ""})
-    fig.update_layout(height=340, margin={"t": 10, "b": 10}, legend={"orientation": "h", "y": -0.3})
+    share = st.toggle("share of each model's traces", key="matrix_share",
+                      help="Models with many more traces (or '(unknown)') no longer flatten the others.")
+    matrix["checked"] = matrix["trace"].map(lambda t: "trace not checked" if t == "undecided" else "trace checked")
+    fig = px.bar(matrix, x="model", y="n", color="cell", barmode="stack", color_discrete_map=CELL_COLOURS,
+                 pattern_shape="checked", pattern_shape_map={"trace checked": "", "trace not checked": "/"},
+                 category_orders={"cell": list(CELL_COLOURS)}, labels={"n": "traces", "cell": "", "model": ""})
+    fig.for_each_trace(lambda t: t.update(name=t.name.split(",")[0]))  # the hatching already says "not checked"
+    fig.update_layout(legend_title_text="")
+    if share:
+        fig.update_layout(barnorm="percent", yaxis_title="% of the model's traces")
+    # Legend above the plot, model names whole (tilted, never cut).
+    fig.update_layout(height=420, margin={"t": 80, "b": 10},
+                      legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 11}})
+    fig.update_xaxes(tickangle=-30, automargin=True)
     ev = st.plotly_chart(fig, width="stretch", on_select="rerun", key="matrix_chart")
     points = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else \
         (ev.selection.points if ev and hasattr(ev, "selection") else [])
@@ -117,11 +147,20 @@ with right:
     st.subheader("Where the first invalid step falls")
     hist = _cached("hist", flt, rev)
     if hist:
-        frame = pd.DataFrame(hist, columns=["position", "traces"])
-        frame["position"] = frame["position"].map(lambda p: f"{p:.0%}–{p + 0.05:.0%}")
-        fig = px.bar(frame, x="position", y="traces", labels={"position": "relative position in the trace"})
+        frame = pd.DataFrame(hist, columns=["start", "traces"])
+        frame["position"] = frame["start"].map(lambda p: f"{p:.0%}–{p + 1 / POS_BINS:.0%}")
+        fig = px.bar(frame, x="position", y="traces", custom_data=["start"],
+                     labels={"position": "relative position in the trace"})
         fig.update_layout(height=340, margin={"t": 10, "b": 10})
-        st.plotly_chart(fig, width="stretch", key="hist_chart")
+        ev = st.plotly_chart(fig, width="stretch", on_select="rerun", key="hist_chart")
+        pts = ev.selection.points if ev and hasattr(ev, "selection") else []
+        if pts and pts[0].get("customdata"):
+            start = float(pts[0]["customdata"][0])
+            if flt.pos is None or abs(flt.pos - start) > 1e-9:
+                qp["pos"] = f"{start:g}"
+                st.session_state.pop("pos_on", None)
+                st.rerun()
+        st.caption("click a bar to list the traces that first go wrong there")
     else:
         st.caption("no invalid steps in these traces")
 
@@ -134,7 +173,12 @@ with left:
         fig = px.bar(frame, x="steps", y="rule", orientation="h")
         fig.update_layout(height=max(240, 26 * len(frame)), margin={"t": 10, "b": 10},
                           yaxis={"categoryorder": "total ascending"})
-        st.plotly_chart(fig, width="stretch", key="rules_chart")
+        ev = st.plotly_chart(fig, width="stretch", on_select="rerun", key="rules_chart")
+        pts = ev.selection.points if ev and hasattr(ev, "selection") else []
+        if pts and pts[0].get("y") and pts[0]["y"] != flt.rule:
+            qp["rule"] = pts[0]["y"]
+            st.rerun()
+        st.caption("click a bar to list the traces with that rule broken")
     else:
         st.caption("no invalid steps in these traces")
 with right:

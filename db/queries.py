@@ -185,6 +185,11 @@ class CorpusFilter:
     trace: str | None = None
     gap: str | None = None
     q: str = ""
+    rule: str | None = None  # traces with an invalid step of this rule ("(unnamed)": no rule)
+    pos: float | None = None  # traces whose first invalid step starts this 1/POS_BINS slice of the trace
+
+
+POS_BINS = 20
 
 
 def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
@@ -205,6 +210,15 @@ def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
                      else TRACE_VERDICT.c.trace_valid == value)
     if f.gap:
         conds.append(RECORD.c.pk.in_(select(GAP.c.record_pk).where(GAP.c.kind == f.gap)))
+    if f.rule:
+        rule_cond = STEP_VERDICT.c.rule.is_(None) if f.rule == "(unnamed)" else STEP_VERDICT.c.rule == f.rule
+        conds.append(RECORD.c.pk.in_(select(STEP_VERDICT.c.record_pk).where(STEP_VERDICT.c.status == "invalid",
+                                                                            rule_cond)))
+    if f.pos is not None:
+        lo = round(f.pos * POS_BINS) / POS_BINS
+        hi = lo + 1 / POS_BINS
+        rel = TRACE_VERDICT.c.first_invalid_rel
+        conds.append((rel >= lo) & ((rel < hi) if hi < 1 - 1e-9 else (rel <= 1)))
     if f.q and _WORD.search(f.q):
         if conn.dialect.name == "sqlite":
             sub = text("SELECT s.record_pk FROM step_fts JOIN step s ON s.id = step_fts.rowid "
@@ -224,7 +238,9 @@ def filter_options(engine: Engine) -> dict[str, list[str]]:
         models = [m or "(unknown)" for (m,) in conn.execute(select(RECORD.c.model).distinct())]
         domains = [d for (d,) in conn.execute(select(RECORD.c.domain).distinct())]
         gaps = [g for (g,) in conn.execute(select(GAP.c.kind).distinct())]
-    return {"models": sorted(models), "domains": sorted(domains), "gaps": sorted(gaps)}
+        rules = [r or "(unnamed)" for (r,) in conn.execute(
+            select(STEP_VERDICT.c.rule).where(STEP_VERDICT.c.status == "invalid").distinct())]
+    return {"models": sorted(models), "domains": sorted(domains), "gaps": sorted(gaps), "rules": sorted(rules)}
 
 
 def corpus_matrix(engine: Engine, f: CorpusFilter) -> list[dict[str, Any]]:
@@ -238,7 +254,7 @@ def corpus_matrix(engine: Engine, f: CorpusFilter) -> list[dict[str, Any]]:
                 for m, a, t, n in conn.execute(stmt)]
 
 
-def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = 20) -> list[tuple[float, int]]:
+def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = POS_BINS) -> list[tuple[float, int]]:
     """How many traces first go wrong in each 1/bins slice of their length."""
     with engine.connect() as conn:
         bucket = func.min(func.floor(TRACE_VERDICT.c.first_invalid_rel * bins), bins - 1)

@@ -160,3 +160,22 @@ def test_reaudit_groups_are_capped_by_count_and_by_bytes():
     stale = [(1, 10), (2, 10), (3, 10), (4, 100), (5, 1)]
     assert list(_chunks(stale, 2, 50)) == [[1, 2], [3, 4], [5]]
     assert list(_chunks(stale, 10, 25)) == [[1, 2, 3], [4], [5]]
+
+
+def test_corpus_filters_by_broken_rule_and_by_where_the_first_error_falls(db_url):
+    from db.queries import CorpusFilter, count_traces, filter_options, first_invalid_histogram, list_traces
+
+    engine = make_engine(db_url)
+    recs = [{"id": "bad-early", "domain": "freeform", "trace": "1 + 1 = 3.\n\nOk.\n\nOk.\n\nOk.", "answer": "3"},
+            {"id": "bad-late", "domain": "freeform", "trace": "Ok.\n\nOk.\n\nOk.\n\n2 * 2 = 5.", "answer": "5"},
+            {"id": "fine", "domain": "freeform", "trace": "2 + 2 = 4.", "answer": "4"}]
+    list(audit_units(_units(recs), engine, source="t"))
+    assert "arithmetic_claim_false" in filter_options(engine)["rules"]
+    by_rule = CorpusFilter(rule="arithmetic_claim_false")
+    assert count_traces(engine, by_rule) == 2
+    assert count_traces(engine, CorpusFilter(rule="no_such_rule")) == 0
+    hist = dict(first_invalid_histogram(engine, CorpusFilter()))
+    assert sorted(hist.values()) == [1, 1] and min(hist) == 0.0 and max(hist) >= 0.7
+    late = [r["record_id"] for r in list_traces(engine, CorpusFilter(pos=max(hist)))]
+    assert late == ["bad-late"]
+    assert count_traces(engine, CorpusFilter(rule="arithmetic_claim_false", pos=0.0)) == 1

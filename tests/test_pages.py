@@ -47,7 +47,7 @@ def test_upload_audits_lists_errors_and_offers_reports(app):
     assert not at.exception
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Records"] == "3" and metrics["New"] == "3" and metrics["Unreadable"] == "1"
-    problems = at.dataframe[0].value if len(at.dataframe) else None
+    problems = next((d.value for d in at.dataframe if "file line" in d.value.columns), None)
     assert problems is not None and list(problems["file line"]) == [3]
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["Report (CSV)", "Report (JSON)", "Report (HTML)"]

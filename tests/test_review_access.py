@@ -215,3 +215,29 @@ def test_back_from_a_trace_keeps_the_corpus_filters_and_the_search_reaches_the_t
     assert page.get_by_text("trace(s) match").inner_text() == filtered
     assert "maze" in page.locator("[data-testid='stSidebar']").inner_text()
     ctx.close()
+
+
+def test_clicking_a_rule_bar_filters_the_corpus_by_that_rule(server, browser):
+    if not _has(server, "maze-fault"):
+        _upload(server)
+    _audit_into(server["db"], server["tmp"], [
+        {"id": "arith-bad", "domain": "freeform", "trace": "So 7 * 8 = 54.", "answer": "54"}], "arith.jsonl")
+    ctx, page = _page(browser)
+    page.goto(f"{server['base']}/corpus")
+    page.get_by_text("trace(s) match").wait_for(timeout=30_000)
+    time.sleep(2.0)
+    everything = page.get_by_text("trace(s) match").inner_text()
+    chart = page.locator("[data-testid='stPlotlyChart']").nth(2)
+    chart.scroll_into_view_if_needed()
+    time.sleep(1.0)
+    label = chart.locator("g.ytick text", has_text="arithmetic_claim_false")
+    label_box = label.bounding_box()
+    bars = [chart.locator("g.point path").nth(i).bounding_box() for i in range(chart.locator("g.point path").count())]
+    bar = min(bars, key=lambda b: abs(b["y"] + b["height"] / 2 - (label_box["y"] + label_box["height"] / 2)))
+    page.mouse.click(bar["x"] + 2, bar["y"] + bar["height"] / 2)
+    page.get_by_text("Invalid step rule").wait_for()
+    time.sleep(3.0)
+    filtered = page.get_by_text("trace(s) match").inner_text()
+    assert filtered != everything and filtered.startswith(("1 ", "2 ", "3 ", "4 ", "5 "))
+    assert "rule=arithmetic_claim_false" in page.url  # a link to this filtered view
+    ctx.close()
