@@ -14,6 +14,7 @@ import sys
 import time
 from collections import Counter
 from contextlib import ExitStack
+from pathlib import Path
 from typing import IO, Iterator
 
 from core.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, text_unit
@@ -133,6 +134,33 @@ def cmd_reaudit(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from core.report import to_csv, to_html, to_json, to_parquet
+    from db.engine import database_url, make_engine
+    from db.queries import CorpusFilter, comments_for, filtered_pks, verdict_rows
+
+    if args.format == "parquet" and not args.out:
+        print("cli.py export: --format parquet needs --out FILE", file=sys.stderr)
+        return 2
+    engine = make_engine(database_url(args.db))
+    flt = CorpusFilter(models=tuple(args.model), domains=tuple(args.domain), answer=args.answer, trace=args.trace,
+                       gap=args.gap, q=args.q.strip(), rule=args.rule)
+    pks = filtered_pks(engine, flt)
+    rows = verdict_rows(engine, pks=pks)
+    comments = comments_for(engine, pks) if args.comments else None
+    if args.format == "parquet":
+        Path(args.out).write_bytes(to_parquet(rows, comments))
+    else:
+        text = {"csv": lambda: to_csv(rows, comments), "json": lambda: to_json(rows, comments),
+                "html": lambda: to_html(rows, comments, title="Stepscope export", base_url=args.base_url)}[args.format]()
+        if args.out:
+            Path(args.out).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+    print(f"exported {len(rows):,} record(s)", file=sys.stderr)
+    return 0
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
     from capture.headless import main as capture_main
 
@@ -140,6 +168,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from db.queries import ANSWER_CHOICES, TRACE_CHOICES
+
     parser = argparse.ArgumentParser(prog="cli.py", description="Stepscope: audit reasoning traces step by step.")
     sub = parser.add_subparsers(dest="command", required=True)
     audit = sub.add_parser("audit", help="audit a file of trace records (JSONL; '-' for stdin)")
@@ -154,6 +184,22 @@ def build_parser() -> argparse.ArgumentParser:
     reaudit = sub.add_parser("reaudit", help="re-run audits whose verdicts came from an older validator")
     reaudit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     reaudit.set_defaults(func=cmd_reaudit)
+    export = sub.add_parser("export", help="write the stored verdicts of a corpus view (the same filters as the "
+                            "corpus page) as CSV, JSON, HTML or Parquet")
+    export.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    export.add_argument("--format", choices=["csv", "json", "html", "parquet"], default="csv")
+    export.add_argument("--out", help="output file; default standard output (not for parquet)")
+    export.add_argument("--model", action="append", default=[], help="a model (repeatable); '(unknown)' for none")
+    export.add_argument("--domain", action="append", default=[], help="a domain (repeatable)")
+    export.add_argument("--answer", choices=list(ANSWER_CHOICES), help="answer verdict")
+    export.add_argument("--trace", choices=list(TRACE_CHOICES), help="trace verdict")
+    export.add_argument("--gap", help="a gap kind, e.g. right_answer_invalid_trace")
+    export.add_argument("--rule", help="traces with an invalid step of this rule")
+    export.add_argument("--q", default="", help="text in any step")
+    export.add_argument("--comments", action="store_true", help="include reviewer comments")
+    export.add_argument("--base-url", default="", help="the app's address, for links in the HTML report "
+                        "(e.g. http://localhost:8501)")
+    export.set_defaults(func=cmd_export)
     capture = sub.add_parser("capture", help="run a model on a record's problem (live, through litellm), "
                              "store and audit the answer; --rounds N runs the LLM-Modulo loop")
     _capture_arguments(capture)

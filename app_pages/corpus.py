@@ -7,12 +7,14 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from core.report import to_csv, to_html, to_json, to_parquet
 from db.queries import (ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
-                        data_revision, filter_options, first_invalid_histogram, invalid_by_rule, length_sample,
-                        list_traces)
+                        comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
+                        invalid_by_rule, length_sample, list_traces, verdict_rows)
 from app_pages._common import engine, go_to
 
 PAGE_SIZE = 100
+EXPORT_CAP = 50_000
 
 eng = engine()
 rev = data_revision(eng)
@@ -228,3 +230,30 @@ if picked and picked.selection and picked.selection.rows:
     if flt.q:
         target["q"] = flt.q  # the explorer highlights the same search
     go_to("explorer", **target)
+
+
+with st.expander(f"Export the {min(total, EXPORT_CAP):,} trace(s) of this view"):
+    st.caption("The verdicts of every trace matching the filters above"
+               + (f" (the first {EXPORT_CAP:,})" if total > EXPORT_CAP else "")
+               + ". The HTML report links each record and invalid step back here. The same from the "
+               "command line: `python cli.py export --format csv|json|html|parquet` with the same filters.")
+    with_comments = st.checkbox("Include reviewer comments", value=True, key="export_comments")
+    base = (st.context.url or "").split("?", 1)[0].rstrip("/").rsplit("/", 1)[0]
+
+    def _export(kind: str, flt: CorpusFilter = flt, with_comments: bool = with_comments, base: str = base):
+        """Built only when its button is clicked (Streamlit runs the callable then)."""
+        def build() -> bytes | str:
+            pks = filtered_pks(eng, flt, EXPORT_CAP)
+            rows = verdict_rows(eng, pks=pks)
+            comments = comments_for(eng, pks) if with_comments else None
+            return {"csv": lambda: to_csv(rows, comments), "json": lambda: to_json(rows, comments),
+                    "parquet": lambda: to_parquet(rows, comments),
+                    "html": lambda: to_html(rows, comments, title="Stepscope corpus export", base_url=base)}[kind]()
+        return build
+
+    e1, e2, e3, e4 = st.columns(4)
+    e1.download_button("CSV", _export("csv"), "stepscope-corpus.csv", "text/csv", key="export_csv")
+    e2.download_button("JSON", _export("json"), "stepscope-corpus.json", "application/json", key="export_json")
+    e3.download_button("HTML", _export("html"), "stepscope-corpus.html", "text/html", key="export_html")
+    e4.download_button("Parquet", _export("parquet"), "stepscope-corpus.parquet", "application/vnd.apache.parquet",
+                       key="export_parquet")

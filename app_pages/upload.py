@@ -112,4 +112,6 @@ if pks:
     d1, d2, d3 = st.columns(3)
     d1.download_button("Report (CSV)", to_csv(rows, comments), "stepscope-report.csv", "text/csv")
     d2.download_button("Report (JSON)", to_json(rows, comments), "stepscope-report.json", "application/json")
-    d3.download_button("Report (HTML)", to_html(rows, comments), "stepscope-report.html", "text/html")
+    app_base = (st.context.url or "").split("?", 1)[0].rstrip("/").rsplit("/", 1)[0]
+    d3.download_button("Report (HTML)", to_html(rows, comments, base_url=app_base), "stepscope-report.html",
+                       "text/html")

@@ -1,5 +1,7 @@
-"""Audit reports (CSV, JSON, self-contained HTML) from stored verdict rows. Pure rendering:
-every user-supplied string is escaped for its output format."""
+"""Audit reports (CSV, JSON, Parquet, self-contained HTML) from stored verdict rows. Pure
+rendering: every user-supplied string is escaped for its output format. The HTML report links
+each record and each invalid step back to the explorer when given the app's address, and folds
+each record's details so a report of thousands of records stays readable without scripts."""
 
 from __future__ import annotations
 
@@ -54,6 +56,23 @@ def to_csv(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]]
     return buf.getvalue()
 
 
+def to_parquet(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]] | None = None) -> bytes:
+    """The CSV columns with their types kept (booleans stay booleans, counts integers), for pandas,
+    DuckDB or Polars."""
+    import pandas as pd
+
+    cols = CSV_COLUMNS if comments is not None else CSV_COLUMNS[:-1]
+    frame = pd.DataFrame([_flat(row, None if comments is None else comments.get(row["pk"], [])) for row in rows],
+                         columns=cols)
+    for col in ("parse_ok", "answer_correct", "trace_valid"):
+        frame[col] = frame[col].astype("boolean")
+    for col in ("n_steps", "answer_error_step", "first_invalid_step", "n_invalid"):
+        frame[col] = frame[col].astype("Int64")
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    return buf.getvalue()
+
+
 def _jsonable_comment(c: dict[str, Any]) -> dict[str, Any]:
     created = c.get("created_at")
     return {"step": c.get("step_idx"), "author": c.get("author"), "text": c.get("text"),
@@ -94,6 +113,7 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid #ddd;padding:4p
 th{background:#f4f4f4}.bad{color:#b00020;font-weight:600}.good{color:#0a7d32}.muted{color:#777}
 .card{display:inline-block;border:1px solid #ddd;border-radius:6px;padding:.5em 1em;margin:0 .5em .5em 0}
 pre{white-space:pre-wrap;margin:0}
+details>summary{cursor:pointer}details{margin:.2em 0}
 """
 
 
@@ -122,15 +142,24 @@ def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
             ans += f"<br><span class='muted'>{e(str(err.get('message')))}</span>"
         trc = {True: "<span class='good'>valid</span>", False: "<span class='bad'>invalid</span>"}.get(
             v.get("trace_valid"), "<span class='muted'>not checked</span>")
-        inv = "".join(f"<div>#{int(s_['step'])} <b>{e(str(s_.get('rule')))}</b>: {e(str(s_.get('message')))}</div>"
-                      for s_ in (v.get("invalid_steps") or [])[:20])
-        more = len(v.get("invalid_steps") or []) - 20
-        if more > 0:
-            inv += f"<div class='muted'>and {more} more</div>"
-        gaps = "".join(f"<div><b>{e(g['kind'])}</b>: {e(str(g.get('message')))}</div>" for g in v.get("gaps") or [])
+        link = (f"{base_url.rstrip('/')}/explorer?trace={row['share_id']}" if base_url and row.get("share_id")
+                else None)
+        invalid = v.get("invalid_steps") or []
+
+        def step_ref(n: int) -> str:
+            return f"<a href='{e(link)}&amp;step={n}'>#{n}</a>" if link else f"#{n}"
+
+        inv = "".join(f"<div>{step_ref(int(s_['step']))} <b>{e(str(s_.get('rule')))}</b>: {e(str(s_.get('message')))}"
+                      "</div>" for s_ in invalid[:200])
+        if len(invalid) > 200:
+            inv += f"<div class='muted'>and {len(invalid) - 200} more</div>"
+        if invalid:
+            inv = f"<details><summary>{len(invalid)} invalid step(s), first {step_ref(int(invalid[0]['step']))}</summary>{inv}</details>"
+        gaps = "".join(f"<details><summary><b>{e(g['kind'])}</b></summary>{e(str(g.get('message')))}</details>"
+                       for g in v.get("gaps") or [])
         rid = e(str(row.get("record_id")))
-        if base_url and row.get("share_id"):
-            rid = f"<a href='{e(base_url)}/explorer?trace={e(row['share_id'])}'>{rid}</a>"
+        if link:
+            rid = f"<a href='{e(link)}'>{rid}</a>"
         if row.get("status") != "ok":
             rid += f"<br><span class='bad'>{e(str(row.get('error')))}</span>"
         cells = [rid, f"{e(str(row.get('domain')))}<br><span class='muted'>{e(str(row.get('model') or ''))}</span>",

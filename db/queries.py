@@ -302,6 +302,15 @@ def list_traces(engine: Engine, f: CorpusFilter, limit: int = 100, offset: int =
         return [dict(r._mapping) for r in conn.execute(stmt)]
 
 
+def filtered_pks(engine: Engine, f: CorpusFilter, limit: int | None = None) -> list[int]:
+    """The records a corpus view shows, in record order (for exports of that view)."""
+    with engine.connect() as conn:
+        stmt = select(RECORD.c.pk).select_from(_joined()).where(*_filter_conditions(conn, f)).order_by(RECORD.c.pk)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return [pk for (pk,) in conn.execute(stmt)]
+
+
 def data_revision(engine: Engine) -> tuple[str, int, int, str]:
     """Changes whenever the database, its records, verdicts or comments change: the key for
     cached page queries (pages pass it as a hashed argument)."""

@@ -123,3 +123,38 @@ def _exec(db_url: str, sql: str) -> None:
     with engine.begin() as conn:
         conn.execute(sa.text(sql))
     engine.dispose()
+
+
+def test_export_writes_a_filtered_view_in_every_format(db_url, tmp_path):
+    import pandas as pd
+
+    records = [
+        {"id": "x-bad", "domain": "freeform", "model": "m1", "trace": "So 7 * 8 = 54.", "answer": "54"},
+        {"id": "x-ok", "domain": "freeform", "model": "m1", "trace": "So 7 * 8 = 56.", "answer": "56"},
+        {"id": "x-other", "domain": "countdown", "model": "m2", "trace": "", "answer": "1 + 1 = 2",
+         "problem": {"numbers": [1, 1], "target": 2}},
+    ]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert run_cli("audit", str(src), "--out", str(tmp_path / "v.jsonl"), "--db", db_url).returncode == 0
+
+    proc = run_cli("export", "--db", db_url, "--format", "csv", "--domain", "freeform", "--trace", "invalid")
+    assert proc.returncode == 0, proc.stderr.decode()
+    lines = proc.stdout.decode().splitlines()
+    assert len(lines) == 2 and lines[1].startswith("x-bad,") and "arithmetic_claim_false" in lines[1]
+
+    out = tmp_path / "all.parquet"
+    assert run_cli("export", "--db", db_url, "--format", "parquet", "--out", str(out)).returncode == 0
+    frame = pd.read_parquet(out)
+    assert sorted(frame["record_id"]) == ["x-bad", "x-ok", "x-other"]
+    assert str(frame["trace_valid"].dtype) == "boolean" and str(frame["n_invalid"].dtype) == "Int64"
+
+    html_out = tmp_path / "r.html"
+    proc = run_cli("export", "--db", db_url, "--format", "html", "--rule", "arithmetic_claim_false",
+                   "--base-url", "http://stepscope.example:8501", "--out", str(html_out))
+    assert proc.returncode == 0
+    page = html_out.read_text()
+    assert "<script" not in page and "x-ok" not in page and "x-bad" in page
+    assert "http://stepscope.example:8501/explorer?trace=" in page and "&amp;step=0" in page
+    assert "<details>" in page
+    assert run_cli("export", "--db", db_url, "--format", "parquet").returncode == 2  # parquet needs --out

@@ -192,3 +192,12 @@ def test_explorer_shows_a_thinking_steps_line_state_and_self_correction(app):
     assert any("self-correction" in m.value for m in at.markdown)
     (claims,) = [t.value for t in at.table if "verdict" in t.value.columns]
     assert list(claims["verdict"]) == ["true"]
+
+
+def test_corpus_offers_exports_of_the_filtered_view(app):
+    _upload(app, b"\n".join(json.dumps(r).encode() for r in RECORDS))
+    at = app("corpus", model="alpha").run()
+    assert not at.exception
+    assert any("1 trace(s) match" in c.value for c in at.caption)
+    assert [e for e in at.expander if e.label.startswith("Export the 1 trace(s)")]
+    assert [b.label for b in at.get("download_button")] == ["CSV", "JSON", "HTML", "Parquet"]
