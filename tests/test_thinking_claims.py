@@ -101,11 +101,12 @@ def dev_score():
 
 
 def test_dev_annotations_floor(dev_score) -> None:
-    """Floors at what this version measures (printed); raise them as the reader improves.
-    The issue's targets are precision >= 0.9 and recall >= 0.7."""
+    """The issue's targets, precision >= 0.9 and recall >= 0.7 (measured 0.940 and 0.704, printed).
+    These 13 traces are also what the reader was tuned on: on 24 flags sampled from 27 unannotated
+    R1 traces, 19 were right by hand (README, "Thinking traces")."""
     print("\n" + dev_score.summary())
-    assert dev_score.precision >= 0.85
-    assert dev_score.recall >= 0.42
+    assert dev_score.precision >= 0.93
+    assert dev_score.recall >= 0.70
     assert dev_score.traces_right == 13
 
 
