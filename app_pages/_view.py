@@ -3,7 +3,10 @@ and no database here, so they are tested directly."""
 
 from __future__ import annotations
 
+import base64
 import html
+import json
+import re
 from collections import deque
 from typing import Any, Sequence
 
@@ -51,7 +54,7 @@ def neighbourhood(outline: Outline, centre: int, cap: int = 1000) -> list[int]:
 
 
 def tree_html(outline: Outline, nodes: list[int], selected: int, matches: set[int] | None = None,
-              height: int = 560) -> str:
+              height: int = 560, link: str | None = None) -> str:
     """A pyvis network (hierarchical, physics off) of the given steps.
 
     Every user-derived string is HTML-escaped: pyvis 0.3.2's vis-network 9.1.2 shows titles as
@@ -86,7 +89,15 @@ def tree_html(outline: Outline, nodes: list[int], selected: int, matches: set[in
       "physics": {"enabled": false},
       "interaction": {"hover": true, "tooltipDelay": 120, "navigationButtons": true}
     }""")
-    return net.generate_html(notebook=False)
+    # pyvis's template links Bootstrap from a CDN even with in-line resources; the app makes no
+    # third-party requests, and the tree needs none of it.
+    page = _CDN_TAG.sub("", net.generate_html(notebook=False))
+    # Open centred on the selected step at a readable zoom (vis fits every node by default: a
+    # hairline for a long trace), and let a click on a node open that step in the app.
+    focus = (f"network.once('afterDrawing',function(){{network.focus({int(selected)},{{scale:1.0}});}});"
+             "network.on('click',function(p){if(p.nodes.length&&LINK){window.open(LINK+'&step='+p.nodes[0],'_blank','noopener');}});")
+    script = f"<script>var LINK={json.dumps(link or '').replace('</', '<' + chr(92) + '/')};{focus}</script></body>"
+    return page.replace("</body>", script, 1) if "network" in page else page
 
 
 def overview_figure(outline: Outline, selected: int, block: int = 100) -> go.Figure:
@@ -121,16 +132,77 @@ def overview_figure(outline: Outline, selected: int, block: int = 100) -> go.Fig
 
 
 def text_window(trace: str, start: int, end: int, context: int = 1200) -> tuple[str, str, str]:
-    """The step's text with some context on each side, cut at line breaks where possible."""
+    """The step's text with up to `context` characters of its neighbours on each side, cut at the
+    line break farthest from the step so whole lines (and whole neighbouring steps) show."""
     lo = max(0, start - context)
-    cut = trace.rfind("\n", lo, start)
-    lo = cut + 1 if cut != -1 and start - cut < context else lo
+    if lo > 0:
+        cut = trace.find("\n", lo, start)
+        lo = cut + 1 if cut != -1 else lo
     hi = min(len(trace), end + context)
-    cut = trace.find("\n", end, hi)
-    hi = cut if cut != -1 and cut - end < context else hi
+    if hi < len(trace):
+        cut = trace.rfind("\n", end, hi)
+        hi = cut if cut != -1 else hi
     before = ("…" if lo > 0 else "") + trace[lo:start]
     after = trace[end:hi] + ("…" if hi < len(trace) else "")
     return before, trace[start:end], after
+
+
+def sandboxed(page: str) -> str:
+    """A data: URL for st.iframe. Unlike an HTML string (embedded same-origin, with access to
+    the app), a data: document has an opaque origin: its scripts cannot read or change the app.
+    Streamlit's frame sandbox allows no top navigation, so a click opens the step in a new tab
+    (popups may leave the sandbox); that tab's URL is the step's link."""
+    return "data:text/html;charset=utf-8;base64," + base64.b64encode(page.encode("utf-8")).decode("ascii")
+
+
+_CDN_TAG = re.compile(r"<link[^>]*https?://[^>]*>|<script[^>]*src=[\"']https?://[^>]*>\s*</script>", re.I)
+READING_CAP = 3000  # steps shown around the selection in the reading view (the rest elided)
+
+_READING_STYLE = """
+body{font:14px/1.55 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0;padding:8px 10px;color:#222;
+white-space:pre-wrap;word-wrap:break-word}
+a{color:inherit;text-decoration:none;border-radius:3px;padding:0 1px}
+a:hover{outline:1px solid #888}
+.invalid{background:#fde2e2;border-bottom:2px solid #d62728}.valid{background:#e3f4e1}
+.corrected{background:#dde9f7;border-bottom:2px solid #1f77b4}.unchecked{background:transparent}
+.hit{outline:2px solid #f5b700}.sel{outline:3px solid #000;background:#fff3bf}
+.note{color:#777;font-style:italic}
+"""
+
+
+def reading_html(trace: str, spans: Sequence[tuple[int, int, int, str | None, str | None]], selected: int,
+                 link: str, matches: set[int] | None = None, cap: int = READING_CAP) -> str:
+    """The whole trace as text with every step's span marked by its verdict (hover: the rule and
+    message), search hits outlined, the selected step scrolled into view; a click on a step opens
+    it in the app (`link` + step number, in a new tab: see `sandboxed`). Every trace character is escaped;
+    `spans` are (idx, start, end, status, message) in step order."""
+    matches = matches or set()
+    e = html.escape
+    lo_i = max(0, min(selected - cap // 2, len(spans) - cap))
+    shown = spans[lo_i:lo_i + cap]
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><style>{_READING_STYLE}</style></head><body>"]
+    pos = shown[0][1] if shown else 0
+    if lo_i > 0:
+        parts.append(f"<span class='note'>[steps 0 to {lo_i - 1} not shown: select one of them to read it]</span>\n")
+    elif pos > 0:
+        parts.append(e(trace[:pos]))
+    for idx, start, end, status, message in shown:
+        if start > pos:
+            parts.append(e(trace[pos:start]))
+        cls = [status or "unchecked"] + (["hit"] if idx in matches else []) + (["sel"] if idx == selected else [])
+        tip = f"step {idx}" + (f" · {status}" if status else "") + (f": {message}" if message else "")
+        parts.append(f"<a id='s{idx}' class='{' '.join(cls)}' href='{e(link)}&amp;step={idx}' target='_blank' "
+                     "rel='noopener' "
+                     f"title='{e(tip[:600])}'>{e(trace[start:end])}</a>")
+        pos = max(pos, end)
+    last = lo_i + len(shown)
+    if last < len(spans):
+        parts.append(f"\n<span class='note'>[steps {last} to {len(spans) - 1} not shown]</span>")
+    elif pos < len(trace):
+        parts.append(e(trace[pos:]))
+    parts.append(f"<script>var s=document.getElementById('s{int(selected)}');"
+                 "if(s){s.scrollIntoView({block:'center'});}</script></body></html>")
+    return "".join(parts)
 
 
 def verdict_label(value: Any, kind: str) -> str:

@@ -8,13 +8,13 @@ import json
 import pandas as pd
 import streamlit as st
 
-from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, steps_of,
+from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, step_spans, steps_of,
                         trace_by_share_id)
 from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
-from app_pages._view import (STATUS_LABELS, claim_rows, line_caption, neighbourhood, overview_figure, text_window,
-                             tree_html, verdict_label)
+from app_pages._view import (STATUS_LABELS, claim_rows, line_caption, neighbourhood, overview_figure, reading_html,
+                             sandboxed, text_window, tree_html, verdict_label)
 
 TREE_CAP = 1000
 LIST_WINDOW = 60
@@ -31,6 +31,19 @@ def _trace(share_id: str, rev: tuple) -> dict | None:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _outline(pk: int, rev: tuple) -> list[tuple]:
     return step_outline(eng, pk)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _spans(pk: int, rev: tuple) -> list[tuple]:
+    return step_spans(eng, pk)
+
+
+def _explorer_base() -> str:
+    """This app's explorer URL as the browser sees it (for links that must be absolute)."""
+    base = (st.context.url or "").split("?", 1)[0].rstrip("/")
+    if base.endswith("/explorer"):
+        return base
+    return (base.rsplit("/", 1)[0] if base.count("/") > 2 else base) + "/explorer"
 
 
 share_id = st.query_params.get("trace", "")
@@ -85,9 +98,7 @@ def _pick_from(key: str) -> None:
 
 def _link_section(step_idx: int | None) -> None:
     """Absolute links with a copy button: the view, and the read-only review form of it."""
-    base = (st.context.url or "").split("?", 1)[0].rstrip("/")
-    if not base.endswith("/explorer"):
-        base = base.rsplit("/", 1)[0] + "/explorer" if base.count("/") > 2 else base + "/explorer"
+    base = _explorer_base()
     query = f"?trace={share_id}" + (f"&step={step_idx}" if step_idx is not None else "")
     st.markdown("**Link to this view**")
     st.code(base + query, language=None)
@@ -217,14 +228,19 @@ if st.session_state.get("_step_note"):
 # --- navigation ------------------------------------------------------------------------------
 prev_bad = max((i for i in invalid if i < step), default=None)
 next_bad = min((i for i in invalid if i > step), default=None)
-n1, n2, n3, n4 = st.columns([1, 1.2, 1, 3])
+n0, n1, n2, n3, n5 = st.columns([0.8, 1.6, 1.1, 1.6, 0.8])
+# Keyboard: Alt+Left/Right step by step, Alt+Shift+Left/Right from invalid step to invalid step.
+n0.button("◀", disabled=step <= 0, on_click=_select, args=(step - 1,), width="stretch",
+          shortcut="Alt+Left", help="previous step (Alt+←)", key="prev_step")
 n1.button("◀ previous invalid", disabled=prev_bad is None, on_click=_select, args=(prev_bad or 0,),
-          width="stretch")
+          width="stretch", shortcut="Alt+Shift+Left", key="prev_bad")
 n2.number_input("step", min_value=0, max_value=max(n_steps - 1, 0), key="step_input",
                 on_change=lambda: _select(st.session_state["step_input"]), label_visibility="collapsed")
 n3.button("next invalid ▶", disabled=next_bad is None, on_click=_select, args=(next_bad or 0,),
-          width="stretch")
-query = n4.text_input("Search in this trace", value=st.query_params.get("q", ""), key="trace_q",
+          width="stretch", shortcut="Alt+Shift+Right", key="next_bad")
+n5.button("▶", disabled=step >= n_steps - 1, on_click=_select, args=(step + 1,), width="stretch",
+          shortcut="Alt+Right", help="next step (Alt+→)", key="next_step")
+query = st.text_input("Search in this trace", value=st.query_params.get("q", ""), key="trace_q",
                       placeholder="search words in this trace's steps", label_visibility="collapsed")
 if query != st.query_params.get("q", ""):
     if query:
@@ -284,15 +300,24 @@ with right:
     _comments_section(step)
 
 with left:
-    tab_tree, tab_overview, tab_list, tab_answer = st.tabs(["Tree", "Overview", "Step list", "Answer"])
+    tab_read, tab_tree, tab_overview, tab_list, tab_answer = st.tabs(
+        ["Reading", "Tree", "Overview", "Step list", "Answer"])
+    view_link = f"{_explorer_base()}?trace={share_id}" + (f"&q={query}" if query else "") + (
+        "&mode=review" if review_view() else "")
+    with tab_read:
+        # The whole trace, every step marked; a sandboxed frame (opaque origin) so nothing in it
+        # can reach the app, whatever the trace holds (every character is escaped besides).
+        st.iframe(sandboxed(reading_html(rec["trace"] or "", _spans(rec["pk"], rev), step, view_link,
+                                         set(matches))), height=560)
+        st.caption("red: invalid (hover for why) · green: valid · blue: self-correction · plain: not checked · "
+                   "black outline: selected · yellow outline: search match · click a step to open it")
     with tab_tree:
         nodes = neighbourhood(outline, step, TREE_CAP)
         if len(nodes) < n_steps:
             st.caption(f"showing {len(nodes):,} of {n_steps:,} steps around step {step}")
-        # The iframe may run script with same-origin access: tree_html escapes every user string.
-        st.iframe(tree_html(outline, nodes, step, set(matches)), height=580)
+        st.iframe(sandboxed(tree_html(outline, nodes, step, set(matches), link=view_link)), height=580)
         st.caption("red: invalid · green: valid · grey: not checked · black border: selected · "
-                   "yellow border: search match")
+                   "yellow border: search match · click a node to open its step")
     with tab_overview:
         st.plotly_chart(overview_figure(outline, step), width="stretch", key="overview")
         st.caption("blocks of 100 steps; red blocks hold invalid steps; click a block to zoom in")

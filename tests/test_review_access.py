@@ -241,3 +241,32 @@ def test_clicking_a_rule_bar_filters_the_corpus_by_that_rule(server, browser):
     assert filtered != everything and filtered.startswith(("1 ", "2 ", "3 ", "4 ", "5 "))
     assert "rule=arithmetic_claim_false" in page.url  # a link to this filtered view
     ctx.close()
+
+
+def test_reading_view_and_tree_open_steps_in_sandboxed_frames_without_third_party_requests(server, browser):
+    share = _share_id(server["db"], "maze-fault") if _has(server, "maze-fault") else _upload(server)
+    ctx, page = _page(browser)
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url)
+            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
+    page.goto(f"{server['base']}/explorer?trace={share}&step=40")
+    page.get_by_text("Step 40", exact=True).wait_for(timeout=30_000)
+    time.sleep(2.0)
+    frames = page.locator("iframe")
+    assert all((frames.nth(i).get_attribute("src") or "").startswith("data:text/html") for i in range(frames.count()))
+    reading = page.frame_locator("iframe").first
+    selected = reading.locator("#s40")
+    selected.wait_for(timeout=15_000)
+    assert "sel" in selected.get_attribute("class") and selected.is_visible()
+    assert reading.locator("a.invalid").count() >= 1  # the seeded fault is marked
+    with ctx.expect_page() as opened:
+        reading.locator("#s41").click()
+    step_page = opened.value
+    step_page.get_by_text("Step 41", exact=True).wait_for(timeout=30_000)
+    assert step_page.url.endswith(f"trace={share}&step=41")
+    step_page.close()
+    page.get_by_role("tab", name="Tree").click()
+    time.sleep(2.0)
+    page.screenshot(path=str(server["tmp"] / "tree.png"))
+    assert outside == [], outside  # no CDN, no third party: the app works offline
+    ctx.close()

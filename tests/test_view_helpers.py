@@ -1,0 +1,56 @@
+"""The explorer's pure view helpers: context around a step, the reading view, the tree frame."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+from app_pages._view import reading_html, sandboxed, text_window, tree_html
+
+
+def test_context_shows_the_neighbouring_paragraphs():
+    trace = "First paragraph.\n\nSecond one.\n\nThe step itself.\n\nNext paragraph.\n\nLast."
+    start = trace.index("The step")
+    before, body, after = text_window(trace, start, start + len("The step itself."))
+    assert body == "The step itself."
+    assert "Second one." in before and "First paragraph." in before
+    assert "Next paragraph." in after and "Last." in after
+    before, _, after = text_window("x" * 5000 + "\nstep\n" + "y" * 5000, 5001, 5005, context=100)
+    assert before.startswith("…") and after.endswith("…")
+
+
+def test_reading_view_marks_every_step_and_escapes_every_character():
+    trace = "Intro <script>alert(1)</script>\n\nWait, 2+2=5 <img src=x onerror=alert(2)>\n\nDone."
+    s1 = trace.index("Wait")
+    s2 = trace.index("Done")
+    spans = [(0, 0, s1 - 2, None, None), (1, s1, s2 - 2, "invalid", "'2+2=5' is false"), (2, s2, len(trace), "valid", None)]
+    page = reading_html(trace, spans, 1, "http://127.0.0.1:8501/explorer?trace=abc", matches={2})
+    assert "<script>alert" not in page and "<img src=x" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "id='s1' class='invalid sel'" in page and "class='valid hit'" in page
+    assert "href='http://127.0.0.1:8501/explorer?trace=abc&amp;step=1'" in page and "target='_blank'" in page
+    assert "title='step 1 · invalid: &#x27;2+2=5&#x27; is false'" in page
+    assert page.count("<script>") == 1  # only the scroll-into-view script
+
+
+def test_reading_view_of_a_huge_trace_shows_a_window_around_the_selection():
+    trace = "".join(f"step {i}.\n" for i in range(10_000))
+    spans, pos = [], 0
+    for i in range(10_000):
+        text = f"step {i}.\n"
+        spans.append((i, pos, pos + len(text) - 1, None, None))
+        pos += len(text)
+    page = reading_html(trace, spans, 9_000, "x?trace=t", cap=1000)
+    assert "id='s9000'" in page and "id='s100'" not in page
+    assert "[steps 0 to 8499 not shown" in page
+
+
+def test_frames_are_data_urls_and_the_tree_loads_nothing_from_a_cdn():
+    outline = [(0, None, "plan", "valid", None, "Start"), (1, 0, "check", "invalid", "rule_x", "<b>bad</b>")]
+    page = tree_html(outline, [0, 1], 1, link="http://127.0.0.1:8501/explorer?trace=abc</script>")
+    assert "cdn.jsdelivr" not in page
+    assert not re.search(r"""(?:src|href)=["']https?://""", page)  # every resource is in line
+    assert "network.focus(1" in page and "abc<\\/script>" in page
+    url = sandboxed(page)
+    assert url.startswith("data:text/html;charset=utf-8;base64,")
+    assert base64.b64decode(url.split(",", 1)[1]).decode() == page
