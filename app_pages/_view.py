@@ -205,6 +205,49 @@ def reading_html(trace: str, spans: Sequence[tuple[int, int, int, str | None, st
     return "".join(parts)
 
 
+def maze_figure(layout: dict[str, Any], events: Sequence[tuple[int, str, str | None, str | None]],
+                selected: int) -> go.Figure:
+    """The maze after the selected step: walls, start and goal, the cells created (open) and
+    closed so far, cells of invalid steps, and the selected step's cell. `events` are the
+    (idx, kind, payload JSON, status) of steps 0..selected."""
+    width, height = int(layout["width"]), int(layout["height"])
+    grid = [[0] * width for _ in range(height)]  # 0 free, 1 wall, 2 open, 3 closed, 4 invalid
+    for x, y in layout.get("walls") or ():
+        if 0 <= x < width and 0 <= y < height:
+            grid[y][x] = 1
+    here: tuple[int, int] | None = None
+    for idx, kind, payload, status in events:
+        p = json.loads(payload) if payload else {}
+        if "x" not in p or "y" not in p:
+            continue
+        x, y = int(p["x"]), int(p["y"])
+        if not (0 <= x < width and 0 <= y < height):
+            continue
+        if status == "invalid":
+            grid[y][x] = 4
+        elif kind == "close":
+            grid[y][x] = 3
+        elif kind == "create" and grid[y][x] in (0, 2):
+            grid[y][x] = 2
+        if idx == selected:
+            here = (x, y)
+    scale = [[0.0, "#ffffff"], [0.2, "#ffffff"], [0.2, "#3b3b3b"], [0.4, "#3b3b3b"], [0.4, "#9ecae1"],
+             [0.6, "#9ecae1"], [0.6, "#fdd0a2"], [0.8, "#fdd0a2"], [0.8, "#d62728"], [1.0, "#d62728"]]
+    fig = go.Figure(go.Heatmap(z=grid, zmin=0, zmax=4, colorscale=scale, showscale=False, xgap=1, ygap=1,
+                               hovertemplate="x %{x}, y %{y}<extra></extra>"))
+    marks = [("start", layout["start"], "#2ca02c", "circle"), ("goal", layout["goal"], "#9467bd", "star")]
+    if here is not None:
+        marks.append((f"step {selected}", list(here), "#000000", "square-open"))
+    for name, (x, y), colour, symbol in marks:
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name, hoverinfo="name",
+                                 marker={"color": colour, "symbol": symbol, "size": 14, "line": {"width": 3}}))
+    fig.update_yaxes(autorange="reversed", scaleanchor="x", showgrid=False, zeroline=False)
+    fig.update_xaxes(showgrid=False, zeroline=False, side="top")
+    fig.update_layout(height=min(700, 60 + 18 * height), margin={"t": 30, "l": 10, "r": 10, "b": 10},
+                      legend={"orientation": "h", "y": -0.02})
+    return fig
+
+
 def verdict_label(value: Any, kind: str) -> str:
     if kind == "answer":
         return {True: "correct", False: "wrong"}.get(value, "undecided")

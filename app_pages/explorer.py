@@ -8,13 +8,13 @@ import json
 import pandas as pd
 import streamlit as st
 
-from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, step_spans, steps_of,
-                        trace_by_share_id)
+from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, step_payloads,
+                        step_spans, steps_of, trace_by_share_id)
 from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
-from app_pages._view import (STATUS_LABELS, claim_rows, line_caption, neighbourhood, overview_figure, reading_html,
-                             sandboxed, text_window, tree_html, verdict_label)
+from app_pages._view import (STATUS_LABELS, claim_rows, line_caption, maze_figure, neighbourhood, overview_figure,
+                             reading_html, sandboxed, text_window, tree_html, verdict_label)
 
 TREE_CAP = 1000
 LIST_WINDOW = 60
@@ -300,8 +300,17 @@ with right:
     _comments_section(step)
 
 with left:
-    tab_read, tab_tree, tab_overview, tab_list, tab_answer = st.tabs(
-        ["Reading", "Tree", "Overview", "Step list", "Answer"])
+    layout = (rec.get("notes") or {}).get("layout")
+    names = (["Picture"] if layout else []) + ["Reading", "Tree", "Overview", "Step list", "Answer"]
+    tabs = st.tabs(names)
+    if layout:
+        with tabs[0]:
+            st.plotly_chart(maze_figure(layout, step_payloads(eng, rec["pk"], step + 1), step), width="stretch",
+                            key="maze_picture")
+            st.caption("the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
+                       "invalid steps · green start · purple goal · black square: this step's cell. "
+                       "Step through with Alt+← / Alt+→.")
+    tab_read, tab_tree, tab_overview, tab_list, tab_answer = tabs[-5:]
     view_link = f"{_explorer_base()}?trace={share_id}" + (f"&q={query}" if query else "") + (
         "&mode=review" if review_view() else "")
     with tab_read:

@@ -150,6 +150,18 @@ def step_outline(engine: Engine, record_pk: int) -> list[tuple[int, int | None, 
         return [tuple(r) for r in conn.execute(stmt)]  # type: ignore[misc]
 
 
+def step_payloads(engine: Engine, record_pk: int, hi: int) -> list[tuple[int, str, str | None, str | None]]:
+    """(idx, kind, payload JSON, status) of steps [0, hi): what a state picture replays."""
+    stmt = (
+        select(STEP.c.idx, STEP.c.kind, STEP.c.payload_json, STEP_VERDICT.c.status)
+        .select_from(STEP.outerjoin(STEP_VERDICT, and_(STEP_VERDICT.c.record_pk == STEP.c.record_pk,
+                                                       STEP_VERDICT.c.step_idx == STEP.c.idx)))
+        .where(STEP.c.record_pk == record_pk, STEP.c.idx < hi).order_by(STEP.c.idx)
+    )
+    with engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(stmt)]  # type: ignore[misc]
+
+
 def step_spans(engine: Engine, record_pk: int) -> list[tuple[int, int, int, str | None, str | None]]:
     """(idx, start, end, status, message) of every step, for the reading view."""
     stmt = (

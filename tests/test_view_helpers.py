@@ -54,3 +54,20 @@ def test_frames_are_data_urls_and_the_tree_loads_nothing_from_a_cdn():
     url = sandboxed(page)
     assert url.startswith("data:text/html;charset=utf-8;base64,")
     assert base64.b64decode(url.split(",", 1)[1]).decode() == page
+
+
+def test_maze_picture_follows_the_steps():
+    from app_pages._view import maze_figure
+
+    layout = {"width": 4, "height": 3, "start": [0, 0], "goal": [3, 2], "walls": [[1, 1], [2, 1]]}
+    events = [(0, "prompt", None, None), (1, "close", '{"x": 0, "y": 0}', "valid"),
+              (2, "create", '{"x": 1, "y": 0}', "valid"), (3, "create", '{"x": 0, "y": 1}', "valid"),
+              (4, "close", '{"x": 1, "y": 1}', "invalid")]
+    early = maze_figure(layout, events[:3], 2).data[0].z
+    late = maze_figure(layout, events, 4)
+    z = late.data[0].z
+    assert early[0][1] == 2 and early[1][0] == 0  # (1,0) open after step 2; (0,1) not yet created
+    assert z[0][0] == 3 and z[1][0] == 2 and z[1][2] == 1  # closed, open, wall
+    assert z[1][1] == 4  # the invalid close on a wall is red
+    here = [t for t in late.data[1:] if t.name == "step 4"]
+    assert here and (here[0].x[0], here[0].y[0]) == (1, 1)

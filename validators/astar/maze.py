@@ -32,7 +32,7 @@ from validators.astar.maze_problem import Cell, MazeProblem, resolve_problem
 from validators.astar._maze_replay import PAPER_RULES, RULE_SETS, STRICT, STRICT_ONLY_RULES, replay_maze
 from validators.base import DomainSpec, Replay
 
-VERSION = "1"
+VERSION = "2"
 DIALECTS = ("searchformer", "beyond_semantics")
 
 
@@ -99,6 +99,9 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         return Replay(answer_correct=None, trace_valid=None, notes=notes, answer_error=AnswerError(
             "undecided", f"cannot judge: {res.error}"))
     notes["grid"] = f"{problem.width}x{problem.height}"
+    # What the explorer needs to draw the maze (it never parses traces itself).
+    notes["layout"] = {"width": problem.width, "height": problem.height, "start": list(problem.start),
+                       "goal": list(problem.goal), "walls": sorted(map(list, problem.walls))}
 
     steps = parsed.graph.steps
     result = None
