@@ -248,6 +248,62 @@ def maze_figure(layout: dict[str, Any], events: Sequence[tuple[int, str, str | N
     return fig
 
 
+def plan_states(initial: Sequence[str], answer_plan: Sequence[dict[str, Any]]) -> list[list[str]]:
+    """Every state of an answer's replay, rebuilt from the initial state and each action's added
+    and deleted atoms as the validator recorded them (delete, then add, as VAL)."""
+    state = set(initial)
+    states = [sorted(state)]
+    for action in answer_plan:
+        if action.get("status") not in ("valid", "invalid") or action.get("action") is None:
+            break
+        state = (state - set(action.get("deleted") or ())) | set(action.get("added") or ())
+        states.append(sorted(state))
+    return states
+
+
+def _atoms(state: Sequence[str]) -> list[list[str]]:
+    return [a.strip("()").split() for a in state]
+
+
+def is_blocks_state(state: Sequence[str]) -> bool:
+    return any(a[0] in ("on", "ontable") for a in _atoms(state))
+
+
+def blocks_figure(state: Sequence[str], title: str = "") -> go.Figure:
+    """Blocksworld stacks: one tower per block on the table, bottom up along `on`, and the block
+    in the hand (if any) above them."""
+    atoms = _atoms(state)
+    on = {a[1]: a[2] for a in atoms if a[0] == "on" and len(a) == 3}
+    above = {below: top for top, below in on.items()}
+    bases = sorted(a[1] for a in atoms if a[0] == "ontable" and len(a) == 2)
+    held = [a[1] for a in atoms if a[0] == "holding" and len(a) == 2]
+    fig = go.Figure()
+    xs, ys, labels = [], [], []
+    for col, base in enumerate(bases):
+        block, level, seen = base, 0, set()
+        while block is not None and block not in seen:
+            seen.add(block)
+            xs.append(col)
+            ys.append(level)
+            labels.append(block)
+            block, level = above.get(block), level + 1
+    top = max(ys, default=0) + 2
+    for block in held:
+        xs.append((len(bases) - 1) / 2 if bases else 0)
+        ys.append(top)
+        labels.append(f"{block} (held)")
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", text=labels, textposition="middle center",
+                             textfont={"size": 16, "color": "#111"},
+                             marker={"symbol": "square", "size": 46, "color": "#c6dbef", "line": {"width": 2, "color": "#333"}},
+                             hoverinfo="text", showlegend=False))
+    fig.add_shape(type="line", x0=-0.6, x1=max(len(bases) - 0.4, 0.6), y0=-0.6, y1=-0.6, line={"width": 3})
+    fig.update_xaxes(visible=False, range=[-0.8, max(len(bases) - 0.2, 1)])
+    fig.update_yaxes(visible=False, range=[-1, top + 1])
+    fig.update_layout(height=120 + 55 * (top + 1), margin={"t": 30 if title else 10, "l": 10, "r": 10, "b": 10},
+                      title={"text": title, "font": {"size": 13}} if title else None)
+    return fig
+
+
 def verdict_label(value: Any, kind: str) -> str:
     if kind == "answer":
         return {True: "correct", False: "wrong"}.get(value, "undecided")

@@ -13,8 +13,9 @@ from db.queries import (comments_of, data_revision, search_steps, step_detail, s
 from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
-from app_pages._view import (STATUS_LABELS, claim_rows, line_caption, maze_figure, neighbourhood, overview_figure,
-                             reading_html, sandboxed, text_window, tree_html, verdict_label)
+from app_pages._view import (STATUS_LABELS, blocks_figure, claim_rows, is_blocks_state, line_caption, maze_figure,
+                             neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
+                             tree_html, verdict_label)
 
 TREE_CAP = 1000
 LIST_WINDOW = 60
@@ -206,7 +207,17 @@ def _answer_details() -> None:
             "action": a.get("action"), "adds": ", ".join(a.get("added") or []),
             "deletes": ", ".join(a.get("deleted") or []), "problem": a.get("message") or "",
         } for a in plan]), hide_index=True, width="stretch")
-    other = {k: v for k, v in notes.items() if k != "answer_plan"}
+    if plan and notes.get("initial_state"):
+        states = plan_states(notes["initial_state"], plan)
+        k = st.slider("state after answer step", 0, len(states) - 1, len(states) - 1, key="answer_state") \
+            if len(states) > 1 else 0
+        what = "initial state" if k == 0 else f"after step {k}: {plan[k - 1].get('action_nl') or plan[k - 1].get('action')}"
+        if is_blocks_state(states[k]):
+            st.plotly_chart(blocks_figure(states[k], what), width="stretch", key="answer_blocks")
+        else:
+            st.caption(what)
+            st.dataframe(pd.DataFrame({"fact": states[k]}), hide_index=True, width="stretch", height=260)
+    other = {k: v for k, v in notes.items() if k not in ("answer_plan", "initial_state")}
     if other:
         with st.expander("Replay notes"):
             st.json(other, expanded=1)
@@ -277,8 +288,11 @@ with right:
         st.markdown("**Claims in this step**")
         st.caption(line_caption(detail["state"]))
         st.table(pd.DataFrame(claims).set_index("claim"))
-        with st.expander("State the claims are judged against"):
-            st.text("\n".join(detail["state"].get("judged_against") or ["(not known)"]))
+        with st.expander("State the claims are judged against", expanded=True):
+            judged = detail["state"].get("judged_against") or []
+            if judged and is_blocks_state(judged):
+                st.plotly_chart(blocks_figure(judged), width="stretch", key="claims_blocks")
+            st.text("\n".join(judged or ["(not known)"]))
     elif detail.get("expected") is not None or detail.get("found") is not None:
         st.json({"expected": detail.get("expected"), "found": detail.get("found")}, expanded=True)
     if detail.get("state") and claims is None:

@@ -71,3 +71,21 @@ def test_maze_picture_follows_the_steps():
     assert z[1][1] == 4  # the invalid close on a wall is red
     here = [t for t in late.data[1:] if t.name == "step 4"]
     assert here and (here[0].x[0], here[0].y[0]) == (1, 1)
+
+
+def test_answer_states_are_rebuilt_and_drawn_as_stacks():
+    from app_pages._view import blocks_figure, is_blocks_state, plan_states
+
+    initial = ["(clear b)", "(handempty)", "(on b a)", "(ontable a)"]
+    plan = [{"status": "valid", "action": "(unstack b a)", "added": ["(clear a)", "(holding b)"],
+             "deleted": ["(clear b)", "(handempty)", "(on b a)"]},
+            {"status": "valid", "action": "(put-down b)", "added": ["(clear b)", "(handempty)", "(ontable b)"],
+             "deleted": ["(holding b)"]},
+            {"status": "unreadable", "action": None}]
+    states = plan_states(initial, plan)
+    assert len(states) == 3 and "(holding b)" in states[1] and "(ontable b)" in states[2]
+    assert is_blocks_state(states[0]) and not is_blocks_state(["(pain a)", "(harmony)"])
+    held = blocks_figure(states[1]).data[0]
+    assert list(held.text) == ["a", "b (held)"] and held.y[1] > held.y[0]
+    tower = blocks_figure(states[0]).data[0]
+    assert list(zip(tower.text, tower.x, tower.y)) == [("a", 0, 0), ("b", 0, 1)]

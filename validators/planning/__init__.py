@@ -22,6 +22,7 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
+from validators.planning.strips import atom_text
 from validators.planning.check import ActionVerdict, PlanCheck, check_plan, join_nl
 from validators.planning.extract import Extraction, Lexicon, extract_plan
 from validators.planning.pddl_parse import PddlError, load_task
@@ -92,6 +93,9 @@ def _replay(domain: str, record: TraceRecord, parsed: ParsedTrace) -> Replay:
     notes.update(check.notes)
     notes["answer_plan"] = [v.to_json() for v in check.actions]
     notes["answer_states"] = check.states
+    # Kept (unlike the per-step states, which are left out of storage for size): with each action's
+    # added and deleted atoms it gives the explorer every state of the answer to draw.
+    notes["initial_state"] = sorted(atom_text(a) for a in task.problem.init)
     replay = Replay(answer_correct=check.answer_correct, answer_error=check.answer_error, notes=notes)
     replay_trace(replay, record, parsed, task, vocab, lexicon, check)
     replay_thinking(replay, record, parsed, task, vocab, lexicon, check)
