@@ -37,7 +37,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "3"
+VERSION = "4"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 

@@ -296,6 +296,31 @@ class Lexicon:
             found = next(acts for k, acts in self.keywords if re.fullmatch(k, phrase, re.I))
         return found
 
+    def implied_last(self, name: str, args: tuple[str, ...]) -> str | None:
+        """The last argument of a step that leaves it out when the problem's static facts fix it:
+        "drive truck_1 from location_1_0 to location_1_2" is in city_1. PlanBench's
+        `text_to_plan_logistics` appends the city the same way (from the first location)."""
+        schema = self.task.domain.actions[name]
+        if schema.arity != len(args) + 1:
+            return None
+        last, bound = schema.params[-1], dict(zip(schema.params, args))
+        choices: list[set[str]] = []
+        for lit in schema.pre:
+            atom = lit.atom
+            if not lit.positive or atom[0] not in self.static or len(atom) != 3 or last not in atom[1:]:
+                continue
+            k = atom.index(last)
+            partner = atom[3 - k]
+            if partner not in bound:
+                return None
+            choices.append({fact[k] for fact in self.task.problem.init
+                            if fact[0] == atom[0] and len(fact) == 3 and fact[3 - k] == bound[partner]})
+        if not choices:
+            return None
+        common = set.intersection(*choices)
+        pick = common if common else choices[0]
+        return next(iter(pick)) if len(pick) == 1 else None
+
     def _base_form(self, m: re.Match[str]) -> str:
         return m.group(1) + self._forms[m.group(2).lower()]
 
@@ -537,6 +562,14 @@ class _LineReader:
             names = lex.phrase_actions(kw.group(0))
             objects = lex.mention_objects(segment[kw.end():])
             fitting = [n for n in names if lex.task.domain.actions[n].arity <= len(objects)]
+            if not fitting and self.answer:
+                implied = [(n, lex.implied_last(n, tuple(objects))) for n in names]
+                implied = [(n, obj) for n, obj in implied if obj is not None]
+                if implied:
+                    name, obj = implied[0]
+                    steps.append(PlanStep(span, text, name, (*objects, obj),
+                                          note=f"{lex.vocab.object_nl(obj)} is implied: the step does not name it"))
+                    continue
             if not fitting:
                 schema = lex.task.domain.actions[names[0]]
                 found = ", ".join(lex.vocab.object_nl(o) for o in objects) or "none"
