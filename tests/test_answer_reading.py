@@ -102,6 +102,12 @@ def _read(text: str, problem: dict, domain: str) -> list[str]:
     "1. We start by unstacking the red block from the yellow block.\n2. Then we put down the red block.\n"
     "3. Next, we unstack the yellow block from the blue block.\n4. We stack yellow on orange.\n"
     "5. Picking up red.\n6. Finally, stack red onto blue.",
+    # Prose: one sentence per action, and a markdown table.
+    "First, unstack the red block from the yellow block. Then put the red block down on the table. Next, "
+    "unstack yellow from blue. After that, stack yellow on orange. Then pick up red. Finally, stack red on blue.",
+    "### Solution\n\n| Step | Action | Why |\n|---|---|---|\n| 1 | Unstack red from yellow | red is clear |\n"
+    "| 2 | Put down red | |\n| 3 | Unstack yellow from blue | |\n| 4 | Stack yellow on orange | |\n"
+    "| 5 | Pick up red | |\n| 6 | Stack red on blue | goal |",
     # LaTeX around object words, code marks and odd spaces.
     "1. **Unstack \\( \\text{red} \\) from \\( \\text{yellow} \\)**\n2. `put down red`\n"
     "3. Unstack $yellow$ from $blue$\n4.\u2002Stack yellow on orange\u20035. Pick up red\u20036. Stack red on blue",

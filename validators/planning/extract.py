@@ -14,21 +14,28 @@ Which text is the plan -- the first rule that yields one wins:
    A detailed walk-through followed by the plan again under such a heading: the heading's list
    is the plan; the walk-through's sub-bullets are not.
 3. The last list whose items all read as actions.
-4. The last list whose items mostly read as actions; its other items are unreadable steps, so
-   the plan is rejected as unparseable (VAL cannot read such a plan file, reference-semantics
-   4.4) instead of silently changing meaning.
-Nothing else: no plan was found, and `Extraction.tried` says which text was looked at.
+4. The last list whose items mostly name actions; its other items are unreadable steps, so the
+   plan is rejected as unparseable (VAL cannot read such a plan file, reference-semantics 4.4)
+   instead of silently changing meaning.
+Rules 3 and 4 look at lists under a heading that explains ("Explanation:", "Verification:",
+"Action details:") only when no other list qualifies. Nothing else: no plan was found, and
+`Extraction.tried` says which text was looked at (the verdict then says so; VAL would run the
+empty plan, so the error kind stays `unmet_goal`).
 
 Lists are read the way they render: numbered items stay one list across the details written
 under them (indented or not) while the numbers follow on (1, 2, 3 ...); a heading ends every
-list; a list written under an item of a numbered list (its details, or explanation bullets
-after the plan) is not a plan of its own unless that list's items name no action. Lines
-without a list marker that read as actions form a list of their own.
+other list; a list written under an item of a numbered list (its details, or explanation
+bullets after the plan) is not a plan of its own, unless the items it is written under name no
+action: then the actions written under them are read together as one list ("1. Current State:
+...  Action: feast c from a", PlanBench's chain-of-thought format). Lines without a list marker that read as
+actions form a list of their own; markdown table rows are items ("| 2 | Put down blue |").
 
 An item is read after markdown (bold, italics, headings, code), LaTeX (`\\( a \\)`,
 `\\text{...}`, `$...$`) and odd spaces are removed. "**Unstack red from yellow**: Unstack the red
 block from the yellow block." is one action: when an item's heading (its bold start, or the text
-before ':' or ' - ') reads as whole actions, the rest explains or restates it.
+before ':' or ' - ') reads as whole actions, the rest explains or restates it. Sentences after
+the first count while each is nothing but actions ("Then put the blue block down."), and an
+action restated right after itself is one action.
 
 Actions are read as PDDL `(unstack b a)` (numbered or timed `0: (...)`), call style
 `Unstack(red block, orange block)` / `Feast(e from b)` (arguments split on commas, else on
@@ -90,6 +97,7 @@ _SEGMENT_BREAK = re.compile(r"(?:,|;|→|->|=>|\.|\bthen|\band|:)\s*$")
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 _BOLD_LINE = re.compile(r"(?:\*\*|__)[^*_]+(?:\*\*|__):?")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_BREAK = re.compile(r"(?<=[a-z\d)*])[.!?]\s+(?=\S)")
 _BOLD_START = re.compile(r"^\s*(?:(?:\d+\s*[.):]|[-*+•]|\(\d+\))\s+)?(?:\*\*|__)(.+?)(?:\*\*|__)")
 _HEAD_SEP = re.compile(r"\s*:\s+|\s*:$|\s+[-–—]\s+")
 
@@ -272,12 +280,13 @@ class Lexicon:
                     rf"^({verb})\s+((?:(?!{particle}\b)[\w\-]+\s+){{1,4}}?)({particle})\b", re.I))
         return out
 
-    def paraphrase(self, s: str) -> str:
-        """An answer's step in the vocabulary's own words: lead-ins dropped, verb forms and split
-        phrases undone, Blocksworld paraphrases mapped to PlanBench's wording."""
+    def paraphrase(self, s: str, lead_in: bool = True) -> str:
+        """An answer's step in the vocabulary's own words: lead-ins dropped ("By", "We then"),
+        verb forms and split phrases undone, Blocksworld paraphrases mapped to PlanBench's wording."""
         if self.keyword_re.match(s):
             return self._forms_re.sub(self._base_form, s) if self._forms_re is not None else s
-        s = _cut(_LEAD_IN, s)
+        if lead_in:
+            s = _cut(_LEAD_IN, s)
         if self._forms_re is not None:
             s = self._forms_re.sub(self._base_form, s)
         for pattern in self._particles:
@@ -411,6 +420,15 @@ def _split_marker(s: str) -> tuple[str, str | None, int | None]:
     return s, marker, number
 
 
+def _table_row(s: str) -> tuple[str, str | None, int | None]:
+    """A markdown table row as an item: "| 2 | Put down blue | hand empty |" is item 2 whose
+    heading is its first cell after the number; header and rule rows hold no action."""
+    cells = [c.strip() for c in s.strip().strip("|").split("|")]
+    if cells and cells[0].rstrip(".").isdigit():
+        return " — ".join(c for c in cells[1:] if c), "number", int(cells[0].rstrip("."))
+    return " — ".join(c for c in cells if c.strip("-: ")), None, None
+
+
 def _cut(pattern: re.Pattern[str], s: str) -> str:
     """`s` without what the anchored `pattern` matches at its start."""
     m = pattern.match(s)
@@ -444,7 +462,7 @@ class _LineReader:
     def read(self, start: int, end: int, raw: str) -> _Line:
         indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
         clean = s = _clean(raw)
-        s, marker, number = _split_marker(s)
+        s, marker, number = _table_row(s) if s.startswith("|") else _split_marker(s)
         labelled = bool(_PLAN_LABEL.match(s))
         s = _cut(_LABEL, s)
         if labelled and marker is None:
@@ -457,8 +475,24 @@ class _LineReader:
         return line
 
     def _item_steps(self, raw: str, s: str, span: tuple[int, int], text: str) -> list[PlanStep]:
-        """An answer's item: its heading alone when that reads as whole actions (the rest restates
-        or explains it), else the rest when the heading names no action, else the whole item."""
+        """An answer's item, sentence by sentence: the first sentence as `_first_steps` reads it,
+        then each next sentence that is nothing but actions ("Then put the blue block down.")
+        until one is not; an action restated right after itself is one action."""
+        if s.startswith("(") or _CALL.match(s):
+            return self._steps(s, span, text)
+        first, *rest = _SENTENCE_BREAK.split(s)
+        steps = self._first_steps(raw, first, span, text)
+        for sentence in rest if steps else ():
+            more = self._steps(_cut(_FILLER, sentence), span, text, lead_in=False)
+            if not more or not all(step.ok for step in more):
+                break
+            steps.extend(more)
+        return [step for k, step in enumerate(steps)
+                if k == 0 or not step.ok or (step.action, step.args) != (steps[k - 1].action, steps[k - 1].args)]
+
+    def _first_steps(self, raw: str, s: str, span: tuple[int, int], text: str) -> list[PlanStep]:
+        """The item's heading alone when that reads as whole actions (the rest restates or
+        explains it), else the rest when the heading names no action, else the whole sentence."""
         cut = self._head_cut(raw, s)
         if cut is not None:
             head, tail = s[:cut].strip(), _HEAD_SEP.sub("", s[cut:], count=1).strip()
@@ -481,7 +515,7 @@ class _LineReader:
         sep = _HEAD_SEP.search(s)
         return sep.start() if sep and sep.start() > 0 else None
 
-    def _steps(self, s: str, span: tuple[int, int], text: str) -> list[PlanStep]:
+    def _steps(self, s: str, span: tuple[int, int], text: str, lead_in: bool = True) -> list[PlanStep]:
         lex = self.lex
         if s.startswith("("):
             return self._pddl(s, span, text)
@@ -489,7 +523,7 @@ class _LineReader:
         if calls:
             return calls
         if self.answer:
-            s = lex.paraphrase(s)
+            s = lex.paraphrase(s, lead_in)
         kw = lex.keyword_re.match(s)
         if kw:
             return self._natural(s, span, text)
