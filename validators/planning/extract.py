@@ -646,7 +646,6 @@ class _List:
     indent: int
     section: int
     parent: _List | None = None
-    open: bool = True
     interrupted: bool = False
 
     @property
@@ -736,7 +735,7 @@ class _Outline:
     def _add(self, line: _Line) -> None:
         heading = _heading_text(line) if not line.steps else None
         if line.labelled and line.steps and line.marker is None:
-            self._close_all()
+            self.open = []
             section = _Section(line.body, line.start, True)
             self.sections.append(section)
             section.inline = self._new_list(line)
@@ -758,15 +757,7 @@ class _Outline:
         if line.indent == 0 or not self.open:
             self.sections.append(_Section(heading, line.start, _is_plan_heading(heading)))
 
-    def _close_all(self) -> None:
-        for lst in self.open:
-            lst.open = False
-        self.open = []
-
     def _close(self, keep: list[_List]) -> None:
-        for lst in self.open:
-            if lst not in keep:
-                lst.open = False
         self.open = keep
 
     def _prose(self, line: _Line) -> None:
@@ -878,9 +869,13 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+_BLOCK_NAMES = {"between [PLAN] and [PLAN END]": "the [PLAN]...[PLAN END] block",
+                "before [PLAN END]": "the text before [PLAN END]", "after [PLAN]": "the text after [PLAN]"}
+
+
 def _tried(outline: _Outline, region: str, explicit: bool) -> list[str]:
     """What was looked at, for the message that says no plan was found."""
-    out = [f"the {region.replace('between ', '').replace(' and ', '...')} block"] if explicit else []
+    out = [_BLOCK_NAMES.get(region, region)] if explicit else []
     plan_sections = [s.heading for s in outline.sections if s.plan]
     if plan_sections:
         out.append(f"the section{'s' if len(plan_sections) > 1 else ''} under "
@@ -903,11 +898,11 @@ def extract_plan(text: str, lex: Lexicon) -> Extraction:
     outline = _Outline(reader, explicit).build(text, lo, hi)
     chosen, source = _choose(outline)
     tried: list[str] = []
-    if chosen is None and explicit:
+    if chosen is None and explicit and not text[lo:hi].strip():
         tried = _tried(outline, region, explicit)
         outline = _Outline(_LineReader(lex, False, answer=True), False).build(text, 0, hi)
         chosen, source = _choose(outline)
-        region = f"{region} (empty of actions), then the whole answer before it"
+        region = f"{region} (empty), then the whole answer before it"
     elif explicit:
         source = f"the [PLAN] block: {source}" if region.startswith("between") else f"{region}: {source}"
     plans = [lst for lst in outline.candidates() if lst.plan_like()]
@@ -916,7 +911,7 @@ def extract_plan(text: str, lex: Lexicon) -> Extraction:
         notes.append(f"the answer states {len(plans)} candidate plans; {source} is checked")
     steps = chosen.steps() if chosen is not None else []
     if chosen is None:
-        tried += _tried(outline, "whole answer", False)
+        tried += _tried(outline, region, explicit and not tried)
     no_plan = bool(_NO_PLAN.search(text)) or (not any(s.ok for s in steps) and bool(_NO_PLAN_LOOSE.search(text)))
     return Extraction(steps, region, len(plans), no_plan, notes,
                       span=chosen.span if chosen is not None else None, source=source,
