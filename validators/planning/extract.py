@@ -507,6 +507,8 @@ class _LineReader:
 
     @staticmethod
     def _head_cut(raw: str, s: str) -> int | None:
+        """Where an item's heading ends: after the bold text it starts with, else at the first
+        ':' or ' - ' (the reader's cue that what follows explains the heading)."""
         bold = _BOLD_START.match(raw)
         if bold:
             head = _split_marker(_clean(bold.group(1)))[0].rstrip(": ").strip()
@@ -653,6 +655,7 @@ class _List:
         return self.items[0].start, self.items[-1].end
 
     def counted(self) -> list[_Line]:
+        """The items a reader takes as steps; commentary items are skipped, not read as steps."""
         return [item for item in self.items if not item.prose]
 
     def action_items(self) -> int:
@@ -670,6 +673,8 @@ class _List:
         return named > 0 and (self.action_items() > 0 or named == len(counted)) and 2 * (len(counted) - named) < len(counted)
 
     def steps(self) -> list[PlanStep]:
+        """Every counted item's actions; an item that names none is kept as an unreadable step,
+        as VAL would reject the plan file it stands in."""
         out: list[PlanStep] = []
         for item in self.counted():
             out.extend(item.steps or [PlanStep((item.start, item.end), item.raw.strip(), error=_NOT_AN_ACTION)])
@@ -789,12 +794,16 @@ class _Outline:
 
     @staticmethod
     def _follows(lst: _List, line: _Line) -> bool:
+        """Does the item go on with `lst`? A restart (1 again, or a lower number) starts a new
+        list; after a heading only the very next number goes on."""
         last = lst.items[-1].number
         if line.number is None or last is None:
             return not lst.interrupted
         return line.number == last + 1 or (line.number > last and not lst.interrupted)
 
     def _new_list(self, line: _Line) -> _List:
+        """A list starting at `line`, written under the innermost open list it is indented under
+        (or under a numbered list whose details it writes at the same indent)."""
         parent = next((lst for lst in reversed(self.open) if not lst.interrupted
                        and (lst.indent < line.indent or (lst.marker == "number" and line.marker != "number"))), None)
         lst = _List([line], line.marker, line.indent, len(self.sections) - 1, parent)
