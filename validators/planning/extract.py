@@ -85,7 +85,8 @@ _NO_PLAN_LOOSE = re.compile(
     r"|(?:is|it's|it\s+is)\s+(?:impossible|not\s+possible)|unsolvable|cannot\s+be\s+achieved)", re.I)
 
 _ODD_SPACE = re.compile(r"[\u00a0\u2000-\u200b\u202f\u205f\u3000\t]")
-_LATEX_WRAP = re.compile(r"\\(?:text|textbf|textit|texttt|mathrm|mathbf|mathit|mathtt|operatorname|boxed|emph)\s*\{([^{}]*)\}")
+_LATEX_WRAP = re.compile(
+    r"\\(?:text|textbf|textit|texttt|mathrm|mathbf|mathit|mathtt|operatorname|boxed|emph)\s*\{([^{}]*)\}")
 _LATEX_ARROW = re.compile(r"\\(?:rightarrow|Rightarrow|to|longrightarrow)\b")
 _LATEX_DELIM = re.compile(r"\\[()\[\]]|\$+|\\[,;!]")
 _EMPHASIS = re.compile(r"\*\*|__|`|~~|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<![\w])_(?=[^\s_])|(?<=[^\s_])_(?!\w)")
@@ -670,7 +671,8 @@ class _List:
         its object), and one reads or all name one; a list whose items mostly name none explains."""
         counted = self.counted()
         named = sum(1 for item in counted if item.steps)
-        return named > 0 and (self.action_items() > 0 or named == len(counted)) and 2 * (len(counted) - named) < len(counted)
+        mostly_named = 2 * (len(counted) - named) < len(counted)
+        return named > 0 and mostly_named and (self.action_items() > 0 or named == len(counted))
 
     def steps(self) -> list[PlanStep]:
         """Every counted item's actions; an item that names none is kept as an unreadable step,
