@@ -118,9 +118,25 @@ def _snapshot(step_no: int, state: frozenset[Atom], action: str | None, added: l
             "state": sorted(atom_text(a) for a in state)}
 
 
+def _no_plan_found(extraction: Extraction, goal_error: AnswerError) -> AnswerError:
+    """No text reads as a plan: say so, and which text was tried, rather than blame a step. The
+    kind stays VAL's: a plan file with no action is run as the empty plan, "Goal not satisfied"."""
+    tried = extraction.tried or [extraction.region]
+    goal = goal_error.message.split(": ", 1)[-1]
+    said = ("no plan found: the answer is empty" if tried == ["the answer is empty"] else
+            f"no plan found in the answer: tried {'; '.join(tried)}; none reads as actions of this domain")
+    goal_error.message = f"{said} (as an empty plan it leaves the goal unmet: {goal})"
+    goal_error.extra.update({"no_plan_found": True, "tried": list(tried)})
+    return goal_error
+
+
 def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality: bool = True) -> PlanCheck:
     steps = extraction.steps
     notes: dict[str, Any] = {"extraction": extraction.region, "plan_length": len(steps)}
+    if extraction.span is not None:
+        notes["plan_span"] = list(extraction.span)
+    if extraction.source:
+        notes["plan_source"] = extraction.source
     if extraction.notes:
         notes["extraction_notes"] = list(extraction.notes)
     if extraction.claims_no_plan and not any(s.ok for s in steps):
@@ -203,6 +219,8 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
                 extra={"unmet_nl": unmet_nl, "planbench_feedback": feedback,
                        "val_advice": "The goal is not satisfied\n" + _val_set(unmet)},
             )
+            if not steps:
+                error = _no_plan_found(extraction, error)
     if error is None:
         notes["verdict"] = "Plan valid"
         if optimality:
