@@ -248,6 +248,34 @@ def maze_figure(layout: dict[str, Any], events: Sequence[tuple[int, str, str | N
     return fig
 
 
+def answer_html(answer: str, plan_span: Sequence[int] | None, actions: Sequence[dict[str, Any]]) -> str:
+    """The answer as text with the part read as the plan outlined and each action marked by its
+    replay status (hover: the action read and any problem), so a reader sees exactly what was
+    judged. Every character is escaped; no links, no script."""
+    e = html.escape
+    marks = sorted((int(a["span"][0]), int(a["span"][1]), a) for a in actions if a.get("span"))
+    lo, hi = (int(plan_span[0]), int(plan_span[1])) if plan_span else (len(answer), len(answer))
+    out, pos = [f"<!doctype html><html><head><meta charset='utf-8'><style>{_READING_STYLE}"
+                ".plan{outline:2px dashed #555;outline-offset:2px;display:inline}</style></head><body>"], 0
+    cuts = sorted({0, len(answer), lo, hi} | {m[0] for m in marks} | {m[1] for m in marks})
+    for a, b in zip(cuts, cuts[1:]):
+        if b <= pos:
+            continue
+        piece = e(answer[a:b])
+        act = next((m[2] for m in marks if m[0] <= a and b <= m[1]), None)
+        if act is not None:
+            status = {"valid": "valid", "invalid": "invalid"}.get(act.get("status"), "unchecked")
+            tip = f"step {act.get('step')}: {act.get('action') or 'not read'}" + (
+                f" · {act['message']}" if act.get("message") else "")
+            piece = f"<span class='{status}' title='{e(tip[:600])}'>{piece}</span>"
+        if lo <= a and b <= hi:
+            piece = f"<span class='plan'>{piece}</span>"
+        out.append(piece)
+        pos = b
+    out.append("</body></html>")
+    return "".join(out)
+
+
 def plan_states(initial: Sequence[str], answer_plan: Sequence[dict[str, Any]]) -> list[list[str]]:
     """Every state of an answer's replay, rebuilt from the initial state and each action's added
     and deleted atoms as the validator recorded them (delete, then add, as VAL)."""

@@ -13,7 +13,8 @@ from db.queries import (comments_of, data_revision, search_steps, step_detail, s
 from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
-from app_pages._view import (STATUS_LABELS, blocks_figure, claim_rows, is_blocks_state, line_caption, maze_figure,
+from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
+                             maze_figure,
                              neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
                              tree_html, verdict_label)
 
@@ -200,6 +201,11 @@ def _answer_details() -> None:
     """The answer replayed action by action, where the domain reports it (planning)."""
     notes = rec.get("notes") or {}
     plan = notes.get("answer_plan")
+    if plan or notes.get("plan_source"):
+        st.markdown("**What was read as the plan**: " + (notes.get("plan_source") or "nothing"))
+        st.iframe(sandboxed(answer_html(rec["answer"] or "", notes.get("plan_span"), plan or [])), height=300)
+        st.caption("dashed outline: the text read as the plan · green: action valid when replayed · red: the "
+                   "failing or unreadable action (hover for why)")
     if plan:
         st.markdown("**The answer, action by action** (replayed from the initial state)")
         st.dataframe(pd.DataFrame([{

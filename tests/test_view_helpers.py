@@ -89,3 +89,19 @@ def test_answer_states_are_rebuilt_and_drawn_as_stacks():
     assert list(held.text) == ["a", "b (held)"] and held.y[1] > held.y[0]
     tower = blocks_figure(states[0]).data[0]
     assert list(zip(tower.text, tower.x, tower.y)) == [("a", 0, 0), ("b", 0, 1)]
+
+
+def test_the_answer_view_outlines_the_plan_read_and_marks_each_action():
+    from app_pages._view import answer_html
+
+    answer = "Sure <b>!</b>\n1. Pick up red.\n2. Stack red on blue.\nThat is all."
+    s1 = answer.index("Pick")
+    s2 = answer.index("Stack")
+    plan = [{"step": 1, "span": [s1, s1 + 13], "status": "valid", "action": "(pick-up a)"},
+            {"step": 2, "span": [s2, s2 + 19], "status": "invalid", "action": "(stack a b)",
+             "message": "b is not clear"}]
+    page = answer_html(answer, [answer.index("1."), s2 + 20], plan)
+    assert "&lt;b&gt;!&lt;/b&gt;" in page and "<b>!" not in page and "<script" not in page
+    assert "<span class='plan'><span class='valid' title='step 1: (pick-up a)'>Pick up red.</span></span>" in page
+    assert "title='step 2: (stack a b) · b is not clear'" in page
+    assert "That is all." in page and "<span class='plan'>\nThat" not in page
