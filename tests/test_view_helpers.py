@@ -97,10 +97,10 @@ def test_the_answer_view_outlines_the_plan_read_and_marks_each_action():
     answer = "Sure <b>!</b>\n1. Pick up red.\n2. Stack red on blue.\nThat is all."
     s1 = answer.index("Pick")
     s2 = answer.index("Stack")
-    plan = [{"step": 1, "span": [s1, s1 + 13], "status": "valid", "action": "(pick-up a)"},
-            {"step": 2, "span": [s2, s2 + 19], "status": "invalid", "action": "(stack a b)",
+    plan = [{"step": 1, "span": [s1, s1 + 12], "status": "valid", "action": "(pick-up a)"},
+            {"step": 2, "span": [s2, s2 + 18], "status": "invalid", "action": "(stack a b)",
              "message": "b is not clear"}]
-    page = answer_html(answer, [answer.index("1."), s2 + 20], plan)
+    page = answer_html(answer, [answer.index("1."), s2 + 18], plan)
     assert "&lt;b&gt;!&lt;/b&gt;" in page and "<b>!" not in page and "<script" not in page
     assert "<span class='plan'><span class='valid' title='step 1: (pick-up a)'>Pick up red.</span></span>" in page
     assert "title='step 2: (stack a b) · b is not clear'" in page
