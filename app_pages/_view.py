@@ -248,6 +248,72 @@ def maze_figure(layout: dict[str, Any], events: Sequence[tuple[int, str, str | N
     return fig
 
 
+def countdown_figure(events: Sequence[tuple[int, str, str | None, str | None]], selected: int) -> go.Figure | None:
+    """The Countdown search tree as the log has built it up to the selected step: the start
+    numbers at the root, one node per generated state (its numbers and the operation that made
+    it), nodes of invalid steps red, the node the search is at ringed. None when the log holds
+    no search state."""
+    nodes: dict[tuple[int, ...], dict[str, Any]] = {}
+    at: tuple[int, ...] | None = ()
+    for idx, kind, payload, status in events:
+        p = json.loads(payload) if payload else {}
+        if kind == "state" and not nodes and "numbers" in p:
+            nodes[()] = {"label": f"{p.get('target')}: {p['numbers']}", "bad": status == "invalid", "step": idx}
+        elif kind == "generate" and isinstance(p.get("node"), list):
+            node = tuple(int(n) for n in p["node"])
+            nodes[node] = {"label": f"{p.get('numbers')}<br>{p.get('operation', '')}", "step": idx,
+                           "bad": status == "invalid" or (node in nodes and nodes[node]["bad"])}
+        elif kind == "move" and isinstance(p.get("node"), list):
+            at = tuple(int(n) for n in p["node"])
+            if status == "invalid" and at in nodes:
+                nodes[at]["bad"] = True
+    if not nodes:
+        return None
+    def parent(node: tuple[int, ...]) -> tuple[int, ...] | None:
+        """"#0,1" is child 1 of node "#0", whose own parent is the root (the start numbers)."""
+        if not node:
+            return None
+        up = node[:-1]
+        while up and up not in nodes:
+            up = up[:-1]
+        return up if up in nodes else (() if () in nodes else None)
+
+    children: dict[tuple[int, ...] | None, list[tuple[int, ...]]] = {}
+    for node in nodes:
+        children.setdefault(parent(node), []).append(node)
+    order: dict[tuple[int, ...], float] = {}
+    level: dict[tuple[int, ...], int] = {}
+    leaves = iter(range(len(nodes)))
+
+    def place(node: tuple[int, ...], depth: int) -> float:
+        level[node] = depth
+        kids = sorted(children.get(node, ()))
+        order[node] = sum(place(k, depth + 1) for k in kids) / len(kids) if kids else float(next(leaves))
+        return order[node]
+
+    for top in sorted(children.get(None, ())):
+        place(top, 0)
+    fig = go.Figure()
+    for node in nodes:
+        up = parent(node)
+        if up is not None:
+            fig.add_trace(go.Scatter(x=[order[up], order[node]], y=[level[up], level[node]], mode="lines",
+                                     line={"color": "#999", "width": 1}, hoverinfo="skip", showlegend=False))
+    keys = list(nodes)
+    fig.add_trace(go.Scatter(
+        x=[order[k] for k in keys], y=[level[k] for k in keys], mode="markers+text", showlegend=False,
+        text=[nodes[k]["label"] for k in keys], textposition="bottom center", textfont={"size": 10},
+        hovertext=[f"step {nodes[k]['step']}: " + nodes[k]["label"].replace("<br>", " ") for k in keys],
+        hoverinfo="text",
+        marker={"size": 16, "color": ["#d62728" if nodes[k]["bad"] else "#9ecae1" for k in keys],
+                "line": {"width": [4 if k == at else 1 for k in keys], "color": "#000"}}))
+    depth = max(level.values())
+    fig.update_yaxes(autorange="reversed", visible=False, range=[depth + 0.8, -0.5])
+    fig.update_xaxes(visible=False)
+    fig.update_layout(height=140 + 90 * depth, margin={"t": 10, "l": 10, "r": 10, "b": 10})
+    return fig
+
+
 def answer_html(answer: str, plan_span: Sequence[int] | None, actions: Sequence[dict[str, Any]]) -> str:
     """The answer as text with the part read as the plan outlined and each action marked by its
     replay status (hover: the action read and any problem), so a reader sees exactly what was

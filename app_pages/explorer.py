@@ -14,7 +14,7 @@ from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
-                             maze_figure,
+                             countdown_figure, maze_figure,
                              neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
                              tree_html, verdict_label)
 
@@ -321,15 +321,22 @@ with right:
 
 with left:
     layout = (rec.get("notes") or {}).get("layout")
-    names = (["Picture"] if layout else []) + ["Reading", "Tree", "Overview", "Step list", "Answer"]
-    tabs = st.tabs(names)
+    picture = None
     if layout:
+        picture = (maze_figure(layout, step_payloads(eng, rec["pk"], step + 1), step),
+                   "the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
+                   "invalid steps · green start · purple goal · black square: this step's cell")
+    elif rec["domain"] == "countdown":
+        tree = countdown_figure(step_payloads(eng, rec["pk"], step + 1), step)
+        if tree is not None:
+            picture = (tree, "the search tree up to this step: numbers left and the operation that made each "
+                             "node · red: nodes of invalid steps · ringed: where the search is")
+    names = (["Picture"] if picture else []) + ["Reading", "Tree", "Overview", "Step list", "Answer"]
+    tabs = st.tabs(names)
+    if picture:
         with tabs[0]:
-            st.plotly_chart(maze_figure(layout, step_payloads(eng, rec["pk"], step + 1), step), width="stretch",
-                            key="maze_picture")
-            st.caption("the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
-                       "invalid steps · green start · purple goal · black square: this step's cell. "
-                       "Step through with Alt+← / Alt+→.")
+            st.plotly_chart(picture[0], width="stretch", key="state_picture")
+            st.caption(picture[1] + ". Step through with Alt+← / Alt+→.")
     tab_read, tab_tree, tab_overview, tab_list, tab_answer = tabs[-5:]
     view_link = f"{_explorer_base()}?trace={share_id}" + (f"&q={query}" if query else "") + (
         "&mode=review" if review_view() else "")

@@ -105,3 +105,20 @@ def test_the_answer_view_outlines_the_plan_read_and_marks_each_action():
     assert "<span class='plan'><span class='valid' title='step 1: (pick-up a)'>Pick up red.</span></span>" in page
     assert "title='step 2: (stack a b) · b is not clear'" in page
     assert "That is all." in page and "<span class='plan'>\nThat" not in page
+
+
+def test_countdown_tree_grows_with_the_log():
+    from app_pages._view import countdown_figure
+
+    events = [(0, "state", '{"target": 24, "numbers": [4, 6, 1]}', "valid"),
+              (1, "explore", '{"operation": "4*6=24"}', "valid"),
+              (2, "generate", '{"node": [0], "numbers": [1, 24], "operation": "4*6=24"}', "valid"),
+              (3, "generate", '{"node": [1], "numbers": [5, 1], "operation": "4+6=11"}', "invalid"),
+              (4, "move", '{"node": [1]}', "valid")]
+    assert countdown_figure([], 0) is None
+    small = countdown_figure(events[:3], 2).data[-1]
+    assert len(small.x) == 2 and "24: [4, 6, 1]" in small.text[0]
+    full = countdown_figure(events, 4).data[-1]
+    colours = dict(zip(full.text, full.marker.color))
+    assert colours["[5, 1]<br>4+6=11"] == "#d62728" and colours["[1, 24]<br>4*6=24"] != "#d62728"
+    assert list(full.marker.line.width) == [1, 1, 4]  # the search is at node #1
