@@ -96,6 +96,15 @@ def _atom(atom: Atom) -> str:
     return "(" + " ".join(atom) + ")"
 
 
+def _ends_with(text: str, end: int, char: str) -> bool:
+    """`text[:end].rstrip().endswith(char)` without copying the text before `end` (a sentence
+    deep in a long trace would copy the whole trace up to it)."""
+    i = end
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return i > 0 and text[i - 1] == char
+
+
 class ClaimReader:
     """Reads and judges the claims of a trace. Its patterns depend only on the task's lexicon, so
     one reader serves every trace on the same problem (`for_lexicon`); `read` keeps no state
@@ -401,7 +410,7 @@ class ClaimReader:
         initial = bool(P.INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
         question_frame = (frame is not None and frame.sentence_end is not None and frame.span[0] < s0
-                          and text[:frame.sentence_end].rstrip().endswith("?") and not text[frame.sentence_end:s0].strip())
+                          and _ends_with(text, frame.sentence_end, "?") and not text[frame.sentence_end:s0].strip())
         if frame is not None and fresh_frame and any(f.exclusive or (f.negated and f.atom[-1] != "*") for f in facts):
             frame.reason_given = True  # "Province is b." / "Province a is not present." before the "Can't."
         if frame is not None and fresh_frame:

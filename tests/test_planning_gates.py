@@ -1,0 +1,52 @@
+"""Literal gates (validators/planning/gates.py): a gate may only skip windows its pattern cannot
+match, so every gated search must answer exactly as the bare pattern does."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from validators.planning import prose as P
+from validators.planning.gates import Gated, required
+from tests.conftest import load_dev
+
+
+def test_required_literals_of_simple_patterns() -> None:
+    assert required(re.compile(r"\bno\b|n't|\bnot\b", re.I)) == (("n't", "no"),)
+    assert required(re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)) == (("after ",), ("action", "step"))
+    assert required(re.compile(r"(?:→|->)\s*(?:yes|true)\b")) == (("true", "yes"), ("->", "→"))
+    assert required(re.compile(r"\b(?:maybe|)\b", re.I)) == ()  # an empty branch needs nothing
+    assert required(re.compile(r"(?:probably)?\s*x+", re.I)) == (("x",),)
+
+
+def test_gate_skips_only_windows_that_cannot_match() -> None:
+    gated = Gated(re.compile(r"\bcannot\b", re.I))
+    assert gated.search("So we CANNOT do it").group(0) == "CANNOT"
+    assert gated.search("so we can do it") is None
+    assert gated.search("we cannot", 0, 6) is None
+    assert gated.search("we cannot", 3).span() == (3, 9)
+    # U+017F (long s) matches "s" under IGNORECASE though its lower case is not "s": not gated.
+    assert Gated(re.compile("yes", re.I)).search("ye\u017f") is not None
+
+
+def _gated() -> list[tuple[str, Gated]]:
+    return [(name, value) for name, value in vars(P).items() if isinstance(value, Gated)]
+
+
+def test_gated_prose_patterns_answer_as_the_bare_patterns() -> None:
+    """Sentences of the dev thinking traces, random splices of them, and the same upper-cased."""
+    texts = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")]
+    rng = random.Random(7)
+    windows = rng.sample([text[a:b] for text in texts for a, b in P.sentences(text)], 6000)
+    windows += [rng.choice(windows)[: rng.randint(0, 30)] + rng.choice(windows)[rng.randint(0, 30):]
+                for _ in range(3000)]
+    windows += [w.upper() for w in windows[:2000]] + ["Ye\u017f, \u212a", "ſo no"]
+    assert _gated()
+    for name, gated in _gated():
+        bare = gated.pattern_
+        for w in windows:
+            assert (m := gated.search(w)) is None and bare.search(w) is None or m.span() == bare.search(w).span(), (name, w)
+            lo, hi = len(w) // 3, len(w) - len(w) // 4
+            got, want = gated.search(w, lo, hi), bare.search(w, lo, hi)
+            assert (got and got.span()) == (want and want.span()), (name, w, lo, hi)
+            assert [m.span() for m in gated.finditer(w)] == [m.span() for m in bare.finditer(w)], (name, w)

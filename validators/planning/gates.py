@@ -1,0 +1,152 @@
+"""Literal gates: a cheap necessary condition in front of a regular expression.
+
+Python's `re` has no fast scan for a case-insensitive pattern that starts with a letter, an
+alternation or a look-behind (most of prose.py and facts.py): a search tries every position of
+its text, at 100-300 ns a character for the long alternations, while `in` on the lower-cased
+text runs at memory speed. From a pattern's parse tree we derive literal strings that every
+match must contain (at least one string of each set); when the searched window contains no
+string of a set, the pattern cannot match there and the regex is not run at all. Otherwise the
+regex runs as before, so a gate changes the cost of an answer, never the answer.
+
+Case: required strings are kept lower-case and compared with the lower-cased window, which is
+exact for ASCII letters; the only other characters that `re.IGNORECASE` matches to an ASCII
+letter (U+0130, U+0131, U+017F, U+212A) make a window ungated.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from re import _constants as C  # noqa: PLC2701 - the parse tree of a compiled pattern's source
+from re import _parser as sre_parse  # noqa: PLC2701
+from typing import Iterator
+
+Needs = tuple[tuple[str, ...], ...]
+
+# Characters that re.IGNORECASE matches to an ASCII letter although their lower case is not it.
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
+_REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
+
+
+def _char(code: int) -> str | None:
+    """The character a literal matches, lower-cased, when the match is that one character."""
+    ch = chr(code)
+    if ch.isascii():
+        return ch.lower()
+    return ch if ch.lower() == ch == ch.upper() else None  # caseless ("→"): only itself
+
+
+def _class_char(items: list) -> str | None:
+    """A character class such as [Pp] that matches one character up to case."""
+    chars = {_char(av) if op is C.LITERAL else None for op, av in items}
+    return chars.pop() if len(chars) == 1 and None not in chars else None
+
+
+def _best(sets: list[frozenset[str]]) -> frozenset[str] | None:
+    """The most selective set: longest shortest string, then fewest strings."""
+    return max(sets, key=lambda s: (min(map(len, s)), -len(s)), default=None)
+
+
+def _minimal(strings: frozenset[str]) -> frozenset[str]:
+    """The same condition with fewer strings: one that contains another of the set is implied by it."""
+    return frozenset(s for s in strings if not any(t != s and t in s for t in strings))
+
+
+def _sequence(items: list) -> tuple[str | None, list[frozenset[str]]]:
+    """(the one string `items` match, if they match a single literal; sets of strings of which
+    each match contains at least one string from every set)."""
+    run: list[str] = []
+    sets: list[frozenset[str]] = []
+    exact = True
+
+    def flush() -> None:
+        if run:
+            sets.append(frozenset({"".join(run)}))
+            run.clear()
+
+    for op, av in items:
+        whole, inner = _item(op, av)
+        if whole is not None:
+            run.append(whole)
+            continue
+        exact = False
+        flush()
+        sets.extend(inner)
+    literal = "".join(run) if exact else None
+    flush()
+    return literal, sets
+
+
+def _item(op, av) -> tuple[str | None, list[frozenset[str]]]:
+    if op is C.LITERAL:
+        return _char(av), []
+    if op is C.IN:
+        return _class_char(av), []
+    if op is C.SUBPATTERN:
+        return _sequence(av[-1].data)
+    if op is C.ATOMIC_GROUP:
+        return _sequence(av.data)
+    if op in _REPEATS:
+        low, _, body = av
+        if low < 1:
+            return None, []
+        return None, _sequence(body.data)[1]
+    if op is C.BRANCH:
+        union: set[str] = set()
+        for branch in av[1]:
+            literal, sets = _sequence(branch.data)
+            best = frozenset({literal}) if literal else _best(sets)
+            if not best:
+                return None, []  # a branch that needs nothing: the alternation needs nothing
+            union |= best
+        return None, [frozenset(union)]
+    return None, []  # anything else (a class, a look-around, an anchor) is not a literal
+
+
+def required(pattern: re.Pattern[str], most: int = 2) -> Needs:
+    """Up to `most` sets of lower-case strings such that every match of `pattern` contains a
+    string of each set (empty when nothing is certain)."""
+    try:
+        _, sets = _sequence(sre_parse.parse(pattern.pattern, pattern.flags).data)
+    except Exception:  # noqa: BLE001 - an unparsable pattern is simply not gated
+        return ()
+    sets = list({_minimal(s) for s in sets if s and "" not in s})
+    sets.sort(key=lambda s: (-min(map(len, s)), len(s), sorted(s)))
+    return tuple(tuple(sorted(s)) for s in sets[:most])
+
+
+class Gated:
+    """A compiled pattern whose `search` and `finditer` skip a window that cannot match it; its
+    other methods are the pattern's own. Gate only patterns that are searched in short windows
+    (a sentence, a clause): the gate lower-cases the window it is given."""
+
+    def __init__(self, pattern: re.Pattern[str], most: int = 2) -> None:
+        self.pattern_ = pattern
+        self.needs = required(pattern, most)
+        self.pattern, self.flags = pattern.pattern, pattern.flags
+        self.match, self.fullmatch, self.sub, self.subn = pattern.match, pattern.fullmatch, pattern.sub, pattern.subn
+        self.split, self.findall = pattern.split, pattern.findall
+
+    def may_match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> bool:
+        """False only when no match can lie inside string[pos:endpos]."""
+        if pos > 0 or endpos < len(string):
+            string = string[max(pos, 0):max(endpos, 0)]
+        if not string.isascii() and _FOLDS_TO_ASCII.search(string):
+            return True
+        string = string.lower()
+        for need in self.needs:
+            for s in need:
+                if s in string:
+                    break
+            else:
+                return False
+        return True
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.pattern_.search(string, pos, endpos) if self.may_match(string, pos, endpos) else None
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.pattern_.finditer(string, pos, endpos) if self.may_match(string, pos, endpos) else iter(())
+
+    def __repr__(self) -> str:
+        return f"Gated({self.pattern_!r}, needs={self.needs!r})"
