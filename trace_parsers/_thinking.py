@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.gates import Gated
 from core.steps import Step, StepGraph
 from trace_parsers.plain_text import paragraph_spans
 
@@ -106,7 +107,7 @@ _FAIL = re.compile(
 _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|perhaps|so far|not sure|unless|until)\b"
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
-_CLAIM_HINT = re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I)
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I))  # `in` is faster than the regex
 
 NUMBER_WORDS = 3
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from validators.planning.gates import Gated
+from core.gates import Gated
 
 SENT = re.compile(r"(?:[ \t]*[*_#>-]*[ \t]*(?:(?:step|action)[ \t]*\d{1,3}[ \t]*[*_]*[ \t]*[:.)\-]|\d{1,3}[ \t]*[.)])(?!\d))?"
                    r"[^.!?\n]*(?:\([^()\n]*\)[^.!?\n]*)*(?:[.!?]+(?=\s|$)|\n|$)", re.I)
@@ -121,7 +121,7 @@ NO = re.compile(
     r"|\bbut\b[^.]{0,30}\b(?:is|are) (?:now |currently |only )?(?:on )?[a-z]\b(?![\w-])|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
 RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake)\b|(?:^|[.!;]\s+)no,|\?", re.I)
 
-# Searched sentence by sentence (or in a clause of one): each gets a literal gate (gates.py), which
+# Searched sentence by sentence (or in a clause of one): each gets a literal gate (core/gates.py), which
 # skips the regex on the many sentences that lack all of its words (same results, less time).
 for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "ANY_CUE", "IN_STEP", "STEP_NUM", "STEP1_DONE",
               "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.gates import Gated
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 
@@ -264,9 +265,9 @@ def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[St
 
 _READERS = _readers()
 # A word every reader's pattern needs: most steps of a thinking trace hold none, and then no
-# pattern runs over them.
-_GATE = re.compile(r"letter|charact|\bchar\b|\bhas\b|contains|there|appears|occurs|number|revers|backward|concatenat"
-                   r"|combining|joining|putting|\+", re.I)
+# pattern runs over them (itself behind a literal gate: `in` finds the words faster than the regex).
+_GATE = Gated(re.compile(r"letter|charact|\bchar\b|\bhas\b|contains|there|appears|occurs|number|revers|backward|concatenat"
+                         r"|combining|joining|putting|\+", re.I))
 
 _CHECKING = re.compile(r"\b(?:verif\w*|confirm\w*|double[- ]?check\w*)\b|\b(?:is|are|that's|looks)\s+(?:correct|right)\b",
                        re.I)

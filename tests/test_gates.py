@@ -1,4 +1,4 @@
-"""Literal gates (validators/planning/gates.py): a gate may only skip windows its pattern cannot
+"""Literal gates (core/gates.py): a gate may only skip windows its pattern cannot
 match, so every gated search must answer exactly as the bare pattern does."""
 
 from __future__ import annotations
@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 import re
 
-from validators.planning import prose as P
-from validators.planning.gates import Gated, required
+from core.gates import Gated, required
 from tests.conftest import load_dev
+from trace_parsers import _thinking
+from validators.planning import prose as P
+from validators.thinking import strings
 
 
 def test_required_literals_of_simple_patterns() -> None:
@@ -30,7 +32,8 @@ def test_gate_skips_only_windows_that_cannot_match() -> None:
 
 
 def _gated() -> list[tuple[str, Gated]]:
-    return [(name, value) for name, value in vars(P).items() if isinstance(value, Gated)]
+    return [(name, value) for module in (P, strings, _thinking) for name, value in vars(module).items()
+            if isinstance(value, Gated)]
 
 
 def test_gated_prose_patterns_answer_as_the_bare_patterns() -> None:
