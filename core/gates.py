@@ -150,3 +150,87 @@ class Gated:
 
     def __repr__(self) -> str:
         return f"Gated({self.pattern_!r}, needs={self.needs!r})"
+
+
+_ZERO_WIDTH = (C.AT, C.ASSERT, C.ASSERT_NOT)
+
+
+def _heads(items: list) -> set[str] | None:
+    """Lower-case strings one of which every match of `items` starts with, or None."""
+    i = 0
+    while i < len(items) and items[i][0] in _ZERO_WIDTH:
+        i += 1
+    run = ""
+    while i < len(items):
+        op, av = items[i]
+        ch = _char(av) if op is C.LITERAL else _class_char(av) if op is C.IN else None
+        if ch is None:
+            break
+        run += ch
+        i += 1
+    if i == len(items):
+        return {run} if run else None
+    op, av = items[i]
+    after: set[str] | None = None
+    if op is C.SUBPATTERN:
+        after = _heads(av[-1].data)
+    elif op in _REPEATS and av[0] >= 1:
+        after = _heads(av[2].data)
+    elif op is C.BRANCH:
+        after = set()
+        for branch in av[1]:
+            heads = _heads(branch.data)
+            if not heads:
+                after = None
+                break
+            after |= heads
+    if after is None:
+        return {run} if run else None
+    return {run + head for head in after}  # "p" then (lanet|rovince|ain): planet, province, pain
+
+
+def leading(pattern: re.Pattern[str], shortest: int = 3) -> tuple[str, ...]:
+    """Lower-case strings one of which every match of `pattern` starts with; empty when unknown
+    or when one is shorter than `shortest` (a common letter would not narrow the search)."""
+    try:
+        heads = _heads(sre_parse.parse(pattern.pattern, pattern.flags).data)
+    except Exception:  # noqa: BLE001 - an unparsable pattern simply has no known start
+        return ()
+    if not heads or min(map(len, heads)) < shortest:
+        return ()
+    return tuple(sorted(h for h in heads if not any(o != h and h.startswith(o) for o in heads)))
+
+
+def foldable(text: str) -> bool:
+    """Can `text.lower()` stand for `text` position by position in a case-insensitive search?
+    (No character changes length when lower-cased or matches an ASCII letter it does not lower to.)"""
+    return text.isascii() or not _FOLDS_TO_ASCII.search(text)
+
+
+class Leading:
+    """A compiled pattern every match of which starts with one of a few literal strings (after
+    look-arounds): its `finditer` goes from one occurrence of them in the lower-cased text to the
+    next and tries the pattern there only, instead of at every position of the text. The matches
+    are the pattern's own: `match` at a position is what `search` tries there (a look-behind still
+    sees the text before it)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern_ = pattern
+        heads = leading(pattern)
+        self._heads = re.compile("|".join(map(re.escape, heads))) if heads else None
+
+    def finditer(self, text: str, low: str | None = None) -> Iterator[re.Match[str]]:
+        """The matches of `pattern.finditer(text)`; `low` is `text.lower()` if the caller has it."""
+        if self._heads is None or not foldable(text):
+            yield from self.pattern_.finditer(text)
+            return
+        low = text.lower() if low is None else low
+        match, heads = self.pattern_.match, self._heads.search
+        pos = 0
+        while (head := heads(low, pos)) is not None:
+            m = match(text, head.start())
+            if m is None:
+                pos = head.start() + 1
+                continue
+            yield m
+            pos = m.end() if m.end() > m.start() else m.end() + 1

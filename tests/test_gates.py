@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from core.gates import Gated, required
+from core.gates import Gated, Leading, leading, required
 from tests.conftest import load_dev
 from trace_parsers import _thinking
 from validators.planning import prose as P
@@ -53,3 +53,25 @@ def test_gated_prose_patterns_answer_as_the_bare_patterns() -> None:
             got, want = gated.search(w, lo, hi), bare.search(w, lo, hi)
             assert (got and got.span()) == (want and want.span()), (name, w, lo, hi)
             assert [m.span() for m in gated.finditer(w)] == [m.span() for m in bare.finditer(w)], (name, w)
+
+
+def test_leading_literals() -> None:
+    assert leading(re.compile(r"(?<![\w\-])planets?\s+x", re.I)) == ("planet",)
+    assert leading(re.compile(r"(?<![\w\-])(?P<p>planet|province|pain)s?", re.I)) == ("pain", "planet", "province")
+    assert leading(re.compile(r"(?:the\s+)?planet", re.I)) == ()  # may start with "the" or "planet"
+    assert leading(re.compile(r"(?:ab|cd)x")) == ()  # too short to narrow the search
+
+
+def test_leading_finditer_is_the_patterns_finditer() -> None:
+    texts = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")[:12]]
+    texts += ["Province aProvince b", "xprovince a, Province  b and PROVINCE(c)", "provinc", "ſtate: state s",
+              "İ province a"]
+    patterns = [re.compile(r"(?<![\w\-])provinces?(?:\s+|\s*(?=\())\(?\s*[a-d]\)?(?![\w\-])", re.I),
+                re.compile(r"(?<![\w\-])(?P<p>planet|province|pain)s?(?![\w\-])(?!\s*\(?[a-d])", re.I),
+                re.compile(r"state:?", re.I), re.compile(r"(?<=\s)craves\s*\w")]
+    for pattern in patterns:
+        scan = Leading(pattern)
+        for text in texts:
+            want = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+            assert [(m.span(), m.groups()) for m in scan.finditer(text)] == want, (pattern, text[:80])
+            assert [(m.span(), m.groups()) for m in scan.finditer(text, text.lower())] == want

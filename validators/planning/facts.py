@@ -17,6 +17,7 @@ import re
 import bisect
 from dataclasses import dataclass
 
+from core.gates import Leading
 from validators.planning.extract import Lexicon
 from validators.planning.strips import Atom
 
@@ -44,6 +45,11 @@ def _negated_before(before: str) -> bool:
 
 
 _NO_BEFORE = re.compile(r"\bno\s+$", re.I)
+_PAST_REMOVAL = re.compile(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:removed|deleted|consumed|lost|gone)"
+                           r"(?:\s+(?:earlier|before|already|previously|in step|by step|after step))", re.I)
+_REMOVAL = re.compile(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
+                      r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)", re.I)
+_HEAD_WORD = re.compile(r"[^\s(]+")
 
 
 @dataclass(frozen=True)
@@ -152,15 +158,20 @@ class FactReader:
         self._bare_pred = {t.split()[0].lower(): p for p, t in vocab.predicates.items()
                            if len(t.split()) == 2 and t.split()[1] == "{}"}
         self._one_obj = re.compile(rf"(?<![\w\-])({obj})(?![\w\-])", re.I)
+        # Most patterns start with a predicate's word ("province", "craves("): scanned from one
+        # occurrence of it to the next, not position by position (same matches, core/gates.py).
+        self._scans = [Leading(pattern) for pattern, *_ in self.patterns]
+        self._bare_scan = Leading(self._bare) if self._bare is not None else None
 
     def index(self, text: str) -> "FactIndex":
         """Every raw match in the whole text at once (the patterns run in C over the text, not
         once per sentence); `find` then reads the ones inside a sentence."""
         found: list[tuple[int, int, Atom]] = []
-        for pattern, pred, arity, listed in self.patterns:
-            for m in pattern.finditer(text):
+        low = text.lower()
+        for scan, (pattern, pred, arity, listed) in zip(self._scans, self.patterns):
+            for m in scan.finditer(text, low):
                 if listed:
-                    head_end = m.start() + len(re.match(r"[^\s(]+", m.group(0)).group(0))
+                    head_end = _HEAD_WORD.match(text, m.start(), m.end()).end()
                     for k, om in enumerate(self._one_obj.finditer(text, head_end, m.end())):
                         arg = self.lex.object_of(om.group(1))
                         if arg:
@@ -175,8 +186,8 @@ class FactReader:
                 else:
                     found.append((m.start(), m.end(), (pred, *args)))
         bare: list[tuple[int, int, str]] = []
-        if self._bare is not None:
-            bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare.finditer(text)]
+        if self._bare_scan is not None:
+            bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare_scan.finditer(text, low)]
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare])
 
@@ -224,11 +235,8 @@ class FactReader:
             verb_pos = not (tag_neg or tag_pos) and bool(_VERB_POS.match(after))
             verb_add = not (tag_neg or tag_pos) and bool(_VERB_ADD.match(after))
             negated = tag_neg or verb_neg or (not (tag_pos or verb_pos or verb_add) and _negated_before(before))
-            past = re.match(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:removed|deleted|consumed|lost|gone)"
-                            r"(?:\s+(?:earlier|before|already|previously|in step|by step|after step))", after, re.I)
-            verb = "state" if past else "del" if verb_neg and re.match(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
-                                                  r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)",
-                                                  after, re.I) else ("add" if verb_add else None)
+            past = _PAST_REMOVAL.match(after)
+            verb = "state" if past else "del" if verb_neg and _REMOVAL.match(after) else ("add" if verb_add else None)
             if verb is None and (verb_neg or verb_pos):
                 verb = "state"
             exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
