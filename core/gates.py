@@ -189,7 +189,7 @@ def _heads(items: list) -> set[str] | None:
     return {run + head for head in after}  # "p" then (lanet|rovince|ain): planet, province, pain
 
 
-def leading(pattern: re.Pattern[str], shortest: int = 3) -> tuple[str, ...]:
+def leading(pattern: re.Pattern[str], shortest: int = 2) -> tuple[str, ...]:
     """Lower-case strings one of which every match of `pattern` starts with; empty when unknown
     or when one is shorter than `shortest` (a common letter would not narrow the search)."""
     try:
@@ -207,24 +207,82 @@ def foldable(text: str) -> bool:
     return text.isascii() or not _FOLDS_TO_ASCII.search(text)
 
 
-class Leading:
-    """A compiled pattern every match of which starts with one of a few literal strings (after
-    look-arounds): its `finditer` goes from one occurrence of them in the lower-cased text to the
-    next and tries the pattern there only, instead of at every position of the text. The matches
-    are the pattern's own: `match` at a position is what `search` tries there (a look-behind still
-    sees the text before it)."""
+_CATEGORIES = {C.CATEGORY_SPACE: r"\s", C.CATEGORY_DIGIT: r"\d"}
+
+
+def _alphabet(items: list, out: list[str]) -> bool:
+    """Adds to `out` (character-class source) every character `items` can consume; False when
+    that is not a small set (any character, a negated class, a word class, a back-reference)."""
+    for op, av in items:
+        if op is C.LITERAL:
+            out.append(re.escape(chr(av)))
+        elif op is C.IN:
+            for kind, value in av:
+                if kind is C.LITERAL:
+                    out.append(re.escape(chr(value)))
+                elif kind is C.RANGE:
+                    out.append(f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}")
+                elif kind is C.CATEGORY and value in _CATEGORIES:
+                    out.append(_CATEGORIES[value])
+                else:
+                    return False
+        elif op is C.SUBPATTERN:
+            if not _alphabet(av[-1].data, out):
+                return False
+        elif op in _REPEATS:
+            if not _alphabet(av[2].data, out):
+                return False
+        elif op is C.BRANCH:
+            if not all(_alphabet(branch.data, out) for branch in av[1]):
+                return False
+        elif op not in _ZERO_WIDTH:  # a look-around consumes nothing
+            return False
+    return True
+
+
+def alphabet(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """One character that a match of `pattern` can consume (a class with the pattern's own case
+    rule), or None when a match can hold almost any character."""
+    out: list[str] = []
+    try:
+        ok = _alphabet(sre_parse.parse(pattern.pattern, pattern.flags).data, out)
+    except Exception:  # noqa: BLE001 - an unparsable pattern simply has no known alphabet
+        return None
+    return re.compile("[" + "".join(sorted(set(out))) + "]", pattern.flags & ~re.VERBOSE) if ok and out else None
+
+
+def _rare(literal: str) -> bool:
+    """Worth looking for in a text: three characters at least (an arrow is everywhere in R1's
+    walk-throughs, and the run of letters before it is long)."""
+    return len(literal) >= 3
+
+
+class Scan:
+    """`finditer` over a whole text for a pattern Python's `re` would try at every position
+    (case-insensitive, led by a look-behind or an optional word). When every match starts with
+    one of a few literal strings, the scan goes from one occurrence of them (in the lower-cased
+    text) to the next; when every match contains one of them and consists of characters of a
+    small alphabet, the scan goes from one occurrence to the next and tries the positions of
+    the run of alphabet characters that leads to it. Either way the pattern is tried with
+    `match` at the positions `finditer` could find a match at, so the matches are its own (a
+    look-behind still sees the text before the position)."""
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern_ = pattern
         heads = leading(pattern)
         self._heads = re.compile("|".join(map(re.escape, heads))) if heads else None
+        needs = required(pattern, most=1)
+        self._alphabet = alphabet(pattern) if not heads and needs and all(map(_rare, needs[0])) else None
+        self._needs = re.compile("|".join(map(re.escape, needs[0]))) if self._alphabet else None
 
     def finditer(self, text: str, low: str | None = None) -> Iterator[re.Match[str]]:
         """The matches of `pattern.finditer(text)`; `low` is `text.lower()` if the caller has it."""
-        if self._heads is None or not foldable(text):
-            yield from self.pattern_.finditer(text)
-            return
+        if (self._heads is None and self._needs is None) or not foldable(text):
+            return self.pattern_.finditer(text)
         low = text.lower() if low is None else low
+        return self._from_heads(text, low) if self._heads is not None else self._from_needs(text, low)
+
+    def _from_heads(self, text: str, low: str) -> Iterator[re.Match[str]]:
         match, heads = self.pattern_.match, self._heads.search
         pos = 0
         while (head := heads(low, pos)) is not None:
@@ -233,4 +291,24 @@ class Leading:
                 pos = head.start() + 1
                 continue
             yield m
-            pos = m.end() if m.end() > m.start() else m.end() + 1
+            pos = m.end()  # never empty: it starts with a literal
+
+    def _from_needs(self, text: str, low: str) -> Iterator[re.Match[str]]:
+        """A match holding the first needed string at or after `pos` lies in the alphabet run
+        around it, so it starts in that run; a match holding a later one cannot start before
+        this run either (it would cross the character that ends the run)."""
+        match, needs, letter = self.pattern_.match, self._needs.search, self._alphabet.match
+        pos = 0
+        while (need := needs(low, pos)) is not None:
+            at = need.start()
+            start = at
+            while start > pos and letter(text, start - 1):
+                start -= 1
+            for p in range(start, at + 1):
+                m = match(text, p)
+                if m is not None:
+                    yield m
+                    pos = m.end()  # never empty: it holds a needed string
+                    break
+            else:
+                pos = at + 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from core.gates import Gated, Leading, leading, required
+from core.gates import Gated, Scan, alphabet, leading, required
 from tests.conftest import load_dev
 from trace_parsers import _thinking
 from validators.planning import prose as P
@@ -59,18 +59,29 @@ def test_leading_literals() -> None:
     assert leading(re.compile(r"(?<![\w\-])planets?\s+x", re.I)) == ("planet",)
     assert leading(re.compile(r"(?<![\w\-])(?P<p>planet|province|pain)s?", re.I)) == ("pain", "planet", "province")
     assert leading(re.compile(r"(?:the\s+)?planet", re.I)) == ()  # may start with "the" or "planet"
-    assert leading(re.compile(r"(?:ab|cd)x")) == ()  # too short to narrow the search
+    assert leading(re.compile(r"(?:a|cd)x")) == ()  # too short to narrow the search
 
 
-def test_leading_finditer_is_the_patterns_finditer() -> None:
+def test_alphabet() -> None:
+    letter = alphabet(re.compile(r"(?<![\w\-])\(?\s*[a-c]\s*craves(?!x)", re.I))
+    assert [ch for ch in "(abcCRAVES \n-x)." if letter.fullmatch(ch)] == list("(abcCRAVES \n")
+    assert alphabet(re.compile(r"a.b")) is None  # any character
+    assert alphabet(re.compile(r"a\w")) is None
+
+
+def test_scan_finditer_is_the_patterns_finditer() -> None:
     texts = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")[:12]]
     texts += ["Province aProvince b", "xprovince a, Province  b and PROVINCE(c)", "provinc", "ſtate: state s",
-              "İ province a"]
+              "İ province a", "a craves b craves c", "(a) craves  (b), xa craves b, a cravesb", "object a craves\n\n c"]
+    obj = r"(?:object\s+)?\(?\s*(?:a|b|c|d)\s*\)?"
     patterns = [re.compile(r"(?<![\w\-])provinces?(?:\s+|\s*(?=\())\(?\s*[a-d]\)?(?![\w\-])", re.I),
                 re.compile(r"(?<![\w\-])(?P<p>planet|province|pain)s?(?![\w\-])(?!\s*\(?[a-d])", re.I),
-                re.compile(r"state:?", re.I), re.compile(r"(?<=\s)craves\s*\w")]
+                re.compile(r"state:?", re.I), re.compile(r"(?<=\s)craves\s*\w"),
+                re.compile(rf"(?<![\w\-]){obj}\s+craves\s+{obj}(?![\w\-])", re.I),
+                re.compile(rf"(?:the\s+)?{obj}\s+(?:is|are)\s+clear", re.I)]
+    assert {bool(Scan(p)._heads) for p in patterns} == {True, False} and any(Scan(p)._needs for p in patterns)
     for pattern in patterns:
-        scan = Leading(pattern)
+        scan = Scan(pattern)
         for text in texts:
             want = [(m.span(), m.groups()) for m in pattern.finditer(text)]
             assert [(m.span(), m.groups()) for m in scan.finditer(text)] == want, (pattern, text[:80])

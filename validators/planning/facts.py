@@ -17,7 +17,7 @@ import re
 import bisect
 from dataclasses import dataclass
 
-from core.gates import Leading
+from core.gates import Scan
 from validators.planning.extract import Lexicon
 from validators.planning.strips import Atom
 
@@ -160,8 +160,15 @@ class FactReader:
         self._one_obj = re.compile(rf"(?<![\w\-])({obj})(?![\w\-])", re.I)
         # Most patterns start with a predicate's word ("province", "craves("): scanned from one
         # occurrence of it to the next, not position by position (same matches, core/gates.py).
-        self._scans = [Leading(pattern) for pattern, *_ in self.patterns]
-        self._bare_scan = Leading(self._bare) if self._bare is not None else None
+        self._scans = [Scan(pattern) for pattern, *_ in self.patterns]
+        self._bare_scan = Scan(self._bare) if self._bare is not None else None
+        self._objects: dict[str, str | None] = {}
+
+    def _object_of(self, token: str) -> str | None:
+        """`Lexicon.object_of`, remembered: a trace names the same few objects thousands of times."""
+        if token not in self._objects:
+            self._objects[token] = self.lex.object_of(token)
+        return self._objects[token]
 
     def index(self, text: str) -> "FactIndex":
         """Every raw match in the whole text at once (the patterns run in C over the text, not
@@ -173,13 +180,13 @@ class FactReader:
                 if listed:
                     head_end = _HEAD_WORD.match(text, m.start(), m.end()).end()
                     for k, om in enumerate(self._one_obj.finditer(text, head_end, m.end())):
-                        arg = self.lex.object_of(om.group(1))
+                        arg = self._object_of(om.group(1))
                         if arg:
                             found.append((m.start() if k == 0 else om.start(), om.end(), (pred, arg)))
                     continue
                 args = []
                 for i in range(arity):
-                    arg = self.lex.object_of(m.group(f"o{i}"))
+                    arg = self._object_of(m.group(f"o{i}"))
                     if arg is None:
                         break
                     args.append(arg)
