@@ -9,7 +9,7 @@ import re
 from core.gates import Gated, Scan, alphabet, leading, required
 from tests.conftest import load_dev
 from trace_parsers import _thinking
-from validators.planning import prose as P
+from validators.planning import facts, prose as P, thinking
 from validators.thinking import strings
 
 
@@ -32,7 +32,7 @@ def test_gate_skips_only_windows_that_cannot_match() -> None:
 
 
 def _gated() -> list[tuple[str, Gated]]:
-    return [(name, value) for module in (P, strings, _thinking) for name, value in vars(module).items()
+    return [(name, value) for module in (P, strings, _thinking, facts, thinking) for name, value in vars(module).items()
             if isinstance(value, Gated)]
 
 

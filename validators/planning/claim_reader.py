@@ -698,9 +698,9 @@ class ClaimReader:
         ("Province b and Planet c are removed"), else the nearest cue before it in its sentence
         (parenthetical remarks set aside); a bare yes/no-tagged fact next to an action is one of
         its preconditions."""
-        tail = P.TAIL.match(after) if P.TAIL_WORDS.search(after) else None
         if f.verb == "state":
             return "state"  # its own verb: "so only c→a remains", "Planet c was removed earlier"
+        tail = P.TAIL.match(after) if P.TAIL_WORDS.search(after) else None
         if tail and not f.tagged:
             word = tail.group(1)
             return "del" if word in ("removed", "deleted", "gone", "false") else "state" if word in ("present", "true") else "add"

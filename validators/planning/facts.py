@@ -17,7 +17,7 @@ import re
 import bisect
 from dataclasses import dataclass
 
-from core.gates import Scan
+from core.gates import Gated, Scan
 from validators.planning.extract import Lexicon
 from validators.planning.strips import Atom
 
@@ -37,14 +37,14 @@ _NEG_BEFORE = re.compile(r"(?:\bno|\bnot|\bwithout|n't have|\bnor|\blacks?|\blac
                          r"(?:(?:[A-Za-z]+\s*,\s*){0,3}[A-Za-z]+,?\s+(?:or|nor)\s+)?$", re.I)
 
 
-_NEG_WORDS = re.compile(r"\bno\b|\bnot\b|without|n't|\bnor\b|lack|minus", re.I)
+_NEG_WORDS = Gated(re.compile(r"\bno\b|\bnot\b|without|n't|\bnor\b|lack|minus", re.I))
 
 
 def _negated_before(before: str) -> bool:
     return bool(_NEG_WORDS.search(before)) and bool(_NEG_BEFORE.search(before))
 
 
-_NO_BEFORE = re.compile(r"\bno\s+$", re.I)
+_NO_BEFORE = Gated(re.compile(r"\bno\s+$", re.I))
 _PAST_REMOVAL = re.compile(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:removed|deleted|consumed|lost|gone)"
                            r"(?:\s+(?:earlier|before|already|previously|in step|by step|after step))", re.I)
 _REMOVAL = re.compile(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
@@ -209,6 +209,7 @@ class FactReader:
             i += 1
         # "Province is gone", "no Planet": a claim that no object has it.
         i = bisect.bisect_left(index.bare_starts, lo)
+        some_bare = False
         while i < len(index.bare_starts) and index.bare_starts[i] < hi:
             start, end, pred = index.bare[i]
             i += 1
@@ -218,7 +219,9 @@ class FactReader:
             before = text[max(lo, start - 40):start]
             if _VERB_NEG.match(after) or _NO_BEFORE.search(before):
                 found.append((start, end, (pred, "*")))
-        found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
+                some_bare = True
+        if some_bare:  # the index's own matches are already in this order
+            found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         out: list[FactMention] = []
         seen: set[tuple[int, Atom]] = set()
         for start, end, atom in found:

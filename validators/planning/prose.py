@@ -9,6 +9,7 @@ whether a claim is true (that is the STRIPS state's job, claim_reader.py).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterator
 
@@ -45,7 +46,10 @@ ANY_CUE = re.compile(r"requir|need|pre|add|give|creat|produc|generat|set|restor|
                       re.I)
 
 
+@functools.lru_cache(maxsize=16)
 def says_no(sentence: str) -> bool:
+    """Remembered for the last few sentences: the reader asks it of a sentence twice (for the
+    action it names and for the frame it judges)."""
     return bool(NO_WORDS.search(sentence)) and bool(NO.search(sentence))
 
 
@@ -126,7 +130,7 @@ RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|
 for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "ANY_CUE", "IN_STEP", "STEP_NUM", "STEP1_DONE",
               "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
               "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
-              "YES", "NO", "RETRACT"):
+              "YES", "NO", "RETRACT", "TAIL_WORDS"):
     globals()[_name] = Gated(globals()[_name])
 
 

@@ -42,6 +42,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from core.gates import Gated
 from core.record import TraceRecord
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -58,10 +59,10 @@ from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
 _ITEM_MARKER = re.compile(r"^[ \t]*[*_#>]*[ \t]*(?:(?:step|move|action)[ \t]*\d{1,3}\b[ \t]*[*_]*[ \t]*[:.)\-]?"
                           r"|\d{1,3}[ \t]*[.)]|\(\d{1,3}\)|[-*+•‣▪◦])[ \t]*[*_]*[ \t]*", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|→|->|=>|;|:(?=\s)")
-_REJECT = re.compile(
+_REJECT = Gated(re.compile(
     r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
     r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have|doesn't have|does not have"
-    r"|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I)
+    r"|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I))  # gated: core/gates.py
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
 _SEPARATOR = re.compile(r"[\s,;→>=\-]*(?:(?:then|and)[\s,;→>=\-]*)?", re.I)
