@@ -312,3 +312,52 @@ class Scan:
                     break
             else:
                 pos = at + 1
+
+
+def _top_branches(source: str) -> list[str]:
+    """The source of each top-level alternative of a pattern (one when it has no top-level `|`)."""
+    parts: list[str] = []
+    depth, start, i = 0, 0, 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":  # skip the class; a "]" right after "[" or "[^" is one of its characters
+            i += 1
+            i += source[i:i + 1] == "^"
+            i += source[i:i + 1] == "]"
+            while i < len(source) and source[i] != "]":
+                i += 2 if source[i] == "\\" else 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    return parts
+
+
+_REFERENCES = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
+
+
+class AnyOf:
+    """Whether a pattern matches anywhere in a text, asked of each top-level alternative in turn,
+    each behind its own gate: only the alternatives whose words are there run (a search of the
+    whole alternation runs them all at every position). Exact for the yes/no answer only, as the
+    pattern matches somewhere if and only if one of its alternatives does."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        branches = [pattern.pattern]
+        if not pattern.flags & re.VERBOSE and not _REFERENCES.search(pattern.pattern):
+            branches = _top_branches(pattern.pattern)
+        self.branches = [Gated(re.compile(b, pattern.flags)) for b in branches] if len(branches) > 1 else [Gated(pattern)]
+
+    def found_in(self, string: str) -> bool:
+        for branch in self.branches:
+            if branch.search(string) is not None:
+                return True
+        return False

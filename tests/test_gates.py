@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from core.gates import Gated, Scan, alphabet, leading, required
+from core.gates import AnyOf, Gated, Scan, _top_branches, alphabet, leading, required
 from tests.conftest import load_dev
 from trace_parsers import _thinking
 from validators.planning import facts, prose as P, thinking
@@ -86,3 +86,21 @@ def test_scan_finditer_is_the_patterns_finditer() -> None:
             want = [(m.span(), m.groups()) for m in pattern.finditer(text)]
             assert [(m.span(), m.groups()) for m in scan.finditer(text)] == want, (pattern, text[:80])
             assert [(m.span(), m.groups()) for m in scan.finditer(text, text.lower())] == want
+
+
+def test_top_branches() -> None:
+    assert _top_branches(r"a|b(c|d)|[|]x|\|y|[]|]z|[^]|]w|[a\]|]v") == [
+        "a", "b(c|d)", "[|]x", r"\|y", "[]|]z", "[^]|]w", r"[a\]|]v"]
+
+
+def test_any_of_answers_whether_the_pattern_matches() -> None:
+    texts = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")]
+    rng = random.Random(3)
+    windows = rng.sample([text[a:b] for text in texts for a, b in P.sentences(text)], 4000)
+    windows += [text[p:p + 300] for text in texts for p in range(0, len(text), 997)]
+    windows += ["No.", "no", "But b is on c", "x|y", "(1)(1)"]
+    patterns = [P.NO.pattern_, thinking._REJECT, re.compile(r"(a)\1|x\|y|[|]"), re.compile(r"^no$|but\b", re.I)]
+    for pattern in patterns:
+        any_of = AnyOf(pattern)
+        for w in windows:
+            assert any_of.found_in(w) == bool(pattern.search(w)), (pattern.pattern[:40], w)

@@ -13,7 +13,7 @@ import functools
 import re
 from typing import Iterator
 
-from core.gates import Gated
+from core.gates import AnyOf, Gated
 
 SENT = re.compile(r"(?:[ \t]*[*_#>-]*[ \t]*(?:(?:step|action)[ \t]*\d{1,3}[ \t]*[*_]*[ \t]*[:.)\-]|\d{1,3}[ \t]*[.)])(?!\d))?"
                    r"[^.!?\n]*(?:\([^()\n]*\)[^.!?\n]*)*(?:[.!?]+(?=\s|$)|\n|$)", re.I)
@@ -50,7 +50,7 @@ ANY_CUE = re.compile(r"requir|need|pre|add|give|creat|produc|generat|set|restor|
 def says_no(sentence: str) -> bool:
     """Remembered for the last few sentences: the reader asks it of a sentence twice (for the
     action it names and for the frame it judges)."""
-    return bool(NO_WORDS.search(sentence)) and bool(NO.search(sentence))
+    return bool(NO_WORDS.search(sentence)) and _SAYS_NO.found_in(sentence)
 
 
 RESTART_WORDS = ("start", "scratch", "initial", "beginning", "again")
@@ -132,6 +132,7 @@ for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "ANY_CUE"
               "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
               "YES", "NO", "RETRACT", "TAIL_WORDS"):
     globals()[_name] = Gated(globals()[_name])
+_SAYS_NO = AnyOf(NO.pattern_)  # NO's alternatives one by one, each behind its own gate
 
 
 def sentences(text: str) -> Iterator[tuple[int, int]]:

@@ -42,7 +42,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from core.gates import Gated
+from core.gates import AnyOf
 from core.record import TraceRecord
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -59,10 +59,11 @@ from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
 _ITEM_MARKER = re.compile(r"^[ \t]*[*_#>]*[ \t]*(?:(?:step|move|action)[ \t]*\d{1,3}\b[ \t]*[*_]*[ \t]*[:.)\-]?"
                           r"|\d{1,3}[ \t]*[.)]|\(\d{1,3}\)|[-*+•‣▪◦])[ \t]*[*_]*[ \t]*", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|→|->|=>|;|:(?=\s)")
-_REJECT = Gated(re.compile(
+_REJECT = re.compile(
     r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
     r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have|doesn't have|does not have"
-    r"|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I))  # gated: core/gates.py
+    r"|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I)
+_REJECTED = AnyOf(_REJECT)  # each alternative behind its own gate (core/gates.py)
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
 _SEPARATOR = re.compile(r"[\s,;→>=\-]*(?:(?:then|and)[\s,;→>=\-]*)?", re.I)
@@ -191,7 +192,7 @@ def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon
         if item.readable and not item.inline:
             stop = out[k + 1].line_start if k + 1 < len(out) else len(text)
             after = text[item.body_end:min(stop, item.body_end + REJECT_WINDOW)]
-            item.rejected = item.question or bool(_REJECT.search(after))
+            item.rejected = item.question or _REJECTED.found_in(after)
     return out
 
 
