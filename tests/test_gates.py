@@ -33,7 +33,7 @@ def test_gate_skips_only_windows_that_cannot_match() -> None:
 
 def _gated() -> list[tuple[str, Gated]]:
     return [(name, value) for module in (P, strings, _thinking, facts, thinking) for name, value in vars(module).items()
-            if isinstance(value, Gated)]
+            if isinstance(value, Gated)] + [(kind, pattern) for kind, pattern, *_ in strings._READERS]
 
 
 def test_gated_prose_patterns_answer_as_the_bare_patterns() -> None:

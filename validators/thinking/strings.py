@@ -222,12 +222,14 @@ def _concat(m: re.Match[str]) -> tuple[bool, str] | None:
     return False, f"concatenating {' and '.join(repr(p[0]) for p in parts)} gives '{right}', not '{value[0]}'"  # type: ignore[index]
 
 
-def _readers() -> list[tuple[str, re.Pattern[str], object, str | None, bool]]:
-    """(kind, pattern, checker, value group that must end its clause, bare subject must lead)."""
-    return ([("position", _POSITION, _position, None, False), ("positions", _POSITIONS, _positions, None, False)]
-            + [("count", p, _count, None, i == 0) for i, p in enumerate(_COUNTS)]
-            + [("reversal", p, _reversal, "v", i == 0) for i, p in enumerate(_REVERSALS)]
-            + [("concatenation", p, _concat, "v", False) for p in _CONCATS])
+def _readers() -> list[tuple[str, Gated, object, str | None, bool]]:
+    """(kind, pattern, checker, value group that must end its clause, bare subject must lead).
+    Each pattern is gated (core/gates.py): a step that passes `_GATE` mostly lacks the words of
+    all but one of them."""
+    return ([("position", Gated(_POSITION), _position, None, False), ("positions", Gated(_POSITIONS), _positions, None, False)]
+            + [("count", Gated(p), _count, None, i == 0) for i, p in enumerate(_COUNTS)]
+            + [("reversal", Gated(p), _reversal, "v", i == 0) for i, p in enumerate(_REVERSALS)]
+            + [("concatenation", Gated(p), _concat, "v", False) for p in _CONCATS])
 
 
 def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[StringClaim]:
