@@ -202,17 +202,11 @@ class FactReader:
         """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""
         index = index or self.index(text[:hi])
         i = bisect.bisect_left(index.starts, lo)
-        found: list[tuple[int, int, Atom]] = []
-        while i < len(index.starts) and index.starts[i] < hi:
-            if index.found[i][1] <= hi:
-                found.append(index.found[i])
-            i += 1
+        found = [f for f in index.found[i:bisect.bisect_left(index.starts, hi, i)] if f[1] <= hi]
         # "Province is gone", "no Planet": a claim that no object has it.
         i = bisect.bisect_left(index.bare_starts, lo)
         some_bare = False
-        while i < len(index.bare_starts) and index.bare_starts[i] < hi:
-            start, end, pred = index.bare[i]
-            i += 1
+        for start, end, pred in index.bare[i:bisect.bisect_left(index.bare_starts, hi, i)]:
             if end > hi:
                 continue
             after = text[end:min(hi, end + 40)]
@@ -225,7 +219,7 @@ class FactReader:
         out: list[FactMention] = []
         seen: set[tuple[int, Atom]] = set()
         for start, end, atom in found:
-            if (start, atom) in seen or any(o.atom == atom and o.span[0] <= start < o.span[1] for o in out):
+            if (start, atom) in seen or out and any(o.atom == atom and o.span[0] <= start < o.span[1] for o in out):
                 continue
             seen.add((start, atom))
             while start < end and text[start] in " \t(":
