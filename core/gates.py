@@ -15,6 +15,7 @@ letter (U+0130, U+0131, U+017F, U+212A) make a window ungated.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from re import _constants as C  # noqa: PLC2701 - the parse tree of a compiled pattern's source
@@ -22,6 +23,16 @@ from re import _parser as sre_parse  # noqa: PLC2701
 from typing import Iterator
 
 Needs = tuple[tuple[str, ...], ...]
+
+
+@functools.lru_cache(maxsize=1024)
+def _tree(source: str, flags: int) -> list | None:
+    """The parse tree of a pattern (None if `re`'s parser rejects it). Remembered: a fact reader
+    is built per problem, and problems share most of their patterns."""
+    try:
+        return sre_parse.parse(source, flags).data
+    except Exception:  # noqa: BLE001 - an unparsable pattern simply gets no gate
+        return None
 
 # Characters that re.IGNORECASE matches to an ASCII letter although their lower case is not it.
 _FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
@@ -103,13 +114,14 @@ def _item(op, av) -> tuple[str | None, list[frozenset[str]]]:
     return None, []  # anything else (a class, a look-around, an anchor) is not a literal
 
 
+@functools.lru_cache(maxsize=1024)
 def required(pattern: re.Pattern[str], most: int = 2) -> Needs:
     """Up to `most` sets of lower-case strings such that every match of `pattern` contains a
     string of each set (empty when nothing is certain)."""
-    try:
-        _, sets = _sequence(sre_parse.parse(pattern.pattern, pattern.flags).data)
-    except Exception:  # noqa: BLE001 - an unparsable pattern is simply not gated
+    tree = _tree(pattern.pattern, pattern.flags)
+    if tree is None:
         return ()
+    _, sets = _sequence(tree)
     sets = list({_minimal(s) for s in sets if s and "" not in s})
     sets.sort(key=lambda s: (-min(map(len, s)), len(s), sorted(s)))
     return tuple(tuple(sorted(s)) for s in sets[:most])
@@ -189,13 +201,12 @@ def _heads(items: list) -> set[str] | None:
     return {run + head for head in after}  # "p" then (lanet|rovince|ain): planet, province, pain
 
 
+@functools.lru_cache(maxsize=1024)
 def leading(pattern: re.Pattern[str], shortest: int = 2) -> tuple[str, ...]:
     """Lower-case strings one of which every match of `pattern` starts with; empty when unknown
     or when one is shorter than `shortest` (a common letter would not narrow the search)."""
-    try:
-        heads = _heads(sre_parse.parse(pattern.pattern, pattern.flags).data)
-    except Exception:  # noqa: BLE001 - an unparsable pattern simply has no known start
-        return ()
+    tree = _tree(pattern.pattern, pattern.flags)
+    heads = _heads(tree) if tree is not None else None
     if not heads or min(map(len, heads)) < shortest:
         return ()
     return tuple(sorted(h for h in heads if not any(o != h and h.startswith(o) for o in heads)))
@@ -240,14 +251,13 @@ def _alphabet(items: list, out: list[str]) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=1024)
 def alphabet(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     """One character that a match of `pattern` can consume (a class with the pattern's own case
     rule), or None when a match can hold almost any character."""
     out: list[str] = []
-    try:
-        ok = _alphabet(sre_parse.parse(pattern.pattern, pattern.flags).data, out)
-    except Exception:  # noqa: BLE001 - an unparsable pattern simply has no known alphabet
-        return None
+    tree = _tree(pattern.pattern, pattern.flags)
+    ok = tree is not None and _alphabet(tree, out)
     return re.compile("[" + "".join(sorted(set(out))) + "]", pattern.flags & ~re.VERBOSE) if ok and out else None
 
 
@@ -271,8 +281,8 @@ class Scan:
         self.pattern_ = pattern
         heads = leading(pattern)
         self._heads = re.compile("|".join(map(re.escape, heads))) if heads else None
-        needs = required(pattern, most=1)
-        self._alphabet = alphabet(pattern) if not heads and needs and all(map(_rare, needs[0])) else None
+        needs = required(pattern, most=1) if not heads else ()
+        self._alphabet = alphabet(pattern) if needs and all(map(_rare, needs[0])) else None
         self._needs = re.compile("|".join(map(re.escape, needs[0]))) if self._alphabet else None
 
     def finditer(self, text: str, low: str | None = None) -> Iterator[re.Match[str]]:
