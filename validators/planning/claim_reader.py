@@ -55,6 +55,7 @@ from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
 TAG_AFTER = re.compile(r"^\s*\([^()]*\)")
+_WHITESPACE = re.compile(r"\s*")
 FRESH = 400
 CHARITABLE = True
 REANCHOR = True
@@ -94,6 +95,12 @@ class _Frame:
 
 def _atom(atom: Atom) -> str:
     return "(" + " ".join(atom) + ")"
+
+
+def _blank(text: str, start: int, end: int) -> bool:
+    """`not text[start:end].strip()` without copying the span (the frame it starts at may lie
+    far back in a long trace)."""
+    return start >= end or _WHITESPACE.fullmatch(text, start, end) is not None
 
 
 def _ends_with(text: str, end: int, char: str) -> bool:
@@ -256,7 +263,7 @@ class ClaimReader:
                         frame = None
                     continue
                 if (done_before and frame is not None and ground != frame.action and not frame.performed
-                        and "\n\n" not in text[frame.span[1]:a0]):
+                        and text.find("\n\n", frame.span[1], a0) < 0):
                     # "Overcome a from b requires ... But after Feast b from a, ...": the talk stays on
                     # Overcome; Feast is the state it is now judged in.
                     if line.known and line.actions[-1:] != [ground]:
@@ -410,7 +417,7 @@ class ClaimReader:
         initial = bool(P.INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
         question_frame = (frame is not None and frame.sentence_end is not None and frame.span[0] < s0
-                          and _ends_with(text, frame.sentence_end, "?") and not text[frame.sentence_end:s0].strip())
+                          and _ends_with(text, frame.sentence_end, "?") and _blank(text, frame.sentence_end, s0))
         if frame is not None and fresh_frame and any(f.exclusive or (f.negated and f.atom[-1] != "*") for f in facts):
             frame.reason_given = True  # "Province is b." / "Province a is not present." before the "Can't."
         if frame is not None and fresh_frame:
