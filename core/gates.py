@@ -25,10 +25,10 @@ from typing import Iterator
 Needs = tuple[tuple[str, ...], ...]
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=64)
 def _tree(source: str, flags: int) -> list | None:
-    """The parse tree of a pattern (None if `re`'s parser rejects it). Remembered: a fact reader
-    is built per problem, and problems share most of their patterns."""
+    """The parse tree of a pattern (None if `re`'s parser rejects it), kept while the few
+    analyses of one pattern ask for it (what they derive is remembered longer, and is small)."""
     try:
         return sre_parse.parse(source, flags).data
     except Exception:  # noqa: BLE001 - an unparsable pattern simply gets no gate
