@@ -4,6 +4,7 @@ match, so every gated search must answer exactly as the bare pattern does."""
 from __future__ import annotations
 
 import random
+import sys
 import re
 
 from core.gates import AnyOf, Gated, Scan, _top_branches, alphabet, leading, required
@@ -104,3 +105,17 @@ def test_any_of_answers_whether_the_pattern_matches() -> None:
         any_of = AnyOf(pattern)
         for w in windows:
             assert any_of.found_in(w) == bool(pattern.search(w)), (pattern.pattern[:40], w)
+
+
+def test_case_folding_assumptions() -> None:
+    """The shortcuts compare lower-cased text: only four characters match an ASCII letter under
+    IGNORECASE without lower-casing to it, and the non-ASCII characters the gates look for
+    match only themselves."""
+    letter = re.compile("[a-z]", re.I)
+    folds = {chr(c) for c in range(128, sys.maxunicode + 1) if letter.fullmatch(chr(c))}
+    assert folds == set("\u0130\u0131\u017f\u212a")
+    wanted = {ch for _, gate in _gated() for need in gate.needs for s in need for ch in s if not ch.isascii()}
+    assert "→" in wanted
+    for ch in wanted:
+        same = re.compile(re.escape(ch), re.I)
+        assert [c for c in range(sys.maxunicode + 1) if same.fullmatch(chr(c))] == [ord(ch)]
