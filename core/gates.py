@@ -219,10 +219,19 @@ def leading(pattern: re.Pattern[str], shortest: int = 2) -> tuple[str, ...]:
     return tuple(sorted(h for h in heads if not any(o != h and h.startswith(o) for o in heads)))
 
 
+_last_foldable: tuple[str | None, bool] = (None, False)
+
+
 def foldable(text: str) -> bool:
     """Can `text.lower()` stand for `text` position by position in a case-insensitive search?
-    (No character changes length when lower-cased or matches an ASCII letter it does not lower to.)"""
-    return text.isascii() or not _FOLDS_TO_ASCII.search(text)
+    (No character changes length when lower-cased or matches an ASCII letter it does not lower to.)
+    The answer for the last text is kept: every scan of a trace asks it of the whole trace."""
+    global _last_foldable
+    last, answer = _last_foldable
+    if last is not text:
+        answer = text.isascii() or not _FOLDS_TO_ASCII.search(text)
+        _last_foldable = (text, answer)
+    return answer
 
 
 _CATEGORIES = {C.CATEGORY_SPACE: r"\s", C.CATEGORY_DIGIT: r"\d"}
