@@ -235,7 +235,7 @@ class ClaimReader:
                     line = self._fork(lines, line_at, line, keep, s0)
                 elif len(line.actions) < keep:
                     line.known = False  # "4. Succumb b" after we read only one step: steps we missed
-            if sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
+            if len(mentions) >= 2 and sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
                     P.DONE_BEFORE.search(text[max(s0, m[0] - 60):m[0]]) for m in mentions if m[2] is not None):
                 # A plan written in one sentence is a candidate (judged as a plan elsewhere),
                 # not a step of the line; "after step 1 (X) and step 2 (Y)" names the line's steps.
