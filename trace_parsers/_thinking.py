@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.gates import Gated
 from core.steps import Step, StepGraph
 from trace_parsers.plain_text import paragraph_spans
 
@@ -89,7 +90,8 @@ _STEP_REF = re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I)
 _NEW_ATTEMPT = re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
                           r"|try (?:a )?different|new approach|re-?think", re.I)
 
-_PASS = re.compile(
+# _PASS and _FAIL are searched clause by clause: gated (core/gates.py), as most clauses hold none of their words.
+_PASS = Gated(re.compile(
     r"\b(?:(?:this|that|it|the plan|the sequence|the solution|these steps|this plan|this sequence)"
     r"[ \t]+(?:should[ \t]+|would[ \t]+|will[ \t]+|seems[ \t]+to[ \t]+|does[ \t]+|indeed[ \t]+)?"
     r"(?:works?|achieves?[ \t]+the[ \t]+goal|satisf(?:y|ies)[ \t]+the[ \t]+goal|reach(?:es)?[ \t]+the[ \t]+(?:goal|target)"
@@ -97,16 +99,18 @@ _PASS = re.compile(
     r"|(?:plan|sequence|solution)[ \t]+(?:is|seems|looks)[ \t]+(?:correct|valid|right)"
     r"|(?:the[ \t]+)?goal[ \t]+is[ \t]+(?:now[ \t]+)?(?:achieved|met|reached|satisfied)"
     r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:correct|the[ \t]+correct[ \t]+(?:sequence|plan|answer|solution)))\b",
-    re.I)
-_FAIL = re.compile(
+    re.I))
+_FAIL = Gated(re.compile(
     r"\b(?:(?:this|that|it|the plan|the sequence|this plan)[ \t]+(?:doesn't|does[ \t]+not|won't|will[ \t]+not"
     r"|wouldn't|would[ \t]+not)[ \t]+work"
     r"|(?:plan|sequence|solution)[ \t]+(?:is|was)[ \t]+(?:invalid|wrong|incorrect)"
-    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:invalid|wrong|incorrect))\b", re.I)
+    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:invalid|wrong|incorrect))\b", re.I))
+_NEGATED = re.compile(r"\b(?:not|n't|never)\b", re.I)
+_NOT = re.compile(r"\b(?:not|n't)\b", re.I)
 _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|perhaps|so far|not sure|unless|until)\b"
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
-_CLAIM_HINT = re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I)
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I))  # `in` is faster than the regex
 
 NUMBER_WORDS = 3
 
@@ -186,7 +190,7 @@ def segment(text: str, base: int = 0, limit: int | None = None) -> list[Segment]
             else:
                 merged.append(carry)
             carry = None
-        if seg.item is None and len(text[seg.start:seg.end].split()) <= NUMBER_WORDS and seg is not raw[-1]:
+        if seg.item is None and len(text[seg.start:seg.end].split(None, NUMBER_WORDS)) <= NUMBER_WORDS and seg is not raw[-1]:
             carry = seg
             continue
         merged.append(seg)
@@ -204,8 +208,8 @@ def claims(text: str, offset: int) -> list[dict[str, Any]]:
         clause = m.group(0)
         for polarity, pattern in (("pass", _PASS), ("fail", _FAIL)):
             hit = pattern.search(clause)
-            if hit and not _HEDGE.search(clause) and not re.search(r"\b(?:not|n't|never)\b", clause[:hit.start()], re.I):
-                if polarity == "pass" and re.search(r"\b(?:not|n't)\b", hit.group(0), re.I):
+            if hit and not _HEDGE.search(clause) and not _NEGATED.search(clause[:hit.start()]):
+                if polarity == "pass" and _NOT.search(hit.group(0)):
                     continue
                 out.append({"polarity": polarity, "span": [offset + m.start(), offset + m.end()],
                             "text": clause.strip()})

@@ -55,6 +55,7 @@ from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
 TAG_AFTER = re.compile(r"^\s*\([^()]*\)")
+_WHITESPACE = re.compile(r"\s*")
 FRESH = 400
 CHARITABLE = True
 REANCHOR = True
@@ -94,6 +95,21 @@ class _Frame:
 
 def _atom(atom: Atom) -> str:
     return "(" + " ".join(atom) + ")"
+
+
+def _blank(text: str, start: int, end: int) -> bool:
+    """`not text[start:end].strip()` without copying the span (the frame it starts at may lie
+    far back in a long trace)."""
+    return start >= end or _WHITESPACE.fullmatch(text, start, end) is not None
+
+
+def _ends_with(text: str, end: int, char: str) -> bool:
+    """`text[:end].rstrip().endswith(char)` without copying the text before `end` (a sentence
+    deep in a long trace would copy the whole trace up to it)."""
+    i = end
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return i > 0 and text[i - 1] == char
 
 
 class ClaimReader:
@@ -219,7 +235,7 @@ class ClaimReader:
                     line = self._fork(lines, line_at, line, keep, s0)
                 elif len(line.actions) < keep:
                     line.known = False  # "4. Succumb b" after we read only one step: steps we missed
-            if sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
+            if len(mentions) >= 2 and sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
                     P.DONE_BEFORE.search(text[max(s0, m[0] - 60):m[0]]) for m in mentions if m[2] is not None):
                 # A plan written in one sentence is a candidate (judged as a plan elsewhere),
                 # not a step of the line; "after step 1 (X) and step 2 (Y)" names the line's steps.
@@ -247,7 +263,7 @@ class ClaimReader:
                         frame = None
                     continue
                 if (done_before and frame is not None and ground != frame.action and not frame.performed
-                        and "\n\n" not in text[frame.span[1]:a0]):
+                        and text.find("\n\n", frame.span[1], a0) < 0):
                     # "Overcome a from b requires ... But after Feast b from a, ...": the talk stays on
                     # Overcome; Feast is the state it is now judged in.
                     if line.known and line.actions[-1:] != [ground]:
@@ -401,7 +417,7 @@ class ClaimReader:
         initial = bool(P.INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
         question_frame = (frame is not None and frame.sentence_end is not None and frame.span[0] < s0
-                          and text[:frame.sentence_end].rstrip().endswith("?") and not text[frame.sentence_end:s0].strip())
+                          and _ends_with(text, frame.sentence_end, "?") and _blank(text, frame.sentence_end, s0))
         if frame is not None and fresh_frame and any(f.exclusive or (f.negated and f.atom[-1] != "*") for f in facts):
             frame.reason_given = True  # "Province is b." / "Province a is not present." before the "Can't."
         if frame is not None and fresh_frame:
@@ -689,9 +705,9 @@ class ClaimReader:
         ("Province b and Planet c are removed"), else the nearest cue before it in its sentence
         (parenthetical remarks set aside); a bare yes/no-tagged fact next to an action is one of
         its preconditions."""
-        tail = P.TAIL.match(after) if P.TAIL_WORDS.search(after) else None
         if f.verb == "state":
             return "state"  # its own verb: "so only c→a remains", "Planet c was removed earlier"
+        tail = P.TAIL.match(after) if P.TAIL_WORDS.search(after) else None
         if tail and not f.tagged:
             word = tail.group(1)
             return "del" if word in ("removed", "deleted", "gone", "false") else "state" if word in ("present", "true") else "add"

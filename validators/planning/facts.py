@@ -17,6 +17,7 @@ import re
 import bisect
 from dataclasses import dataclass
 
+from core.gates import Gated, Scan
 from validators.planning.extract import Lexicon
 from validators.planning.strips import Atom
 
@@ -36,14 +37,19 @@ _NEG_BEFORE = re.compile(r"(?:\bno|\bnot|\bwithout|n't have|\bnor|\blacks?|\blac
                          r"(?:(?:[A-Za-z]+\s*,\s*){0,3}[A-Za-z]+,?\s+(?:or|nor)\s+)?$", re.I)
 
 
-_NEG_WORDS = re.compile(r"\bno\b|\bnot\b|without|n't|\bnor\b|lack|minus", re.I)
+_NEG_WORDS = Gated(re.compile(r"\bno\b|\bnot\b|without|n't|\bnor\b|lack|minus", re.I))
 
 
 def _negated_before(before: str) -> bool:
     return bool(_NEG_WORDS.search(before)) and bool(_NEG_BEFORE.search(before))
 
 
-_NO_BEFORE = re.compile(r"\bno\s+$", re.I)
+_NO_BEFORE = Gated(re.compile(r"\bno\s+$", re.I))
+_PAST_REMOVAL = re.compile(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:removed|deleted|consumed|lost|gone)"
+                           r"(?:\s+(?:earlier|before|already|previously|in step|by step|after step))", re.I)
+_REMOVAL = re.compile(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
+                      r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)", re.I)
+_HEAD_WORD = re.compile(r"[^\s(]+")
 
 
 @dataclass(frozen=True)
@@ -152,31 +158,43 @@ class FactReader:
         self._bare_pred = {t.split()[0].lower(): p for p, t in vocab.predicates.items()
                            if len(t.split()) == 2 and t.split()[1] == "{}"}
         self._one_obj = re.compile(rf"(?<![\w\-])({obj})(?![\w\-])", re.I)
+        # Most patterns start with a predicate's word ("province", "craves("): scanned from one
+        # occurrence of it to the next, not position by position (same matches, core/gates.py).
+        self._scans = [Scan(pattern) for pattern, *_ in self.patterns]
+        self._bare_scan = Scan(self._bare) if self._bare is not None else None
+        self._objects: dict[str, str | None] = {}
+
+    def _object_of(self, token: str) -> str | None:
+        """`Lexicon.object_of`, remembered: a trace names the same few objects thousands of times."""
+        if token not in self._objects:
+            self._objects[token] = self.lex.object_of(token)
+        return self._objects[token]
 
     def index(self, text: str) -> "FactIndex":
         """Every raw match in the whole text at once (the patterns run in C over the text, not
         once per sentence); `find` then reads the ones inside a sentence."""
         found: list[tuple[int, int, Atom]] = []
-        for pattern, pred, arity, listed in self.patterns:
-            for m in pattern.finditer(text):
+        low = text.lower()
+        for scan, (pattern, pred, arity, listed) in zip(self._scans, self.patterns):
+            for m in scan.finditer(text, low):
                 if listed:
-                    head_end = m.start() + len(re.match(r"[^\s(]+", m.group(0)).group(0))
+                    head_end = _HEAD_WORD.match(text, m.start(), m.end()).end()
                     for k, om in enumerate(self._one_obj.finditer(text, head_end, m.end())):
-                        arg = self.lex.object_of(om.group(1))
+                        arg = self._object_of(om.group(1))
                         if arg:
                             found.append((m.start() if k == 0 else om.start(), om.end(), (pred, arg)))
                     continue
                 args = []
                 for i in range(arity):
-                    arg = self.lex.object_of(m.group(f"o{i}"))
+                    arg = self._object_of(m.group(f"o{i}"))
                     if arg is None:
                         break
                     args.append(arg)
                 else:
                     found.append((m.start(), m.end(), (pred, *args)))
         bare: list[tuple[int, int, str]] = []
-        if self._bare is not None:
-            bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare.finditer(text)]
+        if self._bare_scan is not None:
+            bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare_scan.finditer(text, low)]
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare])
 
@@ -184,27 +202,24 @@ class FactReader:
         """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""
         index = index or self.index(text[:hi])
         i = bisect.bisect_left(index.starts, lo)
-        found: list[tuple[int, int, Atom]] = []
-        while i < len(index.starts) and index.starts[i] < hi:
-            if index.found[i][1] <= hi:
-                found.append(index.found[i])
-            i += 1
+        found = [f for f in index.found[i:bisect.bisect_left(index.starts, hi, i)] if f[1] <= hi]
         # "Province is gone", "no Planet": a claim that no object has it.
         i = bisect.bisect_left(index.bare_starts, lo)
-        while i < len(index.bare_starts) and index.bare_starts[i] < hi:
-            start, end, pred = index.bare[i]
-            i += 1
+        some_bare = False
+        for start, end, pred in index.bare[i:bisect.bisect_left(index.bare_starts, hi, i)]:
             if end > hi:
                 continue
             after = text[end:min(hi, end + 40)]
             before = text[max(lo, start - 40):start]
             if _VERB_NEG.match(after) or _NO_BEFORE.search(before):
                 found.append((start, end, (pred, "*")))
-        found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
+                some_bare = True
+        if some_bare:  # the index's own matches are already in this order
+            found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         out: list[FactMention] = []
         seen: set[tuple[int, Atom]] = set()
         for start, end, atom in found:
-            if (start, atom) in seen or any(o.atom == atom and o.span[0] <= start < o.span[1] for o in out):
+            if (start, atom) in seen or out and any(o.atom == atom and o.span[0] <= start < o.span[1] for o in out):
                 continue
             seen.add((start, atom))
             while start < end and text[start] in " \t(":
@@ -224,11 +239,8 @@ class FactReader:
             verb_pos = not (tag_neg or tag_pos) and bool(_VERB_POS.match(after))
             verb_add = not (tag_neg or tag_pos) and bool(_VERB_ADD.match(after))
             negated = tag_neg or verb_neg or (not (tag_pos or verb_pos or verb_add) and _negated_before(before))
-            past = re.match(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:removed|deleted|consumed|lost|gone)"
-                            r"(?:\s+(?:earlier|before|already|previously|in step|by step|after step))", after, re.I)
-            verb = "state" if past else "del" if verb_neg and re.match(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
-                                                  r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)",
-                                                  after, re.I) else ("add" if verb_add else None)
+            past = _PAST_REMOVAL.match(after)
+            verb = "state" if past else "del" if verb_neg and _REMOVAL.match(after) else ("add" if verb_add else None)
             if verb is None and (verb_neg or verb_pos):
                 verb = "state"
             exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))

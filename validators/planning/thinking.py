@@ -42,6 +42,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from core.gates import AnyOf
 from core.record import TraceRecord
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -62,6 +63,8 @@ _REJECT = re.compile(
     r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
     r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have|doesn't have|does not have"
     r"|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I)
+_CLAUSE_RUN = re.compile(r"[^.;:!?\n,]+")
+_REJECTED = AnyOf(_REJECT)  # each alternative behind its own gate (core/gates.py)
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
 _SEPARATOR = re.compile(r"[\s,;→>=\-]*(?:(?:then|and)[\s,;→>=\-]*)?", re.I)
@@ -190,7 +193,7 @@ def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon
         if item.readable and not item.inline:
             stop = out[k + 1].line_start if k + 1 < len(out) else len(text)
             after = text[item.body_end:min(stop, item.body_end + REJECT_WINDOW)]
-            item.rejected = item.question or bool(_REJECT.search(after))
+            item.rejected = item.question or _REJECTED.found_in(after)
     return out
 
 
@@ -395,18 +398,22 @@ def _modulo_candidates(record: TraceRecord, parsed: ParsedTrace, task: Task, voc
 
 
 def _mentions(text: str, lexicon: Lexicon) -> list[str]:
-    """Every action the trace names, in order (clause by clause), for the answer_not_in_trace test."""
+    """Every action the trace names, in order (clause by clause), for the answer_not_in_trace test.
+    A clause's actions depend on its words only, and a trace names the same action phrases over
+    and over ("Attack b", "Feast a from c"): each phrase is read once."""
     reader = _LineReader(lexicon, explicit=False)
     found: list[str] = []
-    for m in re.finditer(r"[^.;:!?\n,]+", text):
+    read: dict[str, list[str]] = {}
+    for m in _CLAUSE_RUN.finditer(text):
         clause = m.group(0)
         kw = lexicon.keyword_anywhere.search(clause)
         if not kw:
             continue
-        line = reader.read(m.start() + kw.start(), m.end(), clause[kw.start():])
-        for step in line.steps:
-            if step.ok:
-                found.append(task_text(lexicon.task, step))
+        phrase = clause[kw.start():]
+        if phrase not in read:
+            line = reader.read(m.start() + kw.start(), m.end(), phrase)
+            read[phrase] = [task_text(lexicon.task, step) for step in line.steps if step.ok]
+        found.extend(read[phrase])
     return found
 
 

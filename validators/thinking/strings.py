@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.gates import Gated
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 
@@ -221,12 +222,14 @@ def _concat(m: re.Match[str]) -> tuple[bool, str] | None:
     return False, f"concatenating {' and '.join(repr(p[0]) for p in parts)} gives '{right}', not '{value[0]}'"  # type: ignore[index]
 
 
-def _readers() -> list[tuple[str, re.Pattern[str], object, str | None, bool]]:
-    """(kind, pattern, checker, value group that must end its clause, bare subject must lead)."""
-    return ([("position", _POSITION, _position, None, False), ("positions", _POSITIONS, _positions, None, False)]
-            + [("count", p, _count, None, i == 0) for i, p in enumerate(_COUNTS)]
-            + [("reversal", p, _reversal, "v", i == 0) for i, p in enumerate(_REVERSALS)]
-            + [("concatenation", p, _concat, "v", False) for p in _CONCATS])
+def _readers() -> list[tuple[str, Gated, object, str | None, bool]]:
+    """(kind, pattern, checker, value group that must end its clause, bare subject must lead).
+    Each pattern is gated (core/gates.py): a step that passes `_GATE` mostly lacks the words of
+    all but one of them."""
+    return ([("position", Gated(_POSITION), _position, None, False), ("positions", Gated(_POSITIONS), _positions, None, False)]
+            + [("count", Gated(p), _count, None, i == 0) for i, p in enumerate(_COUNTS)]
+            + [("reversal", Gated(p), _reversal, "v", i == 0) for i, p in enumerate(_REVERSALS)]
+            + [("concatenation", Gated(p), _concat, "v", False) for p in _CONCATS])
 
 
 def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[StringClaim]:
@@ -264,9 +267,9 @@ def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[St
 
 _READERS = _readers()
 # A word every reader's pattern needs: most steps of a thinking trace hold none, and then no
-# pattern runs over them.
-_GATE = re.compile(r"letter|charact|\bchar\b|\bhas\b|contains|there|appears|occurs|number|revers|backward|concatenat"
-                   r"|combining|joining|putting|\+", re.I)
+# pattern runs over them (itself behind a literal gate: `in` finds the words faster than the regex).
+_GATE = Gated(re.compile(r"letter|charact|\bchar\b|\bhas\b|contains|there|appears|occurs|number|revers|backward|concatenat"
+                         r"|combining|joining|putting|\+", re.I))
 
 _CHECKING = re.compile(r"\b(?:verif\w*|confirm\w*|double[- ]?check\w*)\b|\b(?:is|are|that's|looks)\s+(?:correct|right)\b",
                        re.I)
