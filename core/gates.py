@@ -22,6 +22,7 @@ off for the text that holds them.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
 from re import _constants as C  # noqa: PLC2701 - the parse tree of a compiled pattern's source
@@ -31,10 +32,19 @@ from typing import Iterator
 Needs = tuple[tuple[str, ...], ...]
 
 
+# `re._parser` is CPython's private parser: its trees are read only on the versions whose output
+# tests/test_gates.py has checked, and STEPSCOPE_NO_GATES=1 turns every shortcut off. Without a
+# tree a pattern gets no gate and runs plainly: slower, never different.
+_CHECKED_PYTHONS = {(3, 11), (3, 12)}
+ENABLED = sys.version_info[:2] in _CHECKED_PYTHONS and os.environ.get("STEPSCOPE_NO_GATES") != "1"
+
+
 @functools.lru_cache(maxsize=64)
 def _tree(source: str, flags: int) -> list | None:
     """The parse tree of a pattern (None if `re`'s parser rejects it), kept while the few
     analyses of one pattern ask for it (what they derive is remembered longer, and is small)."""
+    if not ENABLED:
+        return None
     try:
         return sre_parse.parse(source, flags).data
     except Exception:  # noqa: BLE001 - an unparsable pattern simply gets no gate
