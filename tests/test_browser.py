@@ -147,7 +147,8 @@ def test_upload_link_invalid_step_comment_and_reload(server, browser):
     page.goto(link)
     page.get_by_text("Reviewer R: This close is on a wall.").wait_for(timeout=30_000)
     page.get_by_text(f"Step {bad}", exact=True).wait_for()
-    page.frame_locator("iframe").first.locator("canvas").first.wait_for(timeout=30_000)
+    page.get_by_role("tab", name="Tree").click()
+    page.frame_locator("iframe").nth(1).locator("canvas").first.wait_for(timeout=30_000)
     time.sleep(1.0)  # let vis-network finish its layout before the screenshot
     shot = REPO / "docs" / "explorer.png"
     shot.parent.mkdir(exist_ok=True)

@@ -254,6 +254,7 @@ def test_reading_view_and_tree_open_steps_in_sandboxed_frames_without_third_part
     time.sleep(2.0)
     frames = page.locator("iframe")
     assert all((frames.nth(i).get_attribute("src") or "").startswith("data:text/html") for i in range(frames.count()))
+    page.get_by_role("tab", name="Reading").click()  # a maze opens on its picture
     reading = page.frame_locator("iframe").first
     selected = reading.locator("#s40")
     selected.wait_for(timeout=15_000)
