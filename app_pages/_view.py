@@ -242,7 +242,7 @@ def maze_figure(layout: dict[str, Any], events: Sequence[tuple[int, str, str | N
         fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name, hoverinfo="name",
                                  marker={"color": colour, "symbol": symbol, "size": 14, "line": {"width": 3}}))
     fig.update_yaxes(autorange="reversed", scaleanchor="x", showgrid=False, zeroline=False)
-    fig.update_xaxes(showgrid=False, zeroline=False, side="top")
+    fig.update_xaxes(showgrid=False, zeroline=False, side="top", range=[-0.5, width - 0.5], constrain="domain")
     fig.update_layout(height=min(700, 60 + 18 * height), margin={"t": 30, "l": 10, "r": 10, "b": 10},
                       legend={"orientation": "h", "y": -0.02})
     return fig

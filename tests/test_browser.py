@@ -147,14 +147,16 @@ def test_upload_link_invalid_step_comment_and_reload(server, browser):
     page.goto(link)
     page.get_by_text("Reviewer R: This close is on a wall.").wait_for(timeout=30_000)
     page.get_by_text(f"Step {bad}", exact=True).wait_for()
-    page.get_by_role("tab", name="Tree").click()
-    page.frame_locator("iframe").nth(1).locator("canvas").first.wait_for(timeout=30_000)
-    time.sleep(1.0)  # let vis-network finish its layout before the screenshot
+    page.locator("[data-testid='stPlotlyChart']").first.wait_for(timeout=30_000)  # the maze picture
+    time.sleep(1.5)
+    page.get_by_role("tab", name="Picture").scroll_into_view_if_needed()
     shot = REPO / "docs" / "explorer.png"
     shot.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(server["tmp"] / "explorer.png"), full_page=False)
     if os.environ.get("STEPSCOPE_UPDATE_SCREENSHOT") == "1":
         shutil.copy(server["tmp"] / "explorer.png", shot)
+    page.get_by_role("tab", name="Tree").click()
+    page.frame_locator("iframe").nth(1).locator("canvas").first.wait_for(timeout=30_000)
     ctx.close()
 
 
