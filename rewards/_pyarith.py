@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import ast
 import operator
+import warnings
 from typing import Any, Callable
 
 MAX_POW_BITS = 1 << 20
-_COMPILE_CHECK_NODES = 64
+_COMPILE_CHECK_CHARS = 64
 
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -61,16 +62,16 @@ def python_value(text: str) -> Any:
     whitelisted characters; raises NotEvaluated where eval raises (or would not return)."""
     source = text.lstrip(" \t")  # builtins.eval strips leading spaces and tabs; ast.parse does not
     try:
-        tree = ast.parse(source, mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. "'int' object is not callable" for `2(3)`
+            if len(source) > _COMPILE_CHECK_CHARS:
+                # Deep nesting meets the compiler's limits at other depths than the parser's;
+                # compiling the text (as eval does, without running it) fails exactly when eval does.
+                compile(source, "<string>", "eval")
+            tree = ast.parse(source, mode="eval")
+            nodes = list(ast.walk(tree))
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         raise NotEvaluated(f"{type(exc).__name__}: {exc}") from None
-    nodes = list(ast.walk(tree))
-    if len(nodes) > _COMPILE_CHECK_NODES:
-        # Deep nesting can parse and still fail to compile (recursion limits); eval fails then too.
-        try:
-            compile(tree, "<string>", "eval")
-        except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
-            raise NotEvaluated(f"{type(exc).__name__}: {exc}") from None
     for node in nodes:
         ok = (isinstance(node, (ast.Expression, ast.Constant, ast.operator, ast.unaryop, ast.expr_context))
               or isinstance(node, ast.BinOp) and type(node.op) in _BINARY

@@ -10,16 +10,17 @@ reason, never an exception.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from audit import AuditResult, audit_record
+from core.limits import Limits, current_limits
 from core.record import record_from_json
 from rewards.config import RewardConfig
 from rewards.problem import PLANNING, resolve_domain, resolve_problem
 from rewards.result import RewardResult, failed
 from rewards.split import Split, split_completion
 from rewards.tinyzero import response_part, tinyzero_score
-from validators.countdown.answer import check_answer
 
 JUDGED = ("valid", "invalid", "corrected")
 _REASON_CHARS = 300
@@ -54,10 +55,16 @@ def _reward(data_source: Any, solution: Any, ground_truth: Any, config: RewardCo
     return _weigh(domain, split, audited, config)
 
 
+@lru_cache(maxsize=1)
+def _limits() -> Limits:
+    """The input limits, read from the environment once per process (as batch callers do)."""
+    return current_limits()
+
+
 def _audit(domain: str, problem: dict[str, Any], split: Split) -> AuditResult:
     record = record_from_json({"id": "reward", "domain": domain, "problem": problem,
                                "trace": split.trace, "answer": split.answer})
-    return audit_record(record)
+    return audit_record(record, _limits())
 
 
 def _answer_part(domain: str, audited: AuditResult, config: RewardConfig) -> tuple[float, float, str]:
@@ -81,13 +88,14 @@ def _answer_part(domain: str, audited: AuditResult, config: RewardConfig) -> tup
 
 
 def _countdown_unused(audited: AuditResult) -> list[int] | None:
-    """Given numbers a right expression leaves out (the app's reader allows each at most once)."""
+    """Given numbers a right expression leaves out (the app's reader allows each at most once;
+    validators/countdown/replay.py notes which numbers the answer it read used)."""
     record = audited.record
     numbers = record.problem.get("numbers")
-    if not record.answer.strip() or not isinstance(numbers, list):
+    used = audited.replay.notes.get("answer_numbers_used")
+    if not record.answer.strip() or not isinstance(numbers, list) or used is None:
         return None  # a search log's goal path already has to use every number
-    check = check_answer(record.answer, numbers, record.problem.get("target"))
-    left = Counter(numbers) - Counter(check.numbers_used)
+    left = Counter(numbers) - Counter(used)
     return sorted(left.elements()) or None
 
 

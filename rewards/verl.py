@@ -19,6 +19,8 @@ if not __package__:  # loaded by file path (custom_reward_function.path): make t
 from rewards.config import RewardConfig  # noqa: E402
 from rewards.score import reward  # noqa: E402
 
+_DEFAULT = RewardConfig()
+
 
 def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
                   **reward_kwargs: Any) -> float | dict[str, Any]:
@@ -29,7 +31,7 @@ def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_
     Returns the score, or with `details` the dict of RewardResult.to_dict(). Raises only for a
     setting that is not valid (ValueError), never for a completion or a problem.
     """
-    config = RewardConfig().with_overrides(reward_kwargs)
+    config = _DEFAULT.with_overrides(reward_kwargs)
     if isinstance(extra_info, Mapping):
         config = config.with_overrides(extra_info)
     result = reward(data_source, solution_str, ground_truth, config)
