@@ -407,6 +407,21 @@ def test_planning_right_wrong_valid_invalid(domain):
     assert compute_score("planbench/" + domain, completion(good), json.dumps(good)) == right["score"]
 
 
+def test_outcome_only_rewards_skip_the_trace_and_agree_with_the_full_audit():
+    """With process weight 0 the thinking is not replayed: the answer verdict of these domains
+    does not depend on it. Checked on every dev record that has both a trace and an answer."""
+    rows = [r for r in load_dev("planbench_r1_thinking.jsonl") if len(r["trace"]) < 15_000]
+    rows += [{"domain": "countdown", "problem": {"numbers": [14, 34, 28, 4], "target": 40},
+              "trace": COUNTDOWN_TRACE, "answer": a} for a in ("(14+34)/4+28", "(14+34)/4-28", "no idea")]
+    assert len(rows) >= 20
+    outcome_only = {"process_weight": 0.0}
+    for row in rows:
+        solution = f"<think>{row['trace']}</think>\n{row['answer']}"
+        full = compute_score(row["domain"], solution, row["problem"], DETAILS)
+        fast = compute_score(row["domain"], solution, row["problem"], outcome_only)
+        assert fast == pytest.approx(full["outcome"] + 0.1 * full["format"]), row.get("id")
+
+
 def test_planbench_plans_outcome_equals_the_app_verdict():
     rows = load_dev("planbench_plans.jsonl")[:30]
     for row in rows:
