@@ -146,7 +146,12 @@ def _planning(gt: Any) -> dict[str, Any]:
 def _freeform(gt: Any) -> dict[str, Any]:
     if isinstance(gt, (str, int, float)) and not isinstance(gt, bool):
         return {"reference_answer": str(gt)}
-    return _as_object(gt)
+    gt = _as_object(gt)
+    if "reference_answer" not in gt:  # dataset columns: GSM8K-style `answer`, or `solution`
+        for key in ("answer", "solution"):
+            if isinstance(gt.get(key), (str, int, float)) and not isinstance(gt.get(key), bool):
+                return {**{k: v for k, v in gt.items() if k != key}, "reference_answer": str(gt[key])}
+    return gt
 
 
 def _hanoi(gt: Any) -> dict[str, Any]:

@@ -442,6 +442,9 @@ def test_freeform_arithmetic():
     assert wrong["outcome"] == 0.0 and wrong["format"] == 1.0
     assert invalid["outcome"] == 1.0 and invalid["process"] < 1.0
     _check_same_as_app("freeform", {"reference_answer": "42"}, f"<think>{bad}</think>\n42", invalid)
+    # a TRL dataset with an `answer` column
+    assert trl_reward("freeform", part="outcome")(completions=["<think>ok</think>42", "41"], answer=["42", "42"],
+                                                  question=["6*7?", "6*7?"]) == [1.0, 0.0]
 
 
 def test_process_modes_and_weights():
