@@ -24,9 +24,10 @@ from rewards.split import Split, split_completion
 from rewards.tinyzero import response_part, tinyzero_score
 
 JUDGED = ("valid", "invalid", "corrected")
-# Domains whose answer verdict reads the answer alone (maze and sokoban may take the problem or
-# the optimum from the trace; a Countdown answer left empty is read from its search log).
-ANSWER_ONLY_DOMAINS = frozenset({"countdown", "freeform", "hanoi", "checker_jumping", "river_crossing", *PLANNING})
+# Domains whose verdict on a non-empty answer reads the answer alone. Not: maze and sokoban (the
+# problem or the optimum may come from the trace) and the puzzles (an answer without a move list
+# takes the trace's last one).
+ANSWER_ONLY_DOMAINS = frozenset({"countdown", "freeform", *PLANNING})
 _REASON_CHARS = 300
 
 

@@ -447,6 +447,20 @@ def test_freeform_arithmetic():
                                                   question=["6*7?", "6*7?"]) == [1.0, 0.0]
 
 
+def test_hanoi_moves_from_answer_or_trace():
+    from validators.puzzles.hanoi import optimal_moves
+    moves = json.dumps(optimal_moves(3))
+    illegal = json.dumps([[1, 0, 2], [2, 0, 2]] + optimal_moves(3)[2:])
+    right = compute_score("hanoi", f"<think>I will try: moves = {moves}</think>moves = {moves}", 3, DETAILS)
+    assert (right["outcome"], right["process"]) == (1.0, 1.0)
+    invalid = compute_score("hanoi", f"<think>First: moves = {illegal}. Fixed: moves = {moves}</think>moves = {moves}",
+                            {"disks": 3}, DETAILS)
+    assert invalid["outcome"] == 1.0 and invalid["process"] < 1.0
+    # an answer without its own move list takes the trace's last one, so the trace is always read
+    assert compute_score("hanoi", f"<think>moves = {moves}</think>See above.", 3, {"process_weight": 0}) == 1.1
+    assert compute_score("tower_of_hanoi", "moves = [[1, 0, 1]]", 3, DETAILS)["outcome"] == 0.0
+
+
 def test_process_modes_and_weights():
     gt = {"numbers": [14, 34, 28, 4], "target": 40}
     bad_trace = COUNTDOWN_TRACE.replace("48/4=12", "48/4=13")
