@@ -368,6 +368,14 @@ def test_maze_right_wrong_valid_invalid():
     wrong_plan = " plan ".join(cells[:-1])                          # stops one cell short of the goal
     wrong = compute_score("maze", f"<think>{reasoning}</think><answer>{wrong_plan}</answer>", prompt, DETAILS)
     assert wrong["outcome"] == 0.0 and wrong["format"] == 1.0 and wrong["process"] == 1.0
+    # SearchFormer's token stream (its test fixture trace_maze_short.json), untagged, prompt in prose
+    searchformer = ("bos create 0 0 c0 c2 close 0 0 c0 c2 create 1 0 c1 c3 close 1 0 c1 c3 create 1 1 c2 c2 "
+                    "create 2 0 c2 c4 close 1 1 c2 c2 create 1 2 c3 c1 create 2 1 c3 c3 close 1 2 c3 c1 create 0 2 c4 c0 "
+                    "create 2 2 c4 c2 close 0 2 c4 c0 plan 0 0 plan 1 0 plan 1 1 plan 1 2 plan 0 2 eos")
+    out = compute_score("maze", searchformer, "3x3, start (0,0), goal (0,2), wall (0,1)", DETAILS)
+    assert (out["answer_source"], out["outcome"], out["process"], out["judged_steps"]) == ("stream", 1.0, 1.0, 18)
+    broken = searchformer.replace("create 1 1 c2 c2", "create 0 1 c2 c2")           # creates the wall cell
+    assert compute_score("maze", broken, "3x3, start (0,0), goal (0,2), wall (0,1)", DETAILS)["process"] < 1.0
     s_prompt, s_reasoning, s_plan = _maze_parts(swapped)
     invalid = compute_score("maze", f"<think>{s_reasoning}</think><answer>{s_plan}</answer>", s_prompt, DETAILS)
     assert invalid["outcome"] == 1.0 and invalid["process"] < 0.9 and invalid["first_invalid_step"] >= 0
