@@ -287,6 +287,8 @@ DIFFERENCES = [
     ("Assistant: <answer>(14+34)/4+28 = 40</answer>", {"numbers": [14, 34, 28, 4], "target": 40}, 0.1, 1.0,
      "'= target' allowed"),
     ("Assistant: <answer>3 × 4</answer>", {"numbers": [3, 4], "target": 12}, 0.1, 1.0, "× and ÷"),
+    ("Assistant: <answer>**(1+2)*3**</answer>", {"numbers": [1, 2, 3], "target": 9}, 0.1, 1.0, "markdown bold"),
+    ("Assistant: <answer>44**19**35</answer>", {"numbers": [44, 19, 35], "target": 1}, 0.1, 0.0, "giant power"),
 ]
 
 
