@@ -93,7 +93,8 @@ def _answer_part(domain: str, audited: AuditResult, config: RewardConfig) -> tup
     message = error.message if error else "the answer is wrong"
     if kind in ("unparseable", "undecided"):
         return 0.0, 0.0, "answer unreadable: " + message
-    if domain in PLANNING and not audited.replay.notes.get("plan_length") and not audited.replay.notes.get("claims_no_plan"):
+    notes = audited.replay.notes
+    if domain in PLANNING and not notes.get("plan_length") and not notes.get("claims_no_plan"):
         return 0.0, 0.0, "answer unreadable: no action of the domain could be read in it"
     return 0.0, 1.0, "the answer is wrong: " + message
 

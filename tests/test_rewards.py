@@ -123,9 +123,9 @@ def _variant(rng: random.Random, kind: str, nums: list[int], expr: str) -> str:
     }[kind]
 
 
-VARIANTS = ("right", "right", "right", "right", "right", "spaced", "spaced", "wrong_op", "missing", "twice", "extra", "with_target", "power",
-            "floordiv", "unary", "decimal", "leading_zero", "unicode_digit", "words", "times_sign", "empty_tuple",
-            "bold", "empty")
+VARIANTS = ("right", "right", "right", "right", "right", "spaced", "spaced", "wrong_op", "missing", "twice", "extra",
+            "with_target", "power", "floordiv", "unary", "decimal", "leading_zero", "unicode_digit", "words",
+            "times_sign", "empty_tuple", "bold", "empty")
 WRAPPERS = ("base", "base", "qwen", "qwen_eos", "not_last_line", "no_marker", "two_answers", "nested", "trailing_newline",
             "crlf", "multiline_answer", "both_markers", "text_after")
 
