@@ -1,10 +1,13 @@
 """The import direction of the layers (README, "How it fits together"), checked on the source:
 
-core <- trace_parsers <- validators <- audit.py <- db <- pipeline.py <- capture <- cli.py, app.py, app_pages
+core <- trace_parsers <- validators <- audit.py <- rewards <- db <- pipeline.py <- capture <- cli.py, app.py, app_pages
 
 Every import points down (function-level imports included); parsers and validators never import
-the database, the pages or Streamlit, and parsers never import validators. A domain family
-(a package under validators/) keeps its private modules (`_name.py`) to itself.
+the database, the pages or Streamlit, and parsers never import validators. The reward functions
+(rewards/, loaded inside training jobs) import core, trace_parsers, validators and audit only:
+nothing from the database, the pages, capture, the pipeline or the CLI, and never Streamlit,
+SQLAlchemy or litellm. A domain family (a package under validators/) keeps its private modules
+(`_name.py`) to itself.
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ import pytest
 
 from tests.conftest import REPO
 
-LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "db": 4, "pipeline": 5, "capture": 6,
-          "cli": 7, "app": 7, "app_pages": 7, "pages": 7}
+LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "db": 5, "pipeline": 6,
+          "capture": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
 PURE = ("trace_parsers", "validators")
-NEVER_IN_PURE = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app", "audit",
+NEVER_IN_PURE = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app", "audit", "rewards",
                  "streamlit", "sqlalchemy", "sqlmodel", "psycopg", "psycopg2"}
+NEVER_IN_REWARDS = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app",
+                    "streamlit", "sqlalchemy", "sqlmodel", "psycopg", "psycopg2", "litellm"}
 SKIP_DIRS = {".venv", ".git", "data", "__pycache__"}
 
 
@@ -61,6 +66,8 @@ def _violations(path: Path) -> list[str]:
             found.append(f"{where} (a higher layer)")
         if top in PURE and target in NEVER_IN_PURE:
             found.append(f"{where} (parsers and validators stay pure)")
+        if top == "rewards" and target in NEVER_IN_REWARDS:
+            found.append(f"{where} (reward functions run in training jobs: no database, app or litellm)")
         if top == "trace_parsers" and target == "validators":
             found.append(f"{where} (parsers never import validators)")
         if target == "validators" and len(parts) >= 3 and parts[2].startswith("_") and parts[1] != "__future__":
@@ -79,6 +86,7 @@ def test_every_import_points_down_and_families_keep_their_privates():
     ("from validators.astar._maze_replay import STRICT", "private module of the astar family"),
     ("import streamlit as st", "stay pure"),
     ("from db.store import store_raw", "a higher layer"),
+    ("from rewards import compute_score", "a higher layer"),
 ])
 def test_the_checker_catches_what_it_should(tmp_path, monkeypatch, line, expected):
     fake_repo = tmp_path
@@ -88,3 +96,23 @@ def test_the_checker_catches_what_it_should(tmp_path, monkeypatch, line, expecte
     monkeypatch.setattr(f"{__name__}.REPO", fake_repo)
     found = " ".join(_violations(module))
     assert (expected in found) if expected else ("parsers never import validators" in found)
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("from audit import audit_record", None),
+    ("from validators.countdown.answer import check_answer", None),
+    ("from db.store import store_raw", "a higher layer"),
+    ("from pipeline import run", "a higher layer"),
+    ("from capture.client import stream", "a higher layer"),
+    ("import cli", "a higher layer"),
+    ("import streamlit", "no database, app or litellm"),
+    ("import litellm", "no database, app or litellm"),
+    ("from sqlalchemy import select", "no database, app or litellm"),
+])
+def test_rewards_import_only_the_layers_below(tmp_path, monkeypatch, line, expected):
+    (tmp_path / "rewards").mkdir()
+    module = tmp_path / "rewards" / "x.py"
+    module.write_text(line + "\n")
+    monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
+    found = " ".join(_violations(module))
+    assert (expected in found) if expected else found == ""

@@ -16,7 +16,10 @@ from fractions import Fraction
 from core.verdicts import AnswerError
 from validators.countdown.arith import ExprError, evaluate, fmt_num, multiset_minus, parse_operation
 
-_EQUATION = re.compile(r"-?\d+\s*[-+*/×÷]\s*-?\d+\s*=\s*-?\d+")
+# Possessive quantifiers and starting only at a sign or at the first digit of a run keep this
+# linear; `-?\d+\s*...` retried from every digit of a long digit run took quadratic time
+# (100,000 digits: minutes). The matches are the same.
+_EQUATION = re.compile(r"(?:-|(?<!\d))\d++\s*+[-+*/×÷]\s*+-?\d++\s*+=\s*+-?\d++")
 _LABEL = re.compile(r"^[^\d(]*")
 
 

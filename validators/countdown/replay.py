@@ -128,6 +128,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         check = AnswerCheck(False, AnswerError(kind="unparseable", message="no answer and no search log"))
     out.answer_correct, out.answer_error = check.correct, check.error
     out.notes["answer_form"] = check.form
+    out.notes["answer_numbers_used"] = list(check.numbers_used)
     if parsed.format in THINKING_FORMATS and record.trace.strip():
         _thinking(out, record, parsed, numbers, target, check)
 
