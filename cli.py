@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -139,6 +140,10 @@ def _audit_on_ray(args: argparse.Namespace) -> int:
         print("error: --engine ray writes from many processes and machines at once; --db must be a "
               "PostgreSQL URL (SQLite has one writer). Without --db, verdicts go to --out only.", file=sys.stderr)
         return 2
+    if not args.address and not os.environ.get("RAY_ADDRESS"):
+        # A cluster of our own for this run: on the loopback address only (engines/ray_engine.py,
+        # LOOPBACK_ENV; read when Ray is imported).
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     try:
         from engines import ray_engine
     except ImportError as exc:

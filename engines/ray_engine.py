@@ -269,15 +269,23 @@ def runtime_env() -> dict[str, Any]:
             "env_vars": {k: os.environ[k] for k in VERDICT_ENV if k in os.environ}}
 
 
+# Set before `import ray` (cli.py does, for a cluster of its own): Ray then gives this machine the
+# loopback address instead of its network one, so a cluster started for one run is reached only
+# from here. (Ray reads it as "clusters disabled", meant for Windows and macOS; one node is all
+# such a cluster has anyway.)
+LOOPBACK_ENV = ("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+
+
 def connect(address: str | None) -> bool:
-    """Join the cluster at `address` ('auto', 'HOST:PORT', 'ray://HOST:PORT'), or start a local
-    one when there is none; True when this call connected (and so should disconnect)."""
+    """Join the cluster at `address` ('auto', 'HOST:PORT', 'ray://HOST:PORT', or $RAY_ADDRESS), or
+    start one on this machine for this run; True when this call connected (and so should
+    disconnect, which also stops a cluster it started)."""
     if ray.is_initialized():
         return False
     kwargs: dict[str, Any] = {"address": address, "runtime_env": runtime_env(),
                               "logging_level": logging.WARNING, "log_to_driver": True}
     if address is None and not os.environ.get("RAY_ADDRESS"):
-        kwargs["include_dashboard"] = False  # a local cluster for this run only
+        kwargs.update(address="local", include_dashboard=False)
     ray.init(**kwargs)
     return True
 

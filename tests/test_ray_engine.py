@@ -1,7 +1,7 @@
 """The Ray engine (`cli.py audit --engine ray`, engines/ray_engine.py) on a real local Ray cluster.
 
-The cluster is started here (`ray.init(address="local", num_cpus=2)`, loopback only) and shut
-down at the end; every audit runs as a user would run it, `cli.py audit ... --engine ray
+The cluster is started here (`ray.init(address="local", num_cpus=2)`, on 127.0.0.1 only) and
+shut down at the end; every audit runs as a user would run it, `cli.py audit ... --engine ray
 --address <this cluster>` in a subprocess, and is compared with the local engine on the same
 input. Verdicts must be identical byte for byte, so both engines run with PYTHONHASHSEED=0 (a
 planning verdict quotes one of several optimal plans, chosen by set order; see
@@ -23,6 +23,10 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+# The test cluster uses the loopback address only (read when Ray is imported; engines/ray_engine.py,
+# LOOPBACK_ENV); the CLI runs inherit it, so their drivers find the cluster's node on 127.0.0.1.
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 # CI sets STEPSCOPE_REQUIRE_RAY=1 (it installs the extra): there a missing Ray fails instead of skipping.
 if os.environ.get("STEPSCOPE_REQUIRE_RAY") == "1":
@@ -49,7 +53,9 @@ def cluster() -> str:
     info = ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=512 * 2**20,
                     log_to_driver=False)
     try:
-        yield info.address_info["gcs_address"]
+        address = info.address_info["gcs_address"]
+        assert address.startswith("127.0.0.1:"), address
+        yield address
     finally:
         ray.shutdown()
 
