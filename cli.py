@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import sys
 import time
@@ -159,14 +158,14 @@ def _audit_on_ray(args: argparse.Namespace) -> int:
             print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
             return 2
     try:
-        files = ray_engine.input_files(args.input)
+        files = ray_engine.input_files(args.input, None if args.input_format == "auto" else args.input_format)
     except ray_engine.InputError as exc:
         print(f"error: cannot read {exc}", file=sys.stderr)
         return 2
     # Verdicts go to --out, or to standard output when they go nowhere else.
     writer = VerdictWriter(args.out) if args.out or not args.db else None
     try:
-        run = ray_engine.run_audit(args.input, address=args.address, db_url=args.db, writer=writer,
+        run = ray_engine.run_audit(files, address=args.address, db_url=args.db, writer=writer,
                                    default_domain=args.domain)
     except BaseException as exc:
         if writer is not None:
@@ -174,6 +173,12 @@ def _audit_on_ray(args: argparse.Namespace) -> int:
         if isinstance(exc, ConnectionError):
             print(f"error: cannot reach the Ray cluster at {args.address}: {exc}", file=sys.stderr)
             return 2
+        if isinstance(exc, Exception):
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            print(f"error: the Ray run failed ({type(exc).__name__}: {first[:500]})"
+                  + ("; what was stored stays stored, and the same command again completes the run without "
+                     "duplicates" if args.db else ""), file=sys.stderr)
+            return 1
         raise
     if writer is not None:
         writer.close()

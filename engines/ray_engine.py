@@ -85,11 +85,17 @@ def _kind(path: str) -> str:
     return "parquet" if path.lower().endswith(".parquet") else "jsonl"
 
 
-def input_files(spec: str) -> list[InputFile]:
+def input_files(spec: str, kind: str | None = None) -> list[InputFile]:
     """INPUT as files, in a fixed order: one file, every JSONL/Parquet file under a directory
-    (sorted by path), or the files a glob matches (sorted). Local paths must be visible to every
+    (sorted by path), or the files a glob matches (sorted). Each is read as Parquet when its name
+    ends in .parquet, else as JSONL, unless `kind` says. Local paths must be visible to every
     node at the same path (a shared file system); URIs (s3://, gs://, ...) are read by the workers
     through pyarrow's file systems."""
+    files = _input_files(spec)
+    return [InputFile(f.path, f.name, kind, f.size) for f in files] if kind else files
+
+
+def _input_files(spec: str) -> list[InputFile]:
     if spec == "-":
         raise InputError("the Ray engine reads files, not standard input; save the records to a file")
     if "://" in spec:
@@ -290,11 +296,10 @@ def connect(address: str | None) -> bool:
     return True
 
 
-def run_audit(spec: str, *, address: str | None = None, db_url: str | None = None,
+def run_audit(files: list[InputFile], *, address: str | None = None, db_url: str | None = None,
               writer: VerdictWriter | None = None, default_domain: str | None = None) -> RayRun:
-    """Audit every record of INPUT on Ray. Verdicts go to `writer` in input order (when given);
-    records and results go to the PostgreSQL database at `db_url` (when given)."""
-    files = input_files(spec)
+    """Audit every record of these files (`input_files`) on Ray. Verdicts go to `writer` in input
+    order (when given); records and results go to the PostgreSQL database at `db_url` (when given)."""
     limits = current_limits()
     engine = None
     if db_url:
