@@ -40,11 +40,13 @@ QUICK_N = 20_000
 SHARDS = 16
 WORDS = ["wait", "so", "then", "check", "plan", "block", "goal"]
 
-# Runs cli.main in a fresh interpreter and reports that process's peak RSS (the driver's memory).
-_DRIVER = ("import sys, cli\n"
+# Runs cli.main in a fresh interpreter and reports that process's peak RSS (the driver's memory)
+# and its own CPU time (with Ray: what the driver spends per record, the limit of one driver).
+_DRIVER = ("import resource, sys, cli\n"
            "rc = cli.main(sys.argv[1:])\n"
            "hwm = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM'))\n"
-           "sys.stderr.write(f'\\nPEAK_KB {hwm}\\n')\n"
+           "ru = resource.getrusage(resource.RUSAGE_SELF)\n"
+           "sys.stderr.write(f'\\nPEAK_KB {hwm}\\nCPU_S {ru.ru_utime + ru.ru_stime}\\n')\n"
            "sys.exit(rc)\n")
 
 
@@ -71,8 +73,8 @@ def make_corpus(tmp: Path, n: int, shards: int = SHARDS, seed: int = 7) -> tuple
     return d, whole
 
 
-def _cli(args: list[str], log: Path) -> tuple[float, float]:
-    """(seconds, driver peak MB) of one `cli.py` run."""
+def _cli(args: list[str], log: Path) -> tuple[float, float, float]:
+    """(seconds, driver peak MB, driver CPU seconds) of one `cli.py` run."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.pop("RAY_ADDRESS", None)
     start = time.perf_counter()
@@ -84,7 +86,8 @@ def _cli(args: list[str], log: Path) -> tuple[float, float]:
     if proc.returncode != 0:
         raise RuntimeError(f"cli.py {' '.join(args)} failed:\n{text[-3000:]}")
     peak = next(int(line.split()[1]) for line in text.splitlines() if line.startswith("PEAK_KB"))
-    return secs, peak / 1024
+    cpu = next(float(line.split()[1]) for line in text.splitlines() if line.startswith("CPU_S"))
+    return secs, peak / 1024, cpu
 
 
 def _pg_schema(base: str) -> tuple[str, str]:
@@ -220,8 +223,8 @@ def run(quick: bool, n: int | None = None) -> list[dict]:
                         "records/s", "the per-core rate"))
 
         local_out = tmp / "local.parquet"
-        secs, peak = _cli(["audit", str(whole), "--db", f"sqlite:///{tmp / 'local.db'}", "--out", str(local_out)],
-                          tmp / "local.log")
+        secs, peak, _ = _cli(["audit", str(whole), "--db", f"sqlite:///{tmp / 'local.db'}", "--out",
+                              str(local_out)], tmp / "local.log")
         local_rate = n / secs
         rows.append(row(f"local engine, {n:,} small traces ({mb:.0f} MB) -> SQLite + Parquet", local_rate,
                         "records/s"))
@@ -230,7 +233,7 @@ def run(quick: bool, n: int | None = None) -> list[dict]:
         if pg:
             url, schema = _pg_schema(pg)
             try:
-                secs, peak = _cli(["audit", str(whole), "--db", url, "--out", os.devnull], tmp / "local_pg.log")
+                secs, peak, _ = _cli(["audit", str(whole), "--db", url, "--out", os.devnull], tmp / "local_pg.log")
                 local_pg_rate = n / secs
                 rows.append(row(f"local engine, {n:,} small traces -> PostgreSQL", local_pg_rate, "records/s"))
             finally:
@@ -244,23 +247,26 @@ def run(quick: bool, n: int | None = None) -> list[dict]:
         try:
             rows.append(row(f"Ray: start a local cluster ({cpus} CPUs)", started, "s"))
             ray_out = tmp / "ray.parquet"
-            secs, peak = _cli(["audit", str(shards), "--engine", "ray", "--address", address, "--out", str(ray_out)],
-                              tmp / "ray.log")
+            secs, peak, cpu = _cli(["audit", str(shards), "--engine", "ray", "--address", address, "--out",
+                                    str(ray_out)], tmp / "ray.log")
             same = (pq.read_table(ray_out, columns=["verdict_json"]).column("verdict_json")
                     .equals(pq.read_table(local_out, columns=["verdict_json"]).column("verdict_json")))
             rows.append(row(f"Ray engine, {SHARDS} shards -> Parquet (verdicts identical to local: {same})",
                             n / secs, "records/s", "local engine -> SQLite + Parquet", (n / secs) / local_rate))
             rows.append(row("  peak RSS of the Ray driver", peak, "MB"))
+            rows.append(row("  Ray driver CPU time per record (receiving verdicts, writing Parquet)",
+                            cpu / n * 1e6, "us", "the most one driver can take in", None))
             if pg:
                 url, schema = _pg_schema(pg)
                 try:
-                    secs, peak = _cli(["audit", str(shards), "--engine", "ray", "--address", address, "--db", url],
-                                      tmp / "ray_pg.log")
+                    secs, peak, cpu = _cli(["audit", str(shards), "--engine", "ray", "--address", address, "--db",
+                                            url], tmp / "ray_pg.log")
                     stored = _count(url, "record"), _count(url, "trace_verdict")
                     rows.append(row(f"Ray engine -> PostgreSQL ({stored[0]:,} records, {stored[1]:,} verdicts stored)",
                                     n / secs, "records/s", "local engine -> PostgreSQL",
                                     (n / secs) / local_pg_rate if local_pg_rate else None))
                     rows.append(row("  peak RSS of the Ray driver", peak, "MB"))
+                    rows.append(row("  Ray driver CPU time per record (summary columns only)", cpu / n * 1e6, "us"))
                 finally:
                     _drop_schema(pg, schema)
         finally:
