@@ -1,4 +1,5 @@
-"""Headless audits: `python cli.py audit INPUT.jsonl [--out V.jsonl] [--db URL] [--workers N]`.
+"""Headless audits: `python cli.py audit INPUT.jsonl [--out V.jsonl|V.parquet] [--db URL] [--workers N]
+[--engine ray [--address ADDR]]`.
 
 Contract: record-format.md section 3. One verdict per input line, in input order; a summary
 on standard error; exit status 0 even when traces are invalid (non-zero only when the input
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
+import os
 import sys
 import time
 from collections import Counter
@@ -17,7 +18,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Iterator
 
-from core.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, text_unit
+from core.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit
+from core.verdict_files import VerdictWriter, tally
 
 
 def _open_input(path: str, stack: ExitStack) -> tuple[IO[bytes], str]:
@@ -33,6 +35,8 @@ def _units(stream: IO[bytes], name: str, input_format: str, domain: str | None) 
         fmt = guess_format(name if name != "<stdin>" else "", head)
     if fmt == "jsonl":
         return iter_jsonl(stream, default_domain=domain)
+    if fmt == "parquet":
+        return iter_parquet(stream if stream.seekable() else io.BytesIO(stream.read()), default_domain=domain)
     data = stream.read()
     if fmt == "json":
         return iter_json_document(data, default_domain=domain)
@@ -57,7 +61,7 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def _summary(counts: Counter, gaps: Counter, elapsed: float) -> str:
+def _summary(counts: Counter, gaps: Counter, elapsed: float, extra: list[tuple[str, str]] = ()) -> str:
     n = counts["records"]
     def row(label: str, value: object) -> str:
         return f"  {label:<28} {value}"
@@ -76,11 +80,15 @@ def _summary(counts: Counter, gaps: Counter, elapsed: float) -> str:
     ]
     for kind, c in sorted(gaps.items()):
         lines.append(row(f"gap {kind}", f"{c:,}"))
+    for label, value in extra:
+        lines.append(row(label, value))
     lines.append(row("time", f"{elapsed:.2f} s ({n / max(elapsed, 1e-9):,.0f} units/s)"))
     return "\n".join(lines) + "\n"
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if args.engine == "ray":
+        return _audit_on_ray(args)
     from db.engine import make_engine
     from pipeline import audit_units
 
@@ -99,24 +107,86 @@ def cmd_audit(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
             return 2
-        out = sys.stdout if args.out in (None, "-") else stack.enter_context(open(args.out, "w", encoding="utf-8"))
-        units = _units(stream, name, args.input_format, args.domain)
-        for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
-                                   on_progress=progress):
-            v = outcome.verdict
-            out.write(json.dumps(v, ensure_ascii=False) + "\n")
-            counts["records"] += 1
-            counts["new"] += outcome.new
-            if outcome.error:
-                counts["unreadable"] += 1
-            elif v["parse"]["errors"]:
-                counts["parse_errors"] += 1
-            counts[f"answer_{str(v['answer_correct']).lower()}"] += 1
-            counts[f"trace_{str(v['trace_valid']).lower()}"] += 1
-            gaps.update(g["kind"] for g in v["gaps"])
-        out.flush()
+        writer = VerdictWriter(args.out)
+        try:
+            units = _units(stream, name, args.input_format, args.domain)
+            for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
+                                       on_progress=progress):
+                v = outcome.verdict
+                writer.add(name, outcome.unit_line, v, outcome.error is not None)
+                tally(counts, gaps, unreadable=outcome.error is not None, parse_ok=v["parse"]["ok"],
+                      answer_correct=v["answer_correct"], trace_valid=v["trace_valid"],
+                      gap_kinds=[g["kind"] for g in v["gaps"]], new=outcome.new)
+        except BaseException:
+            writer.abort()
+            raise
+        writer.close()
     progress.finish()
     sys.stderr.write(_summary(counts, gaps, time.perf_counter() - started))
+    return 0
+
+
+def _audit_on_ray(args: argparse.Namespace) -> int:
+    """`--engine ray`: the same audit on a Ray cluster (engines/ray_engine.py). Ray is imported
+    only here, so the default install does not need it."""
+    if args.workers != 1:
+        print("note: --workers is for the local engine; Ray uses every CPU of the cluster", file=sys.stderr)
+    if args.input_format not in ("auto", "jsonl", "parquet"):
+        print("error: the Ray engine reads JSONL and Parquet files (--input-format auto, jsonl or parquet)",
+              file=sys.stderr)
+        return 2
+    if args.db and not args.db.startswith(("postgresql", "postgres:")):
+        print("error: --engine ray writes from many processes and machines at once; --db must be a "
+              "PostgreSQL URL (SQLite has one writer). Without --db, verdicts go to --out only.", file=sys.stderr)
+        return 2
+    if not args.address and not os.environ.get("RAY_ADDRESS"):
+        # A cluster of our own for this run: on the loopback address only (engines/ray_engine.py,
+        # LOOPBACK_ENV; read when Ray is imported).
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    try:
+        from engines import ray_engine
+    except ImportError as exc:
+        print(f"error: --engine ray needs Ray ({exc}); install the extra: "
+              ".venv/bin/pip install --require-hashes -r requirements-ray.txt", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    if args.db:
+        from db.engine import make_engine
+        try:
+            make_engine(args.db)
+        except Exception as exc:  # noqa: BLE001
+            print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return 2
+    try:
+        files = ray_engine.input_files(args.input, None if args.input_format == "auto" else args.input_format)
+    except ray_engine.InputError as exc:
+        print(f"error: cannot read {exc}", file=sys.stderr)
+        return 2
+    # Verdicts go to --out, or to standard output when they go nowhere else.
+    writer = VerdictWriter(args.out) if args.out or not args.db else None
+    try:
+        run = ray_engine.run_audit(files, address=args.address, db_url=args.db, writer=writer,
+                                   default_domain=args.domain)
+    except BaseException as exc:
+        if writer is not None:
+            writer.abort()
+        if isinstance(exc, ConnectionError):
+            print(f"error: cannot reach the Ray cluster at {args.address}: {exc}", file=sys.stderr)
+            return 2
+        if isinstance(exc, Exception):
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            print(f"error: the Ray run failed ({type(exc).__name__}: {first[:500]})"
+                  + ("; what was stored stays stored, and the same command again completes the run without "
+                     "duplicates" if args.db else ""), file=sys.stderr)
+            return 1
+        raise
+    if writer is not None:
+        writer.close()
+    elapsed = time.perf_counter() - started
+    sys.stderr.write(_summary(run.counts, run.gaps, elapsed, extra=[
+        ("engine", f"ray: {run.nodes} node(s), {run.cpus:g} CPUs, {len(files)} input file(s)"),
+        ("connect / start cluster", f"{run.connect_seconds:.2f} s"),
+    ]))
     return 0
 
 
@@ -174,12 +244,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     audit = sub.add_parser("audit", help="audit a file of trace records (JSONL; '-' for stdin)")
     audit.add_argument("input", help="records file (JSONL, JSON, text or chat-completion responses), or -")
-    audit.add_argument("--out", help="verdicts file (JSONL); default standard output")
+    audit.add_argument("--out", help="verdicts file: JSONL, or Parquet when it ends in .parquet; default standard "
+                       "output (with --engine ray and --db: none)")
     audit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     audit.add_argument("--workers", type=int, default=1, help="worker processes for parsing and replay")
-    audit.add_argument("--input-format", choices=["auto", "jsonl", "json", "text"], default="auto",
+    audit.add_argument("--input-format", choices=["auto", "jsonl", "json", "text", "parquet"], default="auto",
                        help="how to read INPUT (auto: by extension, else JSONL)")
     audit.add_argument("--domain", help="domain for records that do not name one (and for text input)")
+    audit.add_argument("--engine", choices=["local", "ray"], default="local",
+                       help="local: this machine (--workers N); ray: a Ray cluster (needs requirements-ray.txt). "
+                       "With ray, INPUT may be a file, a directory or a glob of JSONL/Parquet files")
+    audit.add_argument("--address", help="--engine ray: the cluster ('auto', HOST:PORT, or ray://HOST:PORT for Ray "
+                       "Client); default $RAY_ADDRESS, else a local cluster started for this run")
     audit.set_defaults(func=cmd_audit)
     reaudit = sub.add_parser("reaudit", help="re-run audits whose verdicts came from an older validator")
     reaudit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")

@@ -62,6 +62,12 @@ def _malformed(unit: InputUnit) -> ResultRows:
     return malformed_rows(error_verdict(unit.guessed_id, unit.error or "unreadable input", unit.line).to_json())
 
 
+def unit_rows(unit: InputUnit, limits: Limits | None = None) -> ResultRows:
+    """The audit of one input unit without storing it: a record's audit, or the verdict of an
+    input that never became a record. The same rows `audit_units` stores."""
+    return audit_to_rows(unit.record, limits) if unit.record is not None else _malformed(unit)
+
+
 def _batches(units: Iterable[InputUnit], size: int, max_bytes: int = BATCH_BYTES) -> Iterator[list[InputUnit]]:
     """Batches of at most `size` units and about `max_bytes` of input, so memory stays bounded
     whether records are tiny or 100 KB thinking traces."""

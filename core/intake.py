@@ -17,7 +17,7 @@ from typing import IO, Any, Iterator, Literal
 from core.limits import current_limits
 from core.record import RecordError, TraceRecord, record_from_json
 
-InputFormat = Literal["auto", "jsonl", "json", "text"]
+InputFormat = Literal["auto", "jsonl", "json", "text", "parquet"]
 
 _ID_PREFIX = re.compile(rb'"id"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
 
@@ -126,14 +126,28 @@ def _utf16_lines(stream: IO[bytes]) -> Iterator[bytes]:
         yield line.rstrip("\r\n").encode("utf-8")
 
 
-def iter_jsonl(stream: IO[bytes], default_domain: str | None = None) -> Iterator[InputUnit]:
-    """One unit per non-blank line; lines over the limit are reported, not loaded."""
-    limit = current_limits().max_line_bytes
+@dataclass
+class RawLine:
+    """One non-blank JSONL line before it is decoded: what the Ray engine ships from its readers
+    to its workers, and what `iter_jsonl` decodes in place. `first` is the file's first line (a
+    UTF-8 BOM may open it); `error` is set when the line is over the size limit, and `raw` then
+    holds only its first 64 KiB."""
+
+    line: int
+    raw: bytes
+    first: bool = False
+    error: str | None = None
+
+
+def iter_jsonl_lines(stream: IO[bytes], max_line_bytes: int | None = None) -> Iterator[RawLine]:
+    """The non-blank lines of a JSONL stream (UTF-8, or UTF-16 with a BOM), numbered from 1;
+    lines over the limit are reported, not loaded."""
+    limit = max_line_bytes if max_line_bytes is not None else current_limits().max_line_bytes
     head = stream.peek(4)[:4] if hasattr(stream, "peek") else b""
     if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         for n, raw in enumerate(_utf16_lines(stream), start=1):
             if raw.strip():
-                yield unit_from_json_bytes(n, raw, False, default_domain)
+                yield RawLine(n, raw)
         return
     line_no = 0
     while True:
@@ -149,17 +163,84 @@ def iter_jsonl(stream: IO[bytes], default_domain: str | None = None) -> Iterator
                 total += len(chunk)
                 if not chunk or chunk.endswith(b"\n"):
                     break
-            yield InputUnit(
-                line=line_no, raw=prefix, raw_truncated=True,
-                error=(f"line is {total:,} bytes, over the limit of {limit:,} "
-                       "(STEPSCOPE_MAX_LINE_BYTES); its first 64 KiB are stored"),
-            )
+            yield RawLine(line_no, prefix, line_no == 1,
+                          error=(f"line is {total:,} bytes, over the limit of {limit:,} "
+                                 "(STEPSCOPE_MAX_LINE_BYTES); its first 64 KiB are stored"))
             continue
         raw = raw.rstrip(b"\r\n")
         body = raw[len(codecs.BOM_UTF8):] if line_no == 1 and raw.startswith(codecs.BOM_UTF8) else raw
         if not body.strip():
             continue
-        yield unit_from_json_bytes(line_no, raw, line_no == 1, default_domain)
+        yield RawLine(line_no, raw, line_no == 1)
+
+
+def unit_from_line(line: RawLine, default_domain: str | None = None) -> InputUnit:
+    """The input unit of one JSONL line: decoded and validated, or the reason it is not a record."""
+    if line.error is not None:
+        return InputUnit(line=line.line, raw=line.raw, raw_truncated=True, error=line.error)
+    return unit_from_json_bytes(line.line, line.raw, line.first, default_domain)
+
+
+def iter_jsonl(stream: IO[bytes], default_domain: str | None = None,
+               max_line_bytes: int | None = None) -> Iterator[InputUnit]:
+    """One unit per non-blank line; lines over the limit are reported, not loaded."""
+    for line in iter_jsonl_lines(stream, max_line_bytes):
+        yield unit_from_line(line, default_domain)
+
+
+# Columns of a table of records (Parquet input) that hold JSON objects: as JSON text (exact), or
+# as Arrow structs, whose fields absent from a row read back as nulls and are dropped here.
+_OBJECT_COLUMNS = ("problem", "meta")
+
+
+def _drop_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_nulls(v) for v in value]
+    return value
+
+
+def line_from_columns(row_no: int, row: dict[str, Any]) -> RawLine:
+    """One row of a table with the record columns (id, domain, format, problem, trace, answer,
+    model, meta) as the JSONL line that holds the same record: null columns are left out, and
+    `problem`/`meta` given as JSON text are decoded. Both engines read Parquet through this."""
+    obj: dict[str, Any] = {}
+    for key, value in row.items():
+        if value is None:
+            continue
+        if key in _OBJECT_COLUMNS:
+            if isinstance(value, str) and value.lstrip()[:1] == "{":
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    pass  # kept as text: the record reader says what is wrong with it
+            else:
+                value = _drop_nulls(value)
+        obj[key] = value
+    raw = json.dumps(obj, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass")
+    return RawLine(row_no, raw)
+
+
+def iter_parquet_lines(source: Any, batch_rows: int = 2000) -> Iterator[RawLine]:
+    """The rows of a Parquet file (a path or a seekable binary file) as JSONL lines, numbered
+    from 1; a file that cannot be read (not Parquet, cut short) ends with one line saying so."""
+    import pyarrow.parquet as pq
+
+    n = 0
+    try:
+        for batch in pq.ParquetFile(source).iter_batches(batch_size=batch_rows):
+            for row in batch.to_pylist():
+                n += 1
+                yield line_from_columns(n, row)
+    except Exception as exc:  # noqa: BLE001 - say so, keep what was read
+        yield RawLine(n + 1, b"", error=f"not a readable Parquet file: {type(exc).__name__}: {exc}")
+
+
+def iter_parquet(source: Any, default_domain: str | None = None) -> Iterator[InputUnit]:
+    """One unit per row of a Parquet file with the record columns."""
+    for line in iter_parquet_lines(source):
+        yield unit_from_line(line, default_domain)
 
 
 def iter_json_document(data: bytes, default_domain: str | None = None) -> Iterator[InputUnit]:
@@ -212,6 +293,8 @@ def guess_format(name: str, head: bytes) -> InputFormat:
         return "json"
     if lower.endswith((".txt", ".md", ".log")):
         return "text"
+    if lower.endswith(".parquet"):
+        return "parquet"
     first = head.lstrip(codecs.BOM_UTF8).lstrip()
     if first.startswith(b"{"):
         line = first.split(b"\n", 1)[0]

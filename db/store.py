@@ -101,6 +101,28 @@ def _copy_rows(conn: Connection, table: Table, columns: tuple[str, ...], params:
                 copy.write_row(row)
 
 
+def _copy_new_records(conn: Connection, rows: list[dict]) -> set[str]:
+    """PostgreSQL: records go in with COPY into a session-local staging table, then one
+    INSERT ... SELECT ... ON CONFLICT (content_hash) DO NOTHING, so a record that another writer
+    (or an earlier try of the same batch) stored meanwhile is skipped, not duplicated. Rows are
+    inserted in content-hash order, like every other writer. The staging table lives as long as
+    the connection and is emptied at each commit. Returns the content hashes inserted here."""
+    columns = tuple(rows[0])
+    names = ", ".join(f'"{c}"' for c in columns)
+    info = conn.connection.info  # survives with the pooled DBAPI connection
+    if not info.get("record_incoming"):
+        conn.exec_driver_sql(f"CREATE TEMPORARY TABLE IF NOT EXISTS record_incoming ON COMMIT DELETE ROWS AS "
+                             f"SELECT {names} FROM record WITH NO DATA")
+        info["record_incoming"] = columns
+    with conn.connection.dbapi_connection.cursor() as cur:  # type: ignore[union-attr]
+        with cur.copy(f"COPY record_incoming ({names}) FROM STDIN") as copy:
+            for r in rows:
+                copy.write_row(tuple(r[c] for c in columns))
+    result = conn.exec_driver_sql(f"INSERT INTO record ({names}) SELECT {names} FROM record_incoming "
+                                  "ORDER BY content_hash ON CONFLICT (content_hash) DO NOTHING RETURNING content_hash")
+    return {h for (h,) in result}
+
+
 def _bulk_insert_dicts(conn: Connection, table: Table, rows: list[dict], **kwargs: str) -> None:
     """_bulk_insert for rows that are dicts sharing one key set (one row per record)."""
     if rows:
@@ -139,14 +161,21 @@ def store_raw(engine: Engine, units: Sequence[InputUnit], source: str | None = N
         keys = _key_param(conn, sorted(set(hashes)))
         before = dict(conn.execute(lookup, keys).all())
         fresh = {r["content_hash"]: r for r in rows if r["content_hash"] not in before}
+        inserted: set[str] = set()
         if fresh:
             # One insertion order for every writer, so concurrent uploads cannot deadlock.
-            _bulk_insert_dicts(conn, RECORD, [fresh[h] for h in sorted(fresh)], ignore_conflict_on="content_hash")
+            ordered = [fresh[h] for h in sorted(fresh)]
+            if conn.dialect.name == "postgresql":
+                # What this transaction inserted, not what another writer stored meanwhile.
+                inserted = _copy_new_records(conn, ordered)
+            else:
+                _bulk_insert_dicts(conn, RECORD, ordered, ignore_conflict_on="content_hash")
+                inserted = set(fresh)  # SQLite writers hold the database lock (BEGIN IMMEDIATE)
         after = dict(conn.execute(lookup, keys).all())
     seen: set[str] = set()
     out = []
     for h in hashes:
-        out.append((after[h], h not in before and h not in seen))
+        out.append((after[h], h in inserted and h not in seen))
         seen.add(h)
     return out
 

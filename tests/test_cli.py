@@ -158,3 +158,40 @@ def test_export_writes_a_filtered_view_in_every_format(db_url, tmp_path):
     assert "http://stepscope.example:8501/explorer?trace=" in page and "&amp;step=0" in page
     assert "<details>" in page
     assert run_cli("export", "--db", db_url, "--format", "parquet").returncode == 2  # parquet needs --out
+
+
+def test_the_local_engine_never_imports_ray_and_writes_parquet_verdicts(tmp_path):
+    """Ray is an optional extra: a default audit runs without importing it. `--out *.parquet`
+    writes the same verdicts as JSONL, one row each."""
+    import pyarrow.parquet as pq
+
+    rows = [{"id": f"p{i}", "domain": "freeform", "trace": f"So {i} + 1 = {i + 1}.", "answer": str(i + 1)}
+            for i in range(5)]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows) + "not json\n")
+    script = ("import sys, cli\n"
+              "rc = cli.main(sys.argv[1:])\n"
+              "print('ray imported' if 'ray' in sys.modules else 'no ray')\n"
+              "sys.exit(rc)\n")
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    proc = subprocess.run([sys.executable, "-c", script, "audit", str(src), "--db", db, "--out", str(tmp_path / "v.parquet")],
+                          cwd=REPO, capture_output=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.decode().strip() == "no ray"
+    assert run_cli("audit", str(src), "--db", db, "--out", str(tmp_path / "v.jsonl")).returncode == 0
+    table = pq.read_table(tmp_path / "v.parquet")
+    assert table.column("verdict_json").to_pylist() == (tmp_path / "v.jsonl").read_text().splitlines()
+    assert table.column("line").to_pylist() == [1, 2, 3, 4, 5, 6]
+    assert table.column("unreadable").to_pylist() == [False] * 5 + [True]
+
+
+def test_ray_engine_refuses_sqlite_and_says_how_to_install_ray(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "a", "domain": "freeform", "trace": "x"}) + "\n")
+    proc = run_cli("audit", str(src), "--engine", "ray", "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert proc.returncode == 2 and b"must be a PostgreSQL URL" in proc.stderr
+    # Without the extra (simulated by making `import ray` fail), the message says what to install.
+    script = "import sys; sys.modules['ray'] = None; import cli; sys.exit(cli.main(sys.argv[1:]))"
+    proc = subprocess.run([sys.executable, "-c", script, "audit", str(src), "--engine", "ray"], cwd=REPO,
+                          capture_output=True, timeout=240)
+    assert proc.returncode == 2 and b"requirements-ray.txt" in proc.stderr

@@ -1,13 +1,14 @@
 """The import direction of the layers (README, "How it fits together"), checked on the source:
 
-core <- trace_parsers <- validators <- audit.py <- rewards <- db <- pipeline.py <- capture <- cli.py, app.py, app_pages
+core <- trace_parsers <- validators <- audit.py <- rewards <- db <- pipeline.py <- capture, engines <- cli.py, app.py, app_pages
 
 Every import points down (function-level imports included); parsers and validators never import
 the database, the pages or Streamlit, and parsers never import validators. The reward functions
 (rewards/, loaded inside training jobs) import core, trace_parsers, validators and audit only:
 nothing from the database, the pages, capture, the pipeline or the CLI, and never Streamlit,
 SQLAlchemy or litellm. A domain family (a package under validators/) keeps its private modules
-(`_name.py`) to itself.
+(`_name.py`) to itself. Ray, an optional extra, is imported only by engines/ (and by the tests and
+benchmarks of the Ray engine), so the default install never needs it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import pytest
 from tests.conftest import REPO
 
 LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "db": 5, "pipeline": 6,
-          "capture": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
+          "capture": 7, "engines": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
+# Optional extras and the only top-level packages that may import them.
+EXTRAS = {"ray": {"engines", "tests", "bench"}}
 PURE = ("trace_parsers", "validators")
 NEVER_IN_PURE = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app", "audit", "rewards",
                  "streamlit", "sqlalchemy", "sqlmodel", "psycopg", "psycopg2"}
@@ -30,7 +33,10 @@ SKIP_DIRS = {".venv", ".git", "data", "__pycache__"}
 
 
 def _sources() -> list[Path]:
-    return sorted(p for p in REPO.rglob("*.py") if not SKIP_DIRS & set(p.relative_to(REPO).parts))
+    def skipped(parts: tuple[str, ...]) -> bool:  # also other virtualenvs beside .venv (.venv-ray, ...)
+        return bool(SKIP_DIRS & set(parts)) or any(part.startswith(".venv") for part in parts)
+
+    return sorted(p for p in REPO.rglob("*.py") if not skipped(p.relative_to(REPO).parts))
 
 
 def _module_name(path: Path) -> str:
@@ -64,6 +70,10 @@ def _violations(path: Path) -> list[str]:
         where = f"{path.relative_to(REPO)}:{line} imports {name}"
         if top in LAYERS and target in LAYERS and LAYERS[target] > LAYERS[top]:
             found.append(f"{where} (a higher layer)")
+        if target in EXTRAS and top not in EXTRAS[target]:
+            found.append(f"{where} (an optional extra, only for {', '.join(sorted(EXTRAS[target]))})")
+        if top in LAYERS and LAYERS[top] == LAYERS.get(target) == 6 and top != target:
+            found.append(f"{where} (capture and engines are side by side)")
         if top in PURE and target in NEVER_IN_PURE:
             found.append(f"{where} (parsers and validators stay pure)")
         if top == "rewards" and target in NEVER_IN_REWARDS:
@@ -87,6 +97,7 @@ def test_every_import_points_down_and_families_keep_their_privates():
     ("import streamlit as st", "stay pure"),
     ("from db.store import store_raw", "a higher layer"),
     ("from rewards import compute_score", "a higher layer"),
+    ("import ray", "an optional extra"),
 ])
 def test_the_checker_catches_what_it_should(tmp_path, monkeypatch, line, expected):
     fake_repo = tmp_path
