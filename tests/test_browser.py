@@ -52,12 +52,11 @@ def _faulty_maze() -> dict:
     raise RuntimeError("no maze with room for the fault")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("browser")
-    db_url = f"sqlite:///{tmp / 'e2e.db'}"
+def start_app(db_url: str, **env_extra: str) -> tuple[subprocess.Popen, str]:
+    """`streamlit run app.py` on a free port against `db_url`; returns the process and its base URL
+    once the health check answers."""
     port = _free_port()
-    env = {**os.environ, "STEPSCOPE_DATABASE_URL": db_url, "STEPSCOPE_DEMO": "0"}
+    env = {**os.environ, "STEPSCOPE_DATABASE_URL": db_url, "STEPSCOPE_DEMO": "0", **env_extra}
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.headless", "true", "--server.fileWatcherType", "none"],
@@ -67,12 +66,18 @@ def server(tmp_path_factory):
     while time.time() < deadline:
         try:
             if urllib.request.urlopen(f"{base}/_stcore/health", timeout=2).read() == b"ok":
-                break
+                return proc, base
         except OSError:
             time.sleep(0.3)
-    else:
-        proc.kill()
-        raise RuntimeError("streamlit did not start: " + proc.stdout.read().decode(errors="replace")[-2000:])
+    proc.kill()
+    raise RuntimeError("streamlit did not start: " + proc.stdout.read().decode(errors="replace")[-2000:])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("browser")
+    db_url = f"sqlite:///{tmp / 'e2e.db'}"
+    proc, base = start_app(db_url)
     yield {"base": base, "db": db_url, "tmp": tmp}
     proc.terminate()
     proc.wait(timeout=20)

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from streamlit.testing.v1 import AppTest
-
 import validators.registry as registry
 from core.verdicts import Gap
 from db.engine import make_engine
 from db.queries import recent_traces, step_outline, trace_by_share_id
-from tests.conftest import REPO
+from tests.test_pages import app  # noqa: F401 - the per-test database and AppTest factory
 from validators.base import DomainSpec, Replay
 
 GAP_STEPS = list(range(3, 17))  # 14 steps, two-digit labels included
@@ -21,23 +18,6 @@ GAP_STEPS = list(range(3, 17))  # 14 steps, two-digit labels included
 
 def _gap_replay(record, parsed) -> Replay:
     return Replay(answer_correct=True, gaps=[Gap("answer_contradicts_trace", "a gap over many steps", GAP_STEPS)])
-
-
-@pytest.fixture()
-def app(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'defects.db'}"
-    monkeypatch.setenv("STEPSCOPE_DATABASE_URL", url)
-    monkeypatch.setenv("STEPSCOPE_DEMO", "0")
-
-    def make(page: str, **params: str) -> AppTest:
-        at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
-        for k, v in params.items():
-            at.query_params[k] = v
-        at.switch_page(f"app_pages/{page}.py")
-        return at
-
-    make.url = url
-    return make
 
 
 def _upload(app, name: str, data: bytes, domain: str | None = None) -> None:

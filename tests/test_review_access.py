@@ -8,17 +8,12 @@ reviewer context and an owner context work side by side."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 
 from app_pages._access import shared_deployment, token_matches
-from tests.conftest import REPO
-from tests.test_browser import _faulty_maze, _free_port, _page, _share_id, browser, server  # noqa: F401 - fixtures
+from tests.test_browser import _faulty_maze, _page, _share_id, browser, server, start_app  # noqa: F401 - fixtures
 
 TOKEN = "owner-token-4f7c1e"
 
@@ -56,24 +51,7 @@ def shared(tmp_path_factory):
     maze = _faulty_maze()
     maze["id"] = "shared-maze"
     _audit_into(db_url, tmp, [maze], "shared.jsonl")
-    port = _free_port()
-    env = {**os.environ, "STEPSCOPE_DATABASE_URL": db_url, "STEPSCOPE_DEMO": "0", "STEPSCOPE_SHARED": "1",
-           "STEPSCOPE_OWNER_TOKEN": TOKEN, "STEPSCOPE_REVIEW_COMMENTS": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.fileWatcherType", "none"],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        raise RuntimeError("streamlit did not start")
+    proc, base = start_app(db_url, STEPSCOPE_SHARED="1", STEPSCOPE_OWNER_TOKEN=TOKEN, STEPSCOPE_REVIEW_COMMENTS="1")
     yield {"base": base, "db": db_url, "share": _share_id(db_url, "shared-maze"),
            "bad": maze["expected"]["first_invalid_step"]}
     proc.terminate()
