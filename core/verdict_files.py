@@ -51,7 +51,7 @@ class VerdictWriter:
     """Writes verdicts to `path`: Parquet when it ends in .parquet (written to a temporary name
     and renamed when complete), else JSONL; standard output for None or '-'."""
 
-    ROW_GROUP = 50_000
+    ROW_GROUP = 10_000  # rows held before they are written: memory stays flat
 
     def __init__(self, path: str | None):
         self.path = None if path in (None, "-") else Path(path)

@@ -327,8 +327,9 @@ def run_audit(files: list[InputFile], *, address: str | None = None, db_url: str
                             fn_kwargs={"db_url": db_url, "default_domain": default_domain, "limits": limits,
                                        "with_verdicts": writer is not None},
                             num_cpus=1, max_retries=MAX_TASK_RETRIES)
-        if writer is None:
-            ds = ds.drop_columns(["verdict_json"])
+        # (Without a verdict file, audit_block leaves verdict_json empty. Not ds.drop_columns: that
+        # is one more operator, and Ray Data reserves CPUs per operator; it took one of this
+        # machine's two audit slots.)
         next_analyze = ANALYZE_FIRST
         for table in ds.iter_batches(batch_size=None, batch_format="pyarrow"):
             if writer is not None:
