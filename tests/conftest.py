@@ -45,21 +45,24 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'stepscope.db'}"
         return
+    yield from postgres_schema_url("t")
+
+
+def postgres_schema_url(prefix: str) -> Iterator[str]:
+    """A URL to a fresh schema on the test PostgreSQL, dropped afterwards (skips without one)."""
     base = os.environ.get(PG_ENV)
     if not base:
         pytest.skip(f"{PG_ENV} is not set")
     import sqlalchemy as sa
 
-    from db.engine import database_url
+    from db.engine import database_url, dispose_engines
 
-    schema = f"t_{uuid.uuid4().hex[:12]}"
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(database_url(base))
     with admin.begin() as conn:
         conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
     sep = "&" if "?" in base else "?"
     yield f"{base}{sep}options=-csearch_path%3D{schema}"
-    from db.engine import dispose_engines
-
     dispose_engines()
     with admin.begin() as conn:
         conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))

@@ -19,8 +19,8 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -41,7 +41,7 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 
-from tests.conftest import DEV_DATA, PG_ENV, REPO  # noqa: E402
+from tests.conftest import DEV_DATA, REPO, postgres_schema_url  # noqa: E402
 
 HOSTILE = REPO / "tests" / "hostile"
 MAP_TASK_TITLE = "ray::MapBatches(audit_block)"  # the process title of a worker running an audit task
@@ -61,23 +61,9 @@ def cluster() -> str:
 
 
 @pytest.fixture
-def pg_url() -> str:
+def pg_url() -> Iterator[str]:
     """A fresh schema on the test PostgreSQL (the Ray engine stores only in PostgreSQL)."""
-    base = os.environ.get(PG_ENV)
-    if not base:
-        pytest.skip(f"{PG_ENV} is not set")
-    from db.engine import database_url, dispose_engines
-
-    schema = f"t_ray_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(database_url(base))
-    with admin.begin() as conn:
-        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    sep = "&" if "?" in base else "?"
-    yield f"{base}{sep}options=-csearch_path%3D{schema}"
-    dispose_engines()
-    with admin.begin() as conn:
-        conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
+    yield from postgres_schema_url("t_ray")
 
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
