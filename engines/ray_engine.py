@@ -28,6 +28,7 @@ import logging
 import math
 import os
 import time
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
@@ -323,10 +324,14 @@ def run_audit(files: list[InputFile], *, address: str | None = None, db_url: str
         ds = ray.data.read_datasource(RecordFiles(files, limits.max_line_bytes), num_cpus=READ_CPUS,
                                       concurrency=max(1, math.ceil(run.cpus / CPUS_PER_READER)),
                                       override_num_blocks=len(files))
-        ds = ds.map_batches(audit_block, batch_size=None, batch_format="pyarrow", zero_copy_batch=True,
-                            fn_kwargs={"db_url": db_url, "default_domain": default_domain, "limits": limits,
-                                       "with_verdicts": writer is not None},
-                            num_cpus=1, max_retries=MAX_TASK_RETRIES)
+        with warnings.catch_warnings():
+            # Ray 2.60 deprecates passing Ray remote arguments through (`ray_remote_args`) but has no
+            # named parameter for max_retries yet; the bound matters more than the warning (above).
+            warnings.filterwarnings("ignore", message=r"`ray_remote_args` is deprecated")
+            ds = ds.map_batches(audit_block, batch_size=None, batch_format="pyarrow", zero_copy_batch=True,
+                                fn_kwargs={"db_url": db_url, "default_domain": default_domain, "limits": limits,
+                                           "with_verdicts": writer is not None},
+                                num_cpus=1, max_retries=MAX_TASK_RETRIES)
         # (Without a verdict file, audit_block leaves verdict_json empty. Not ds.drop_columns: that
         # is one more operator, and Ray Data reserves CPUs per operator; it took one of this
         # machine's two audit slots.)
