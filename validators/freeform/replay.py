@@ -32,6 +32,7 @@ anywhere in it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace as with_fields
 from fractions import Fraction
 from typing import Any
 
@@ -204,6 +205,12 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         out.gaps = findings.gaps
         out.notes["thinking"] = findings.notes
     return out
+
+
+def replay_against(record: TraceRecord, parsed: ParsedTrace, reference: str) -> Replay:
+    """This replay with the reference a domain computes from its own problem (last_letter,
+    multiplication): answer verdict, arithmetic and string claims, and the gaps."""
+    return replay(with_fields(record, problem={**record.problem, "reference_answer": reference}), parsed)
 
 
 DOMAIN = DomainSpec(
