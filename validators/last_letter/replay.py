@@ -6,6 +6,8 @@ the trace's stated conclusion as in the `freeform` domain, with the reference co
 words. On top, the task (Wei et al. 2022's chain of thought states each word's last letter, then
 the concatenation):
 
+* "Concatenating them is 'nk'" concatenates the letters stated so far: when they were stated
+  for a run of consecutive words, the result must be them in word order (`false_string_claim`).
 * A concatenation whose pieces and result are letters, or "Concatenating them is 'nk'", must give
   a run of the words' last letters in order: the result is a substring of the reference ("nk" and
   "ke" of "nke", not "kn" or "ne"). A true but off-task concatenation (out of order, a word skipped
@@ -75,10 +77,25 @@ class _Task:
         wrong = [step for i, (letter, step) in self.stated.items() if letter != self.problem.letters[i]]
         return min(wrong) if wrong and value in said else None
 
+    def referent(self) -> str | None:
+        """What "them" concatenates: the letters stated for a run of consecutive words, in word
+        order; None when the stated words are no such run (then only the task is checked)."""
+        said = sorted(self.stated)
+        if not said or said[-1] - said[0] + 1 != len(said):
+            return None
+        return "".join(self.stated[i][0] for i in said)
+
     def concatenation(self, step: int, value: str, pieces: tuple[str, ...] | None, holds: bool | None,
                       text: str) -> StepVerdict | None:
         if not value.isalpha() or len(value) > len(self.truth):
             return None
+        if pieces is None and holds is None:
+            them = self.referent()
+            if them is not None and them != value:
+                self.running = (value, step)
+                return StepVerdict(step, "invalid", "false_string_claim",
+                                   f"'{text}' is false: the letters it concatenates, as stated for the words, give "
+                                   f"'{them}', not '{value}'", expected=them, found=value)
         if holds is False:  # false as written: strings.py already made it invalid
             self.running = (value, step)
             return None
