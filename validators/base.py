@@ -41,6 +41,7 @@ class DomainSpec:
     # length of a problem (None when it is not one of theirs), and problems of a given length,
     # deterministic by seed: generate(length, count, seed) -> problem dicts.
     problem_length: Callable[[dict[str, Any]], int | None] | None = None
+    length_label: str = "length"
     generate: Callable[[int, int, int], list[dict[str, Any]]] | None = None
 
     @property

@@ -164,5 +164,6 @@ DOMAIN = DomainSpec(
     replay=replay,
     aliases=("last_letters", "last_letter_concatenation"),
     problem_length=problem_length,
+    length_label="number of words",
     generate=generate,
 )

@@ -140,5 +140,6 @@ DOMAIN = DomainSpec(
     replay=replay,
     aliases=("multiply", "long_multiplication"),
     problem_length=problem_length,
+    length_label="digits of the longer factor",
     generate=generate,
 )
