@@ -41,3 +41,14 @@ def length_records(domain: str, lengths: range = range(2, 13), per_length: int =
                             "meta": {"synthetic": True, "injected": made.injected,
                                      "injected_step": made.injected_step}})
     return out
+
+
+def root_scores(records: list[dict[str, Any]], verdicts: list[Any]) -> tuple[int, int, int]:
+    """(injected errors, root flags, root flags on an injected step) over the records' verdicts:
+    a root flag is an invalid step that is no `consequence_of` another."""
+    injected = flagged = hits = 0
+    for rec, v in zip(records, verdicts):
+        roots = {s["step"] for s in v.invalid_steps if s["consequence_of"] is None}
+        want = {rec["meta"]["injected_step"]} if rec["meta"]["injected_step"] is not None else set()
+        injected, flagged, hits = injected + len(want), flagged + len(roots), hits + len(roots & want)
+    return injected, flagged, hits

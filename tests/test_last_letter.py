@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from audit import audit_record
 from core.intake import object_to_record
-from tests.lengths_fixtures import length_records
+from tests.lengths_fixtures import length_records, root_scores
 from validators.last_letter.generate import generate
 from validators.last_letter.problem import problem_length
 from validators.registry import get_domain
@@ -87,12 +87,15 @@ def test_precision_and_recall_on_injected_errors():
     """Every injected step error found as the root of its error, nothing else flagged as a root
     (precision = recall = 1.0 over lengths 2..12), and the answer verdict as injected."""
     records = length_records("last_letter", per_length=6, models={"synthetic-a": 0.03, "synthetic-b": 0.08})
-    injected = found = true_pos = 0
-    for rec in records:
-        v = audit_record(object_to_record(rec)).verdict
-        roots = {s["step"] for s in v.invalid_steps if s["consequence_of"] is None}
-        want = {rec["meta"]["injected_step"]} if rec["meta"]["injected_step"] is not None else set()
-        injected, found, true_pos = injected + len(want), found + len(roots), true_pos + len(roots & want)
-        assert v.answer_correct is (rec["meta"]["injected"] is None)
+    verdicts = [audit_record(object_to_record(rec)).verdict for rec in records]
+    assert [v.answer_correct for v in verdicts] == [rec["meta"]["injected"] is None for rec in records]
+    injected, flagged, hits = root_scores(records, verdicts)
     assert injected >= 40
-    assert true_pos / found == 1.0 and true_pos / injected == 1.0
+    assert hits / flagged == 1.0 and hits / injected == 1.0
+
+
+def test_an_off_task_concatenation_taken_back_in_its_step_is_corrected():
+    trace = ('The last letter of "Elon" is "n". The last letter of "Musk" is "k". '
+             'Concatenating "k" and "n" gives "kn", no wait, that is the wrong order: "nk".')
+    v = _audit(trace, "nk")
+    assert v.trace_valid is True and v.answer_correct is True

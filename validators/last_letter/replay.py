@@ -14,6 +14,7 @@ the concatenation):
   or repeated) is invalid (`concatenation_mismatch`). Such a result that only repeats an earlier
   error (it builds on a wrong running result, or on a wrong letter the trace stated for a word) is
   invalid as a consequence of that step (`consequence_of`), so each error has one root step.
+* A concatenation the same step takes back ("..., no wait") is `corrected`, as in strings.py.
 * A letter claim about a word that is not in the problem is checked for what it says only.
   A concatenation of whole words ("joining 'Elon' and 'Musk' gives 'ElonMusk'") is not a
   last-letter step and is checked for what it says only. Nothing the reader cannot read is judged.
@@ -34,8 +35,7 @@ from validators.base import DomainSpec, Replay
 from validators.freeform.replay import replay_against
 from validators.last_letter.generate import generate
 from validators.last_letter.problem import LastLetterProblem, problem_length, read_problem
-from validators.thinking.analysis import merge_verdicts
-from validators.thinking.strings import find_string_claims
+from validators.thinking.strings import find_string_claims, taken_back
 
 VERSION = "1"
 RULE = "concatenation_mismatch"
@@ -136,8 +136,11 @@ def task_verdicts(parsed: ParsedTrace, text: str, problem: LastLetterProblem) ->
         for m in _OF_THEM.finditer(text, lo, hi):
             if not any(c.start < m.end() and m.start() < c.end for c in claims):
                 events.append((m.start(), _plain(m.group("v")), None, None, m.group(0)))
-        for _, value, pieces, holds, claim_text in sorted(events, key=lambda e: e[0]):
+        for start, value, pieces, holds, claim_text in sorted(events, key=lambda e: e[0]):
             verdict = task.concatenation(step.index, value, pieces, holds, claim_text)
+            if verdict is not None and verdict.status == "invalid" and taken_back(text, start + len(claim_text), hi):
+                verdict = StepVerdict(step.index, "corrected", verdict.rule, f"{verdict.message} (retracted in the "
+                                                                             "same step)")
             if verdict is not None:
                 out.append(verdict)
     return out
@@ -147,9 +150,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     problem = read_problem(record.problem)
     if isinstance(problem, str):
         return Replay(answer_correct=None, answer_error=AnswerError("undecided", problem))
-    out = replay_against(record, parsed, problem.expected)
-    if record.trace.strip():
-        out.step_verdicts = merge_verdicts(out.step_verdicts + task_verdicts(parsed, record.trace, problem))
+    out = replay_against(record, parsed, problem.expected, lambda: task_verdicts(parsed, record.trace, problem))
     out.notes["rules"] = ("string claims checked exactly; concatenations must follow the words' last letters in "
                           "order (validators/last_letter/replay.py)")
     out.notes["length"] = len(problem.words)

@@ -29,7 +29,6 @@ from validators.base import DomainSpec, Replay
 from validators.freeform.replay import replay_against
 from validators.multiplication.generate import generate
 from validators.multiplication.problem import MultiplicationProblem, problem_length, read_problem
-from validators.thinking.analysis import merge_verdicts
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number
 
@@ -123,9 +122,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     problem = read_problem(record.problem)
     if isinstance(problem, str):
         return Replay(answer_correct=None, answer_error=AnswerError("undecided", problem))
-    out = replay_against(record, parsed, str(problem.product))
-    if record.trace.strip():
-        out.step_verdicts = merge_verdicts(out.step_verdicts + task_verdicts(parsed, record.trace, problem))
+    out = replay_against(record, parsed, str(problem.product), lambda: task_verdicts(parsed, record.trace, problem))
     out.notes["rules"] = ("arithmetic claims checked exactly; written digits, carries and partial products' digits "
                           "checked (validators/multiplication/replay.py)")
     out.notes["length"] = problem.length

@@ -250,6 +250,13 @@ def _readers() -> list[tuple[str, Gated, object, str | None, bool]]:
             + [("concatenation", Gated(p), _concat, "v", False) for p in _CONCATS])
 
 
+def taken_back(text: str, end: int, hi: int) -> bool:
+    """Does the rest of the paragraph, up to `hi`, take back what ends at `end` ("..., no wait")?"""
+    rest = text[end:hi]
+    rest = rest[:rest.find("\n\n")] if "\n\n" in rest else rest
+    return bool(_RETRACT.search(rest))
+
+
 def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[StringClaim]:
     """Every readable string claim in text[lo:hi], in text order, spans into `text`. Overlapping
     readings keep the earliest, longest one, so a claim is reported once."""
@@ -268,9 +275,7 @@ def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[St
             result = check(m)  # type: ignore[operator]
             if result is None:
                 continue
-            rest = text[m.end():hi]
-            rest = rest[:rest.find("\n\n")] if "\n\n" in rest else rest
-            retracted = not result[0] and bool(_RETRACT.search(rest))
+            retracted = not result[0] and taken_back(text, m.end(), hi)
             found.append(StringClaim(m.start(), m.end(), m.group(0), result[0],
                                      f"'{m.group(0)}' {'holds' if result[0] else 'is false'}: {result[1]}",
                                      kind, retracted, *_parts(kind, m)))
