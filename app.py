@@ -1,8 +1,8 @@
 """Stepscope's entry point: `streamlit run app.py`.
 
 Which pages a session gets depends on what it may do (app_pages/_access.py), decided on the
-server: the owner gets every page; a reader of a shared deployment gets Home, Corpus and
-Explorer; a review link gets its one trace. Pages a session may not open are still routed, to a
+server: the owner gets every page; a reader of a shared deployment gets Home, Corpus, Length
+generalisation and Explorer; a review link gets its one trace. Pages a session may not open are still routed, to a
 page that says why, so an edited link never ends in Streamlit's "Page not found".
 
 Page scripts live in app_pages/, not pages/. With Streamlit 1.67 and st.navigation, a pages/
