@@ -175,3 +175,19 @@ def test_length_chart_drawn_in_the_browser(tmp_path, browser):  # noqa: F811 - f
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_live_capture_offers_generated_problems_with_their_question(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPSCOPE_DATABASE_URL", f"sqlite:///{tmp_path / 'cap.db'}")
+    monkeypatch.setenv("STEPSCOPE_DEMO", "0")
+    monkeypatch.delenv("STEPSCOPE_READ_ONLY", raising=False)
+    at = AppTest.from_file(str(REPO / "app_pages" / "live_capture.py"), default_timeout=60).run()
+    at.radio(key="cap_source").set_value("Generate by length").run()
+    at.selectbox(key="cap_gen_domain").set_value("multiplication").run()
+    at.number_input(key="cap_gen_length").set_value(3).run()
+    at.number_input(key="cap_gen_seed").set_value(5).run()
+    assert not at.exception
+    problem = generated_records("multiplication", [3], 1, 5)[0]["problem"]
+    assert at.selectbox(key="cap_template").value == "freeform"
+    assert any(c.value == problem["question"] for c in at.code)  # the prompt that will be sent
+    assert any("multiplication-len3-seed5-0" in c.value for c in at.caption)
