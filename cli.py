@@ -237,6 +237,25 @@ def cmd_capture(args: argparse.Namespace) -> int:
     return capture_main(args)
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    import json
+
+    from validators.generated import generated_records, parse_lengths
+
+    try:
+        records = generated_records(args.domain, parse_lengths(args.lengths), args.per_length, args.seed)
+    except ValueError as exc:
+        print(f"cli.py generate: {exc}", file=sys.stderr)
+        return 2
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    print(f"wrote {len(records):,} {args.domain} problem record(s)", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from db.queries import ANSWER_CHOICES, TRACE_CHOICES
 
@@ -280,6 +299,14 @@ def build_parser() -> argparse.ArgumentParser:
                              "store and audit the answer; --rounds N runs the LLM-Modulo loop")
     _capture_arguments(capture)
     capture.set_defaults(func=cmd_capture)
+    generate = sub.add_parser("generate", help="write problem records by length (last_letter, multiplication), "
+                              "deterministic by seed, for live capture")
+    generate.add_argument("domain", help="a domain with a generator: last_letter, multiplication")
+    generate.add_argument("--lengths", default="2..12", help="'2..12', '2,4,8' or '5' (words; digits per factor)")
+    generate.add_argument("--per-length", type=int, default=10, help="problems per length")
+    generate.add_argument("--seed", type=int, default=0)
+    generate.add_argument("--out", help="JSONL file; default standard output")
+    generate.set_defaults(func=cmd_generate)
     return parser
 
 

@@ -19,6 +19,7 @@ from capture.prompts import PromptError, problem_of, render, templates_for
 from capture.store import problem_domains, store_capture, stored_problems
 from core.intake import object_to_record
 from core.record import KNOWN_DOMAINS, RecordError, TraceRecord
+from validators.generated import generated_records, generator_domains
 from app_pages._access import can_write
 from app_pages._common import engine
 
@@ -85,8 +86,20 @@ def _round_verdict(box: Any, rnd: Any) -> None:
 
 eng = engine()
 source: TraceRecord | None = None
-mode = st.radio("Problem", ["A stored problem", "Paste a record"], horizontal=True, key="cap_source")
-if mode == "A stored problem":
+mode = st.radio("Problem", ["A stored problem", "Paste a record", "Generate by length"], horizontal=True,
+                key="cap_source")
+if mode == "Generate by length":
+    g1, g2, g3, g4 = st.columns(4)
+    gen_domain = g1.selectbox("Domain", generator_domains(), key="cap_gen_domain")
+    gen_length = int(g2.number_input("Length (words; digits per factor)", min_value=1, max_value=30, value=4,
+                                     key="cap_gen_length"))
+    gen_seed = int(g3.number_input("Seed", min_value=0, value=0, key="cap_gen_seed"))
+    gen_index = int(g4.number_input("Problem no.", min_value=0, max_value=99, value=0, key="cap_gen_index"))
+    made = generated_records(gen_domain, [gen_length], gen_index + 1, gen_seed)[gen_index]
+    st.caption(f"`{made['id']}`: {made['problem'].get('question', '')} (the same seed always gives this problem; "
+               "`cli.py generate` writes whole sets)")
+    source = object_to_record(made)
+elif mode == "A stored problem":
     domains = problem_domains(eng)
     if not domains:
         st.info("No stored record has a problem yet: paste one instead.")

@@ -296,7 +296,9 @@ TEMPLATES: tuple[PromptTemplate, ...] = (
                    "SearchFormer (facebookresearch/searchformer) token format", _render_searchformer),
     PromptTemplate("stream_of_search", "Stream of Search Countdown", ("countdown",),
                    "Stream of Search (kanishkg/stream-of-search) task statement", _render_countdown),
-    PromptTemplate("freeform", "The question as it is", ("freeform",), "the record's question", _render_freeform),
+    PromptTemplate("freeform", "The question as it is", ("freeform", "last_letter", "multiplication"),
+                   "the record's question (generated problems word it as Wei et al. 2022 / Dziri et al. 2023)",
+                   _render_freeform),
     PromptTemplate("generic", "The problem as JSON", (), "Stepscope", _render_generic),
 )
 

@@ -7,10 +7,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, select, text
+from sqlalchemy import and_, case, func, select, text
 from sqlalchemy.engine import Engine
 
 from db.store import COMMENT, GAP, RECORD, STEP, STEP_VERDICT, TRACE_VERDICT
+from validators.registry import get_domain
 
 
 @dataclass(frozen=True)
@@ -373,4 +374,59 @@ def comments_for(engine: Engine, pks: list[int]) -> dict[int, list[dict[str, Any
     with engine.connect() as conn:
         for r in conn.execute(stmt):
             out.setdefault(r.record_pk, []).append(dict(r._mapping))
+    return out
+
+
+# --- length generalisation (app_pages/lengths.py) -------------------------------------------
+
+def length_domains(engine: Engine) -> list[tuple[str, str]]:
+    """(domain, what its length counts) for the stored domains whose problems have a length
+    (DomainSpec.problem_length: last_letter, multiplication)."""
+    with engine.connect() as conn:
+        stored = [d for (d,) in conn.execute(select(RECORD.c.domain).distinct())]
+    specs = {spec.name: spec for spec in (get_domain(d) for d in stored) if spec and spec.problem_length}
+    return sorted((name, spec.length_label) for name, spec in specs.items())
+
+
+def length_curves(engine: Engine, domain: str) -> list[dict[str, Any]]:
+    """Per model and problem length: records, answers right / wrong / undecided, traces with an
+    invalid step, and the mean first invalid step (index, and fraction of the trace). Counted in
+    SQL per distinct problem; each problem's length comes from its domain's own reader, so a
+    problem written without a length field still counts. Problems it cannot read are left out."""
+    spec = get_domain(domain)
+    if spec is None or spec.problem_length is None:
+        return []
+    tv = TRACE_VERDICT.c
+    first = tv.first_invalid_step
+    stmt = (select(RECORD.c.model, RECORD.c.problem_json, func.count().label("n"),
+                   func.sum(case((tv.answer_correct == True, 1), else_=0)),  # noqa: E712 - SQL boolean
+                   func.sum(case((tv.answer_correct == False, 1), else_=0)),  # noqa: E712
+                   func.sum(case((tv.trace_valid == False, 1), else_=0)),  # noqa: E712
+                   func.count(first), func.sum(first), func.sum(tv.first_invalid_rel), func.sum(tv.n_steps))
+            .select_from(_joined())
+            .where(RECORD.c.domain.in_([spec.name, *spec.aliases]), RECORD.c.status == "ok")
+            .group_by(RECORD.c.model, RECORD.c.problem_json))
+    lengths: dict[str, int | None] = {}
+    acc: dict[tuple[str, int], list[float]] = {}
+    with engine.connect() as conn:
+        for model, problem_json, n, right, wrong, invalid, n_first, sum_first, sum_rel, steps in conn.execute(stmt):
+            if problem_json not in lengths:
+                try:
+                    lengths[problem_json] = spec.problem_length(json.loads(problem_json or "{}"))
+                except ValueError:
+                    lengths[problem_json] = None
+            length = lengths[problem_json]
+            if length is None:
+                continue
+            row = acc.setdefault((model or "(unknown)", length), [0.0] * 8)
+            for i, value in enumerate((n, right, wrong, invalid, n_first, sum_first, sum_rel, steps)):
+                row[i] += float(value or 0)
+    out = []
+    for (model, length), (n, right, wrong, invalid, n_first, sum_first, sum_rel, steps) in sorted(acc.items()):
+        out.append({"model": model, "length": length, "records": int(n), "correct": int(right), "wrong": int(wrong),
+                    "undecided": int(n - right - wrong), "accuracy": right / n, "invalid_traces": int(invalid),
+                    "with_invalid_step": int(n_first),
+                    "first_invalid_mean": sum_first / n_first if n_first else None,
+                    "first_invalid_rel_mean": sum_rel / n_first if n_first else None,
+                    "steps_mean": steps / n})
     return out

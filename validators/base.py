@@ -37,6 +37,13 @@ class DomainSpec:
     description: str
     replay: Callable[[TraceRecord, ParsedTrace], Replay]
     aliases: tuple[str, ...] = ()
+    # Length-generalisation domains (validators/last_letter, validators/multiplication): the
+    # length of a problem (None when it cannot be read), what that length counts (for the Length
+    # page's axis), and problems of a given length, deterministic by seed:
+    # generate(length, count, seed) -> problem dicts.
+    problem_length: Callable[[dict[str, Any]], int | None] | None = None
+    length_label: str = "length"
+    generate: Callable[[int, int, int], list[dict[str, Any]]] | None = None
 
     @property
     def validator_id(self) -> str:

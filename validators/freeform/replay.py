@@ -32,15 +32,16 @@ anywhere in it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace as with_fields
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.countdown.arith import fmt_num
 from validators.base import DomainSpec, Replay
-from validators.thinking.analysis import Candidate, analyse
+from validators.thinking.analysis import Candidate, analyse, merge_verdicts
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number, numbers_in, stated_number
 
@@ -203,6 +204,17 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         out.step_verdicts = findings.step_verdicts
         out.gaps = findings.gaps
         out.notes["thinking"] = findings.notes
+    return out
+
+
+def replay_against(record: TraceRecord, parsed: ParsedTrace, reference: str,
+                   task: Callable[[], list[StepVerdict]] | None = None) -> Replay:
+    """This replay with the reference a domain computes from its own problem (last_letter,
+    multiplication): answer verdict, arithmetic and string claims, and the gaps; the domain's own
+    step verdicts (`task`, run only on a non-empty trace) merged in, one verdict per step."""
+    out = replay(with_fields(record, problem={**record.problem, "reference_answer": reference}), parsed)
+    if task is not None and record.trace.strip():
+        out.step_verdicts = merge_verdicts(out.step_verdicts + task())
     return out
 
 

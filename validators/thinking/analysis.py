@@ -277,6 +277,14 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
     return found
 
 
+def merge_verdicts(verdicts: list[StepVerdict]) -> list[StepVerdict]:
+    """One verdict per step, in step order, for domains that add their own findings to these."""
+    per_step: dict[int, list[StepVerdict]] = {}
+    for v in verdicts:
+        per_step.setdefault(v.step, []).append(v)
+    return [_merge(idx, per_step[idx]) for idx in sorted(per_step)]
+
+
 def _merge(idx: int, verdicts: list[StepVerdict]) -> StepVerdict:
     """One verdict per step: invalid findings first (in _RULE_ORDER), then unchecked, then valid."""
     invalid = sorted((v for v in verdicts if v.status == "invalid"),

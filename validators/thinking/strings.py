@@ -103,6 +103,11 @@ class StringClaim:
     message: str
     kind: str
     retracted: bool = False
+    # What the claim names, for domains that relate it to their problem (validators/last_letter):
+    # position(s): the ordinal, the words and the letters; concatenation: the pieces and the result.
+    ordinal: str | None = None
+    words: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
 
 
 def _literal(raw: str) -> tuple[str, bool] | None:
@@ -222,6 +227,19 @@ def _concat(m: re.Match[str]) -> tuple[bool, str] | None:
     return False, f"concatenating {' and '.join(repr(p[0]) for p in parts)} gives '{right}', not '{value[0]}'"  # type: ignore[index]
 
 
+def _parts(kind: str, m: re.Match[str]) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+    """(ordinal, words, values) of a claim that `check` could read."""
+    if kind == "position":
+        return m.group("ord").lower(), (_literal(m.group("w"))[0],), (_letter(m.group("v")),)  # type: ignore[index]
+    if kind == "positions":
+        return (m.group("ord").lower(), tuple(_literal(w)[0] for w in _split(m.group("ws"))),  # type: ignore[index]
+                tuple(_letter(v) for v in _split(m.group("vs"))))  # type: ignore[misc]
+    if kind == "concatenation":
+        pieces = re.split(r"\s*\+\s*", m.group("ws")) if m.re is _CONCATS[1] else _split(m.group("ws"))
+        return None, tuple(_literal(p)[0] for p in pieces), (_literal(m.group("v"))[0],)  # type: ignore[index]
+    return None, (), ()
+
+
 def _readers() -> list[tuple[str, Gated, object, str | None, bool]]:
     """(kind, pattern, checker, value group that must end its clause, bare subject must lead).
     Each pattern is gated (core/gates.py): a step that passes `_GATE` mostly lacks the words of
@@ -230,6 +248,13 @@ def _readers() -> list[tuple[str, Gated, object, str | None, bool]]:
             + [("count", Gated(p), _count, None, i == 0) for i, p in enumerate(_COUNTS)]
             + [("reversal", Gated(p), _reversal, "v", i == 0) for i, p in enumerate(_REVERSALS)]
             + [("concatenation", Gated(p), _concat, "v", False) for p in _CONCATS])
+
+
+def taken_back(text: str, end: int, hi: int) -> bool:
+    """Does the rest of the paragraph, up to `hi`, take back what ends at `end` ("..., no wait")?"""
+    rest = text[end:hi]
+    rest = rest[:rest.find("\n\n")] if "\n\n" in rest else rest
+    return bool(_RETRACT.search(rest))
 
 
 def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[StringClaim]:
@@ -250,12 +275,10 @@ def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[St
             result = check(m)  # type: ignore[operator]
             if result is None:
                 continue
-            rest = text[m.end():hi]
-            rest = rest[:rest.find("\n\n")] if "\n\n" in rest else rest
-            retracted = not result[0] and bool(_RETRACT.search(rest))
+            retracted = not result[0] and taken_back(text, m.end(), hi)
             found.append(StringClaim(m.start(), m.end(), m.group(0), result[0],
                                      f"'{m.group(0)}' {'holds' if result[0] else 'is false'}: {result[1]}",
-                                     kind, retracted))
+                                     kind, retracted, *_parts(kind, m)))
     found.sort(key=lambda c: (c.start, -(c.end - c.start)))
     out: list[StringClaim] = []
     for claim in found:

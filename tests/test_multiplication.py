@@ -1,0 +1,78 @@
+"""The `multiplication` domain: hand-written traces, the generator, and precision and recall
+on SYNTHETIC long-multiplication traces with injected errors (tests/lengths_fixtures.py)."""
+
+from __future__ import annotations
+
+from audit import audit_record
+from core.intake import object_to_record
+from tests.lengths_fixtures import length_records, root_scores
+from validators.multiplication.generate import generate, generate_pairs
+from validators.multiplication.problem import problem_length
+from validators.registry import get_domain
+
+RIGHT = ("Multiply 123 by 5: 5 x 3 = 15, write 5, carry 1; 5 x 2 + 1 = 11, write 1, carry 1; 5 x 1 + 1 = 6, "
+         "write 6. So 123 x 5 = 615.\n\n123 x 40 = 4920.\n\n123 x 300 = 36900.\n\n615 + 4920 = 5535.\n\n"
+         "5535 + 36900 = 42435.\n\nSo the answer is 42435.")
+
+
+def _audit(trace: str, answer: str, a=123, b=345, **problem):
+    record = object_to_record({"domain": "multiplication", "problem": {"a": a, "b": b, **problem},
+                               "trace": trace, "answer": answer})
+    return audit_record(record).verdict
+
+
+def test_right_long_multiplication_is_valid():
+    v = _audit(RIGHT, "42435")
+    assert v.answer_correct is True and v.trace_valid is True and not v.gaps
+
+
+def test_false_partial_product_and_sum_are_invalid():
+    v = _audit(RIGHT.replace("4920.", "4820.").replace("615 + 4920 = 5535", "615 + 4820 = 5435")
+               .replace("5535 + 36900 = 42435", "5435 + 36900 = 42335").replace("is 42435", "is 42335"), "42335")
+    assert v.answer_correct is False and v.first_invalid_step == 1
+    assert v.invalid_steps[0]["rule"] == "arithmetic_claim_false" and len(v.invalid_steps) == 1
+
+
+def test_wrong_carry_is_invalid_even_when_the_product_is_right():
+    v = _audit(RIGHT.replace("write 5, carry 1", "write 5, carry 2"), "42435")
+    assert v.answer_correct is True and v.trace_valid is False
+    assert v.invalid_steps[0]["rule"] == "carry_wrong" and "15 is written 5, carry 1" in v.invalid_steps[0]["message"]
+    assert _audit(RIGHT.replace("write 6.", "write 7."), "42435").invalid_steps[0]["rule"] == "carry_wrong"
+
+
+def test_partial_product_must_use_the_multipliers_digit():
+    v = _audit(RIGHT.replace("123 x 40 = 4920", "123 x 50 = 6150"), "42435")
+    assert v.invalid_steps[0]["rule"] == "partial_product_wrong_digit"
+    # An unshifted row and another decomposition are left to the claim check.
+    other = "123 x 3 = 369, shifted: 36900.\n\n123 x 350 = 43050.\n\n43050 - 615 = 42435.\n\nSo the answer is 42435."
+    assert _audit(other, "42435").trace_valid is True
+
+
+def test_answer_against_the_exact_product_and_problem_errors():
+    assert _audit("", "\\boxed{42,435}").answer_correct is True
+    assert _audit("", "42436").answer_correct is False
+    assert "is not 123 x 345" in _audit("", "1", reference_answer="7").answer_error.message
+    assert _audit("", "1", a="12a").answer_correct is None
+    big = 10 ** 20 + 7
+    assert _audit("", str(big * 3), a=str(big), b=3).answer_correct is True
+
+
+def test_generator_is_deterministic_by_seed_and_length():
+    first = generate(4, 3, seed=1)
+    assert first == generate(4, 3, seed=1) and first != generate(4, 3, seed=2)
+    assert all(len(str(p["a"])) == len(str(p["b"])) == 4 == problem_length(p) for p in first)
+    assert all(int(p["reference_answer"]) == int(p["a"]) * int(p["b"]) for p in first)
+    wide = generate_pairs(18, 3, 2, seed=0)
+    assert isinstance(wide[0]["a"], str) and problem_length(wide[0]) == 18
+    assert get_domain("multiplication").generate is generate
+
+
+def test_precision_and_recall_on_injected_errors():
+    """Every injected step error found as the root of its error, nothing else flagged as a root
+    (precision = recall = 1.0 over lengths 2..12), and the answer verdict as injected."""
+    records = length_records("multiplication", per_length=5, models={"synthetic-a": 0.03, "synthetic-b": 0.08})
+    verdicts = [audit_record(object_to_record(rec)).verdict for rec in records]
+    assert [v.answer_correct for v in verdicts] == [rec["meta"]["injected"] is None for rec in records]
+    injected, flagged, hits = root_scores(records, verdicts)
+    assert injected >= 30
+    assert hits / flagged == 1.0 and hits / injected == 1.0
