@@ -9,6 +9,7 @@ TRL rows `step`/`prompt`/`completion`, one column per reward function, `advantag
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -233,3 +234,23 @@ def test_export_and_explorer_show_the_rewards(app, tmp_path):  # noqa: F811 - th
     at = app("explorer", trace=traces[stored[2]["record_id"]]).run()
     assert not at.exception
     assert any("<img src=x onerror=alert(3)>=2.5" in t.value for t in at.text)  # shown as text, verbatim
+
+
+def test_the_ray_engines_audit_block_converts_rollouts_as_the_local_engine_does():
+    """The Ray engine's task body (engines/ray_engine.py, audit_block) called directly, without a
+    cluster: with the CLI's converter it gives the local engine's verdict line for line."""
+    ray_engine = pytest.importorskip("engines.ray_engine")
+    from core.intake import iter_jsonl
+    from core.limits import current_limits
+    from pipeline import unit_rows
+
+    lines = [json.dumps(row).encode() for row in verl_rows()]
+    convert = RolloutConverter("auto", "countdown")
+    batch = pa.table({"source": ["7.jsonl"] * len(lines), "line": list(range(1, len(lines) + 1)), "raw": lines,
+                      "first": [i == 0 for i in range(len(lines))], "error": [None] * len(lines)})
+    out = ray_engine.audit_block(batch, db_url=None, default_domain="countdown", limits=current_limits(),
+                                 with_verdicts=True, convert=convert).to_pylist()
+    local = [unit_rows(u, current_limits()).verdict
+             for u in iter_jsonl(io.BytesIO(b"\n".join(lines)), default_domain="countdown", convert=convert)]
+    assert [json.loads(r["verdict_json"]) for r in out] == local
+    assert [r["domain"] for r in out][:4] == ["countdown", "countdown", "countdown", "blocksworld"]
