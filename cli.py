@@ -18,7 +18,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Iterator
 
-from core.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit
+from core.intake import Converter, InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit
 from core.verdict_files import VerdictWriter, tally
 
 
@@ -28,18 +28,27 @@ def _open_input(path: str, stack: ExitStack) -> tuple[IO[bytes], str]:
     return stack.enter_context(open(path, "rb", buffering=1 << 20)), path
 
 
-def _units(stream: IO[bytes], name: str, input_format: str, domain: str | None) -> Iterator[InputUnit]:
+def _rollouts(args: argparse.Namespace) -> Converter:
+    """verl / TRL rollout rows become records with their rewards (rewards/rollouts.py)."""
+    from rewards.rollouts import RolloutConverter
+
+    return RolloutConverter(args.rollout_layout, args.domain)
+
+
+def _units(stream: IO[bytes], name: str, input_format: str, domain: str | None,
+           convert: Converter | None = None) -> Iterator[InputUnit]:
     fmt = input_format
     if fmt == "auto":
         head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
         fmt = guess_format(name if name != "<stdin>" else "", head)
     if fmt == "jsonl":
-        return iter_jsonl(stream, default_domain=domain)
+        return iter_jsonl(stream, default_domain=domain, convert=convert)
     if fmt == "parquet":
-        return iter_parquet(stream if stream.seekable() else io.BytesIO(stream.read()), default_domain=domain)
+        return iter_parquet(stream if stream.seekable() else io.BytesIO(stream.read()), default_domain=domain,
+                            convert=convert)
     data = stream.read()
     if fmt == "json":
-        return iter_json_document(data, default_domain=domain)
+        return iter_json_document(data, default_domain=domain, convert=convert)
     return iter([text_unit(data, domain or "freeform", name)])
 
 
@@ -109,7 +118,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             return 2
         writer = VerdictWriter(args.out)
         try:
-            units = _units(stream, name, args.input_format, args.domain)
+            units = _units(stream, name, args.input_format, args.domain, _rollouts(args))
             for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
                                        on_progress=progress):
                 v = outcome.verdict
@@ -166,7 +175,7 @@ def _audit_on_ray(args: argparse.Namespace) -> int:
     writer = VerdictWriter(args.out) if args.out or not args.db else None
     try:
         run = ray_engine.run_audit(files, address=args.address, db_url=args.db, writer=writer,
-                                   default_domain=args.domain)
+                                   default_domain=args.domain, convert=_rollouts(args))
     except BaseException as exc:
         if writer is not None:
             writer.abort()
@@ -270,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--input-format", choices=["auto", "jsonl", "json", "text", "parquet"], default="auto",
                        help="how to read INPUT (auto: by extension, else JSONL)")
     audit.add_argument("--domain", help="domain for records that do not name one (and for text input)")
+    audit.add_argument("--rollout-layout", choices=["auto", "verl", "trl"], default="auto",
+                       help="RL rollout dumps: verl (input/output/gts/score rows) or TRL (prompt/completion and "
+                            "a column per reward function); auto tells them by their columns, records pass as they are")
     audit.add_argument("--engine", choices=["local", "ray"], default="local",
                        help="local: this machine (--workers N); ray: a Ray cluster (needs requirements-ray.txt). "
                        "With ray, INPUT may be a file, a directory or a glob of JSONL/Parquet files")

@@ -201,9 +201,11 @@ def load_demo(engine: Engine, path: Path = DEMO_FILE) -> int:
 
 def _stored_unit(row: Any) -> InputUnit:
     """Rebuild an input unit from a stored record: from its verbatim JSON when it is JSON,
-    else (a plain-text upload) from the stored fields."""
+    else (a plain-text upload, a converted rollout row) from the stored fields."""
     unit = unit_from_json_bytes(row.line_no or 1, bytes(row.raw))
-    if unit.record is None or unit.record.trace != row.trace:
+    # A converted row (an RL rollout, rewards/rollouts.py) does not read back as the same record.
+    if unit.record is None or (unit.record.trace, unit.record.answer, unit.record.domain) != (row.trace, row.answer,
+                                                                                               row.domain):
         obj = {"id": row.record_id, "domain": row.domain, "format": row.format,
                "problem": json.loads(row.problem_json or "{}"), "trace": row.trace, "answer": row.answer,
                "model": row.model, "meta": json.loads(row.meta_json or "{}")}

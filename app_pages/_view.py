@@ -12,6 +12,8 @@ from typing import Any, Sequence
 
 import plotly.graph_objects as go
 
+from core.report import rollout_rewards
+
 Outline = Sequence[tuple[int, "int | None", str, "str | None", "str | None", str]]
 
 # "corrected": the model catching its own error (a correct rejection or a retraction), blue so it
@@ -396,6 +398,20 @@ def blocks_figure(state: Sequence[str], title: str = "") -> go.Figure:
     fig.update_layout(height=120 + 55 * (top + 1), margin={"t": 30 if title else 10, "l": 10, "r": 10, "b": 10},
                       title={"text": title, "font": {"size": 13}} if title else None)
     return fig
+
+
+def rollout_line(rollout: dict[str, Any]) -> str:
+    """An RL rollout's origin and every reward its trainer logged, on one line (rewards/rollouts.py)."""
+    _, rewards = rollout_rewards({"rollout": rollout})
+    parts = [f"{rollout.get('layout', 'unknown')} rollout"]
+    if rollout.get("step") is not None:
+        parts.append(f"step {rollout['step']}")
+    parts.append(rewards or "no reward columns logged")
+    if isinstance(rollout.get("advantage"), (int, float)):
+        parts.append(f"advantage={rollout['advantage']:g}")
+    if rollout.get("problem_from"):
+        parts.append(f"problem from {rollout['problem_from']}")
+    return " · ".join(parts)
 
 
 def verdict_label(value: Any, kind: str) -> str:

@@ -14,7 +14,7 @@ from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
-                             countdown_figure, maze_figure,
+                             countdown_figure, maze_figure, rollout_line,
                              neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
                              tree_html, verdict_label)
 
@@ -171,6 +171,12 @@ c2.metric("Trace", verdict_label(verdict.get("trace_valid"), "trace"))
 c3.metric("Steps", f"{n_steps:,}")
 c4.metric("Invalid steps", f"{len(invalid):,}",
           help=None if not invalid else f"first invalid step: {invalid[0]}")
+
+rollout = (rec.get("meta") or {}).get("rollout")
+if isinstance(rollout, dict):
+    with st.container(border=True):
+        st.markdown("**Rewards from the training run**")
+        st.text(rollout_line(rollout))
 
 err = verdict.get("answer_error")
 if err:

@@ -6,9 +6,13 @@
   claim. Mode "tinyzero" is compared with mode "stepscope"; mode "stepscope" with `audit_record`
   on the same records (what the reward layer adds: splitting, weighing).
 * Planning: the 1,000 plans of bench_planning.make_batch (random walks on the PlanBench dev
-  problems, half corrupted, in PDDL or PlanBench wording) as `<answer>` completions, against
-  `validate_plan_text` with optimality off (the validator alone; the reward's audit also computes
-  the optimal length, as the app does).
+  problems, half corrupted, in PDDL or PlanBench wording) as `<answer>` completions: with the
+  default weights (no trace to replay) and with process weight 0, against `audit_record` on the
+  same records (the path every plan reward took before rewards/plan_answer.py) and
+  `validate_plan_text` with optimality off (the validator alone). Timed by CPU time of this
+  process (the machine may be shared). Repeated runs reuse the lines the answer reader has read
+  per problem (validators/planning/extract.py, as a GRPO group's answers to one problem do); the
+  "first pass" row empties that memo first.
 * Process rewards per MB of thinking: the DeepSeek-R1 PlanBench traces of the dev set as
   `<think>` completions with their answers, against `audit_record` on the same records.
 """
@@ -18,8 +22,10 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -28,7 +34,7 @@ from bench.bench_planning import make_batch  # noqa: E402
 from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 from rewards import compute_score, split_completion  # noqa: E402
-from validators.planning import validate_plan_text  # noqa: E402
+from validators.planning import planning_task, validate_plan_text  # noqa: E402
 
 DEV = REPO.parent / "shared" / "data" / "dev"
 SAMPLE = REPO / "tests" / "data" / "dev"
@@ -72,6 +78,17 @@ def countdown_batch(n: int, seed: int = 21) -> list[tuple[str, dict]]:
     return out
 
 
+def cpu_time(fn: Callable[[], object]) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def best_cpu_of(fn: Callable[[], object], repeats: int) -> float:
+    """Least CPU time of `repeats` calls: other processes on a shared machine do not count."""
+    return min(cpu_time(fn) for _ in range(repeats))
+
+
 def _dev_rows(name: str) -> list[dict]:
     path = DEV / name if (DEV / name).exists() else SAMPLE / name
     with open(path, encoding="utf-8") as fh:
@@ -99,10 +116,17 @@ def run(quick: bool) -> list[dict]:
 
     plans = make_batch(300 if quick else 1000)
     plan_jobs = [(job["domain"], f"<answer>{job['text']}</answer>", job["problem"]) for job in plans]
-    [compute_score(d, s, p) for d, s, p in plan_jobs[:20]]
-    t_plans = best_of(lambda: [compute_score(d, s, p) for d, s, p in plan_jobs], repeats)
-    t_val = best_of(lambda: [validate_plan_text(j["text"], j["problem"], j["domain"], optimality=False)
-                             for j in plans], repeats)
+    plan_records = [record_from_json({"id": "r", "domain": d, "problem": p, "trace": "", "answer": j["text"]})
+                    for (d, _, p), j in zip(plan_jobs, plans)]
+    lexicons = {id(lex): lex for lex in (planning_task(p, d)[2] for d, _, p in plan_jobs)}
+    for lex in lexicons.values():
+        lex.line_memo.clear()
+    t_first = cpu_time(lambda: [compute_score(d, s, p, outcome_only) for d, s, p in plan_jobs])
+    t_plans = best_cpu_of(lambda: [compute_score(d, s, p) for d, s, p in plan_jobs], repeats)
+    t_plans_outcome = best_cpu_of(lambda: [compute_score(d, s, p, outcome_only) for d, s, p in plan_jobs], repeats)
+    t_plan_audit = best_cpu_of(lambda: [audit_record(r) for r in plan_records], repeats)
+    t_val = best_cpu_of(lambda: [validate_plan_text(j["text"], j["problem"], j["domain"], optimality=False)
+                                 for j in plans], repeats)
 
     r1 = [r for r in _dev_rows("planbench_r1_thinking.jsonl") if len(r["trace"]) <= (15_000 if quick else 10**9)]
     thinking = [(r["domain"], f"<think>\n{r['trace']}\n</think>\n\n{r['answer']}", r["problem"]) for r in r1]
@@ -121,9 +145,14 @@ def run(quick: bool) -> list[dict]:
             "mode tinyzero", t_outcome / t_tz),
         row("  completions TinyZero scores 1.0", scores.count(1.0) / n, "share",
             f"0.1: {scores.count(0.1) / n:.2f}, 0: {scores.count(0) / n:.2f}"),
-        row(f"planning plan answers ({len(plans):,}, PlanBench dev problems)", len(plans) / t_plans, "rewards/s",
-            "validate_plan_text without optimality", t_plans / t_val),
-        row("  validate_plan_text alone", len(plans) / t_val, "plans/s"),
+        row(f"planning plan answers ({len(plans):,}, PlanBench dev problems), default weights, CPU",
+            len(plans) / t_plans, "rewards/s", "audit_record on the same records", t_plans / t_plan_audit),
+        row("planning plan answers, process weight 0 (outcome + format), CPU", len(plans) / t_plans_outcome,
+            "rewards/s", "audit_record on the same records", t_plans_outcome / t_plan_audit),
+        row("  same, first pass (answer reader's line memo emptied)", len(plans) / t_first, "rewards/s",
+            "repeated runs", t_plans_outcome / t_first),
+        row("  audit_record alone (the plan reward's path before)", len(plans) / t_plan_audit, "records/s"),
+        row("  validate_plan_text alone (optimality off), CPU", len(plans) / t_val, "plans/s"),
         row(f"process rewards on R1 thinking ({len(r1)} traces, {mb:.2f} MB)", mb / t_think, "MB/s",
             "audit_record on the same records", t_think / t_think_audit),
         row("  per trace", len(r1) / t_think, "rewards/s"),

@@ -12,7 +12,7 @@ import io
 import json
 import re
 from dataclasses import dataclass
-from typing import IO, Any, Iterator, Literal
+from typing import IO, Any, Callable, Iterator, Literal
 
 from core.limits import current_limits
 from core.record import RecordError, TraceRecord, record_from_json
@@ -75,7 +75,15 @@ def chat_completion_to_record(obj: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def object_to_record(obj: Any, default_domain: str | None = None) -> TraceRecord:
+# Turns a decoded object of another layout into a record object, or returns it unchanged; raises
+# RecordError with the reason. The layers above own the layouts (e.g. rewards/rollouts.py for RL
+# rollout dumps): core knows none of them.
+Converter = Callable[[Any], Any]
+
+
+def object_to_record(obj: Any, default_domain: str | None = None, convert: Converter | None = None) -> TraceRecord:
+    if convert is not None:
+        obj = convert(obj)
     if isinstance(obj, dict) and "choices" in obj and "trace" not in obj:
         obj = chat_completion_to_record(obj)
     if isinstance(obj, dict) and default_domain and not obj.get("domain"):
@@ -96,7 +104,7 @@ def _decode_line(raw: bytes, first: bool) -> str:
 
 
 def unit_from_json_bytes(line_no: int, raw: bytes, first: bool = False,
-                         default_domain: str | None = None) -> InputUnit:
+                         default_domain: str | None = None, convert: Converter | None = None) -> InputUnit:
     unit = InputUnit(line=line_no, raw=raw)
     try:
         text = _decode_line(raw, first)
@@ -112,7 +120,7 @@ def unit_from_json_bytes(line_no: int, raw: bytes, first: bool = False,
             truncated = body[:1] in "{[" and body[-1:] not in "}]"
             hint = "; the record looks truncated" if truncated else ""
             raise RecordError(f"not valid JSON: {exc.msg} ({where}){hint}") from None
-        unit.record = object_to_record(obj, default_domain)
+        unit.record = object_to_record(obj, default_domain, convert)
     except RecordError as exc:
         unit.error = str(exc)
     except Exception as exc:  # noqa: BLE001 - one bad unit never stops the rest
@@ -174,18 +182,18 @@ def iter_jsonl_lines(stream: IO[bytes], max_line_bytes: int | None = None) -> It
         yield RawLine(line_no, raw, line_no == 1)
 
 
-def unit_from_line(line: RawLine, default_domain: str | None = None) -> InputUnit:
+def unit_from_line(line: RawLine, default_domain: str | None = None, convert: Converter | None = None) -> InputUnit:
     """The input unit of one JSONL line: decoded and validated, or the reason it is not a record."""
     if line.error is not None:
         return InputUnit(line=line.line, raw=line.raw, raw_truncated=True, error=line.error)
-    return unit_from_json_bytes(line.line, line.raw, line.first, default_domain)
+    return unit_from_json_bytes(line.line, line.raw, line.first, default_domain, convert)
 
 
 def iter_jsonl(stream: IO[bytes], default_domain: str | None = None,
-               max_line_bytes: int | None = None) -> Iterator[InputUnit]:
+               max_line_bytes: int | None = None, convert: Converter | None = None) -> Iterator[InputUnit]:
     """One unit per non-blank line; lines over the limit are reported, not loaded."""
     for line in iter_jsonl_lines(stream, max_line_bytes):
-        yield unit_from_line(line, default_domain)
+        yield unit_from_line(line, default_domain, convert)
 
 
 # Columns of a table of records (Parquet input) that hold JSON objects: as JSON text (exact), or
@@ -237,13 +245,15 @@ def iter_parquet_lines(source: Any, batch_rows: int = 2000) -> Iterator[RawLine]
         yield RawLine(n + 1, b"", error=f"not a readable Parquet file: {type(exc).__name__}: {exc}")
 
 
-def iter_parquet(source: Any, default_domain: str | None = None) -> Iterator[InputUnit]:
+def iter_parquet(source: Any, default_domain: str | None = None, convert: Converter | None = None
+                 ) -> Iterator[InputUnit]:
     """One unit per row of a Parquet file with the record columns."""
     for line in iter_parquet_lines(source):
-        yield unit_from_line(line, default_domain)
+        yield unit_from_line(line, default_domain, convert)
 
 
-def iter_json_document(data: bytes, default_domain: str | None = None) -> Iterator[InputUnit]:
+def iter_json_document(data: bytes, default_domain: str | None = None, convert: Converter | None = None
+                       ) -> Iterator[InputUnit]:
     """A single JSON object, or an array of them (each element becomes a unit)."""
     try:
         text = _decode_line(data, True) if not data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) \
@@ -258,9 +268,11 @@ def iter_json_document(data: bytes, default_domain: str | None = None) -> Iterat
         raw = json.dumps(item, ensure_ascii=False).encode("utf-8")
         unit = InputUnit(line=n, raw=raw)
         try:
-            unit.record = object_to_record(item, default_domain)
+            unit.record = object_to_record(item, default_domain, convert)
         except RecordError as exc:
             unit.error = f"element {n}: {exc}"
+        except Exception as exc:  # noqa: BLE001 - one bad element never stops the rest
+            unit.error = f"element {n}: unreadable record: {type(exc).__name__}: {exc}"
         yield unit
 
 

@@ -15,11 +15,22 @@ from typing import Any
 
 CSV_COLUMNS = ["record_id", "share_id", "domain", "model", "status", "parse_ok", "n_steps", "answer_correct",
                "answer_error_kind", "answer_error_step", "answer_error_message", "trace_valid",
-               "first_invalid_step", "n_invalid", "invalid_rules", "gaps", "error", "comments"]
+               "first_invalid_step", "n_invalid", "invalid_rules", "gaps", "error", "reward", "rewards", "comments"]
+
+
+def rollout_rewards(row: dict[str, Any]) -> tuple[float | None, str]:
+    """An RL rollout's reward from its trainer (verl's `score`, TRL 0.14's `reward`) and every
+    reward column as "name=value; ..." (rewards/rollouts.py stores them in the record's meta)."""
+    rewards = (row.get("rollout") or {}).get("rewards") or {}
+    if not isinstance(rewards, dict):
+        return None, ""
+    total = next((rewards[k] for k in ("score", "reward") if isinstance(rewards.get(k), (int, float))), None)
+    return total, "; ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v}" for k, v in rewards.items())
 
 
 def _flat(row: dict[str, Any], comments: list[dict[str, Any]] | None) -> dict[str, Any]:
     v = row.get("verdict") or {}
+    reward, rewards = rollout_rewards(row)
     err = v.get("answer_error") or {}
     invalid = v.get("invalid_steps") or []
     return {
@@ -32,7 +43,7 @@ def _flat(row: dict[str, Any], comments: list[dict[str, Any]] | None) -> dict[st
         "n_invalid": len(invalid),
         "invalid_rules": ";".join(sorted({s.get("rule") or "" for s in invalid})),
         "gaps": ";".join(g["kind"] for g in v.get("gaps") or []),
-        "error": row.get("error"),
+        "error": row.get("error"), "reward": reward, "rewards": rewards or None,
         "comments": None if comments is None else " | ".join(
             f"[step {c['step_idx']}] {c['author']}: {c['text']}" for c in comments),
     }
@@ -68,6 +79,7 @@ def to_parquet(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, An
         frame[col] = frame[col].astype("boolean")
     for col in ("n_steps", "answer_error_step", "first_invalid_step", "n_invalid"):
         frame[col] = frame[col].astype("Int64")
+    frame["reward"] = frame["reward"].astype("Float64")
     buf = io.BytesIO()
     frame.to_parquet(buf, index=False)
     return buf.getvalue()
@@ -85,6 +97,8 @@ def to_json(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
         item = dict(row.get("verdict") or {"id": row.get("record_id"), "parse": {"ok": False}})
         item["share_id"] = row.get("share_id")
         item["model"] = row.get("model")
+        if row.get("rollout"):
+            item["rollout"] = row["rollout"]
         if comments is not None:
             item["comments"] = [_jsonable_comment(c) for c in comments.get(row["pk"], [])]
         out.append(item)
@@ -140,6 +154,8 @@ def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
             v.get("answer_correct"), "<span class='muted'>undecided</span>")
         if err.get("message"):
             ans += f"<br><span class='muted'>{e(str(err.get('message')))}</span>"
+        if row.get("rollout"):
+            ans += f"<br><span class='muted'>rollout rewards: {e(rollout_rewards(row)[1] or 'none logged')}</span>"
         trc = {True: "<span class='good'>valid</span>", False: "<span class='bad'>invalid</span>"}.get(
             v.get("trace_valid"), "<span class='muted'>not checked</span>")
         link = (f"{base_url.rstrip('/')}/explorer?trace={row['share_id']}" if base_url and row.get("share_id")

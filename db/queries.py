@@ -351,7 +351,7 @@ def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[i
                  ) -> list[dict[str, Any]]:
     """Stored verdicts (with record fields) for reports, in record order."""
     stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
-                   RECORD.c.status, RECORD.c.error, RECORD.c.line_no, TRACE_VERDICT.c.verdict_json)
+                   RECORD.c.status, RECORD.c.error, RECORD.c.line_no, TRACE_VERDICT.c.verdict_json, RECORD.c.meta_json)
             .select_from(_joined()).order_by(RECORD.c.pk))
     if share_ids is not None:
         stmt = stmt.where(RECORD.c.share_id.in_(share_ids))
@@ -362,6 +362,10 @@ def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[i
         for r in conn.execute(stmt):
             row = dict(r._mapping)
             row["verdict"] = json.loads(row.pop("verdict_json")) if row.get("verdict_json") else None
+            meta = row.pop("meta_json") or ""
+            # An RL rollout's rewards (rewards/rollouts.py) go beside its verdict in every report.
+            rollout = json.loads(meta).get("rollout") if '"rollout"' in meta else None
+            row["rollout"] = rollout if isinstance(rollout, dict) else None
             out.append(row)
         return out
 

@@ -41,7 +41,7 @@ import ray
 from ray.data import Datasource, ReadTask
 from ray.data.block import BlockMetadata
 
-from core.intake import RawLine, iter_jsonl_lines, iter_parquet_lines, unit_from_line
+from core.intake import Converter, RawLine, iter_jsonl_lines, iter_parquet_lines, unit_from_line
 from core.limits import Limits, current_limits
 from core.verdict_files import VerdictWriter, tally, verdict_json
 from core.verdict_files import schema as verdict_schema
@@ -216,13 +216,13 @@ OUT_SCHEMA = verdict_schema().append(pa.field("new", pa.bool_()))
 
 
 def audit_block(batch: pa.Table, *, db_url: str | None, default_domain: str | None, limits: Limits,
-                with_verdicts: bool) -> pa.Table:
+                with_verdicts: bool, convert: Converter | None = None) -> pa.Table:
     """One block of raw lines -> one row per unit: the verdict's summary columns, its JSON (when
     a verdict file is written) and whether the record was new to the database."""
     if gc.get_threshold()[0] < BULK_GC_THRESHOLD:  # as the local engine's bulk audits (pipeline._bulk_gc)
         gc.set_threshold(BULK_GC_THRESHOLD, 10, 10)
     sources = batch.column("source").to_pylist()
-    units = [unit_from_line(RawLine(line, raw, first, error), default_domain)
+    units = [unit_from_line(RawLine(line, raw, first, error), default_domain, convert)
              for line, raw, first, error in zip(batch.column("line").to_pylist(), batch.column("raw").to_pylist(),
                                                 batch.column("first").to_pylist(), batch.column("error").to_pylist())]
     results: list[tuple[dict[str, Any], bool]] = []
@@ -298,7 +298,8 @@ def connect(address: str | None) -> bool:
 
 
 def run_audit(files: list[InputFile], *, address: str | None = None, db_url: str | None = None,
-              writer: VerdictWriter | None = None, default_domain: str | None = None) -> RayRun:
+              writer: VerdictWriter | None = None, default_domain: str | None = None,
+              convert: Converter | None = None) -> RayRun:
     """Audit every record of these files (`input_files`) on Ray. Verdicts go to `writer` in input
     order (when given); records and results go to the PostgreSQL database at `db_url` (when given)."""
     limits = current_limits()
@@ -330,7 +331,7 @@ def run_audit(files: list[InputFile], *, address: str | None = None, db_url: str
             warnings.filterwarnings("ignore", message=r"`ray_remote_args` is deprecated")
             ds = ds.map_batches(audit_block, batch_size=None, batch_format="pyarrow", zero_copy_batch=True,
                                 fn_kwargs={"db_url": db_url, "default_domain": default_domain, "limits": limits,
-                                           "with_verdicts": writer is not None},
+                                           "with_verdicts": writer is not None, "convert": convert},
                                 num_cpus=1, max_retries=MAX_TASK_RETRIES)
         # (Without a verdict file, audit_block leaves verdict_json empty. Not ds.drop_columns: that
         # is one more operator, and Ray Data reserves CPUs per operator; it took one of this

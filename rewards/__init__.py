@@ -5,7 +5,9 @@ The checker that audits traces in the app scores completions during training:
 * `compute_score(data_source, solution_str, ground_truth, extra_info=None)`: verl's custom
   reward function (rewards/verl.py);
 * `trl_reward(...)`, `trl_rewards(...)`: reward functions for TRL's GRPOTrainer (rewards/trl.py);
-* `reward(...)`: the RewardResult behind both, with every part (rewards/score.py).
+* `reward(...)`: the RewardResult behind both, with every part (rewards/score.py);
+* `rollouts.py`: a training run's verl / TRL rollout dumps as records with their rewards, for
+  `cli.py audit` (the intake's converter hook).
 
 A reward has three parts (rewards/config.py): outcome (the app's answer verdict), format (an
 answer could be read) and process (the trace's replay). Countdown also has mode "tinyzero",

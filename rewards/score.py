@@ -15,10 +15,12 @@ from functools import lru_cache
 from typing import Any
 
 from audit import AuditResult, audit_record
+from core.verdicts import AnswerError
 from core.limits import Limits, current_limits
 from core.record import record_from_json
 from rewards.config import RewardConfig
 from rewards.problem import PLANNING, resolve_domain, resolve_problem
+from rewards.plan_answer import plan_answer_verdict
 from rewards.result import RewardResult, failed
 from rewards.split import Split, split_completion
 from rewards.tinyzero import response_part, tinyzero_score
@@ -56,6 +58,11 @@ def _reward(data_source: Any, solution: Any, ground_truth: Any, config: RewardCo
         return failed(f"completion of {len(solution):,} characters, over max_chars={config.max_chars:,}; "
                       "not scored", config.mode, domain)
     split = split_completion(solution, domain)
+    if domain in PLANNING and split.answer.strip() and (not config.needs_process or not split.trace.strip()):
+        # The trace is not replayed (process weight 0) or is empty: the plan's verdict alone decides.
+        fast = _plan_answer(domain, resolved.problem, split, config)
+        if fast is not None:
+            return fast
     if not config.needs_process and split.answer.strip() and domain in ANSWER_ONLY_DOMAINS:
         # Outcome and format only: the answer verdict of these domains does not depend on the
         # trace (tests/test_rewards.py checks this on the dev data), so the costly replay of the
@@ -80,12 +87,17 @@ def _audit(domain: str, problem: dict[str, Any], split: Split) -> AuditResult:
 
 def _answer_part(domain: str, audited: AuditResult, config: RewardConfig) -> tuple[float, float, str]:
     """(outcome, format, reason)."""
-    v = audited.verdict
-    error = v.answer_error
-    if v.answer_correct is None:
+    return _answer_verdict_part(domain, audited.verdict.answer_correct, audited.verdict.answer_error,
+                                audited.replay.notes, config, audited)
+
+
+def _answer_verdict_part(domain: str, answer_correct: bool | None, error: AnswerError | None, notes: dict[str, Any],
+                         config: RewardConfig, audited: AuditResult | None = None) -> tuple[float, float, str]:
+    if answer_correct is None:
         return 0.0, 0.0, "answer not judged: " + (error.message if error else "no verdict")
-    if v.answer_correct:
-        missing = _countdown_unused(audited) if domain == "countdown" and config.countdown_all_numbers else None
+    if answer_correct:
+        missing = (_countdown_unused(audited) if audited is not None and domain == "countdown"
+                   and config.countdown_all_numbers else None)
         if missing:
             return 0.0, 1.0, f"the answer reaches the target but leaves {missing} unused (countdown_all_numbers)"
         return 1.0, 1.0, "the answer is right"
@@ -93,7 +105,6 @@ def _answer_part(domain: str, audited: AuditResult, config: RewardConfig) -> tup
     message = error.message if error else "the answer is wrong"
     if kind in ("unparseable", "undecided"):
         return 0.0, 0.0, "answer unreadable: " + message
-    notes = audited.replay.notes
     if domain in PLANNING and not notes.get("plan_length") and not notes.get("claims_no_plan"):
         return 0.0, 0.0, "answer unreadable: no action of the domain could be read in it"
     return 0.0, 1.0, "the answer is wrong: " + message
@@ -138,6 +149,26 @@ def _weigh(domain: str, split: Split, audited: AuditResult, config: RewardConfig
         reason=f"{answer_reason}; {trace_reason}"[:_REASON_CHARS],
         answer_correct=audited.verdict.answer_correct, trace_valid=audited.verdict.trace_valid,
         judged_steps=judged, invalid_steps=n_invalid, first_invalid_step=audited.verdict.first_invalid_step,
+        answer_source=split.answer_source, answer=split.answer, notes=list(split.notes),
+    )
+
+
+def _plan_answer(domain: str, problem: dict[str, Any], split: Split, config: RewardConfig) -> RewardResult | None:
+    """The reward of a plan answer whose trace is not replayed, from the plan's verdict alone
+    (rewards/plan_answer.py): the same result as through `audit_record`, without the trace audit."""
+    verdict = plan_answer_verdict(domain, problem, split.answer)
+    if verdict is None:
+        return None
+    outcome, fmt, answer_reason = _answer_verdict_part(domain, verdict.answer_correct, verdict.answer_error,
+                                                       verdict.notes, config)
+    reason = f"{answer_reason}; no trace step was judged"[:_REASON_CHARS]
+    if not config.needs_process:  # worded as _reward's outcome-only path words it, after the cut
+        reason = reason.replace("no trace step was judged", "trace not replayed (process weight 0)")
+    score = config.outcome_weight * outcome + config.format_weight * fmt + config.process_weight * config.unjudged_process
+    return RewardResult(
+        score=score, outcome=outcome, format=fmt, process=config.unjudged_process, mode="stepscope", domain=domain,
+        reason=reason, answer_correct=verdict.answer_correct,
+        trace_valid=None, judged_steps=0, invalid_steps=0, first_invalid_step=None,
         answer_source=split.answer_source, answer=split.answer, notes=list(split.notes),
     )
 

@@ -70,7 +70,8 @@ def completion_text(completion: Any) -> str | None:
     return "\n".join(parts)
 
 
-def _prompt_text(prompt: Any) -> str:
+def prompt_text(prompt: Any) -> str:
+    """The text of a prompt: a string, or the contents of its chat messages."""
     if isinstance(prompt, str):
         return prompt
     if isinstance(prompt, Sequence):

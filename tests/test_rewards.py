@@ -440,6 +440,30 @@ def test_planbench_plans_outcome_equals_the_app_verdict():
         assert out["outcome"] == (1.0 if verdict.answer_correct else 0.0), row["id"]
 
 
+def test_plan_answers_without_a_replayed_trace_score_as_through_the_audit(monkeypatch):
+    """rewards/plan_answer.py checks a plan answer without the audit around it when the trace is
+    not replayed (process weight 0) or empty. Every field of the result must be the audit path's
+    (the same call with that shortcut turned off), on the PlanBench dev answers (the first 300 of
+    each file, to keep the test short; all 1,296 were compared once when the shortcut was added)."""
+    import rewards.score as rscore
+
+    rows = [r for name in ("planbench_plans.jsonl", "planbench_plans_more.jsonl", "planbench_r1_thinking.jsonl",
+                           "planbench_verification.jsonl") for r in load_dev(name)[:300] if isinstance(r.get("answer"), str)]
+    jobs = []
+    for row in rows:
+        jobs.append((row, f"<answer>{row['answer']}</answer>", RewardConfig(details=True)))
+        jobs.append((row, row["answer"], RewardConfig(process_weight=0.0)))
+        if len(row.get("trace") or "") < 4000:
+            jobs.append((row, f"<think>{row.get('trace') or ''}</think>{row['answer']}", RewardConfig(process_weight=0)))
+    fast = [reward(row["domain"], text, row["problem"], config).to_dict() for row, text, config in jobs]
+    monkeypatch.setattr(rscore, "plan_answer_verdict", lambda *args: None)
+    slow = [reward(row["domain"], text, row["problem"], config).to_dict() for row, text, config in jobs]
+    assert len(jobs) >= 90
+    for (row, _, _), a, b in zip(jobs, fast, slow):
+        assert a == b, row.get("id")
+    assert {d["verdict"] for d in fast} >= {"right", "wrong"}
+
+
 def test_freeform_arithmetic():
     trace = ("Okay, the question asks for six times seven. Let me compute it step by step: 6*7=42. "
              "Then I double check by adding: 42+0=42. So the answer is 42.")

@@ -130,7 +130,10 @@ def _no_plan_found(extraction: Extraction, goal_error: AnswerError) -> AnswerErr
     return goal_error
 
 
-def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality: bool = True) -> PlanCheck:
+def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality: bool = True,
+               details: bool = True) -> PlanCheck:
+    """The plan's verdict. Without `details` (rewards: the verdict only) the per-step states,
+    added/deleted atoms and a valid step's wording are left out; verdict and error are the same."""
     steps = extraction.steps
     notes: dict[str, Any] = {"extraction": extraction.region, "plan_length": len(steps)}
     if extraction.span is not None:
@@ -143,8 +146,9 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
         return _no_plan_claim(task, extraction, notes)
 
     verdicts: list[ActionVerdict] = []
+    typed = task.domain.typed
     state = task.problem.init
-    states = [_snapshot(0, state, None, [], [])]
+    states = [_snapshot(0, state, None, [], [])] if details else []
     failure: AnswerError | None = None
     unread: int | None = None
     for i, step in enumerate(steps):
@@ -162,10 +166,11 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
         assert step.action is not None and step.args is not None
         ground = task.ground(step.action, step.args)
         verdict = ActionVerdict(n, step.text, step.span, "valid", ground.text(),
-                                vocab.action_nl(step.action, step.args), note=step.note)
+                                vocab.action_nl(step.action, step.args) if details else None, note=step.note)
         verdicts.append(verdict)
-        type_errors = task.type_errors(ground) if task.domain.typed else []
+        type_errors = task.type_errors(ground) if typed else []
         if type_errors:
+            verdict.action_nl = verdict.action_nl or vocab.action_nl(step.action, step.args)
             verdict.status, verdict.rule = "invalid", "wrong_argument_type"
             verdict.message = "; ".join(type_errors)
             failure = AnswerError(kind="illegal_move", step=n,
@@ -173,11 +178,14 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
                                   extra={"action": verdict.action})
             continue
         unmet = unmet_preconditions(ground, state)
-        verdict.unmet, verdict.unmet_nl = _lit_texts(unmet, vocab)
-        eq = unmet_equalities(ground.equalities)
-        verdict.unmet += eq
-        verdict.unmet_nl += eq
+        if unmet:
+            verdict.unmet, verdict.unmet_nl = _lit_texts(unmet, vocab)
+        if ground.equalities:
+            eq = unmet_equalities(ground.equalities)
+            verdict.unmet += eq
+            verdict.unmet_nl += eq
         if verdict.unmet:
+            verdict.action_nl = verdict.action_nl or vocab.action_nl(step.action, step.args)
             verdict.status, verdict.rule = "invalid", "unmet_precondition"
             verdict.message = f"unmet precondition{'s' if len(verdict.unmet) > 1 else ''}: {join_nl(verdict.unmet_nl)}"
             unknown = [a for a in ground.args if a not in task.objects]
@@ -186,6 +194,9 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
             failure = _precondition_error(n, verdict)
             continue
         new_state = apply(ground, state)
+        if not details:
+            state = new_state
+            continue
         verdict.added = sorted(atom_text(a) for a in new_state - state)
         verdict.deleted = sorted(atom_text(a) for a in state - new_state)
         state = new_state

@@ -144,6 +144,9 @@ _EXPLAINING = re.compile(
 _ANNOTATION = re.compile(r"^[A-Za-z][\w ]{0,30}:\s")
 _NOT_AN_ACTION = "not an action of this domain"
 _ITEM_MAX = 150
+# Lines read per Lexicon, kept for reuse: answers to one problem (a GRPO group, a corpus of
+# PlanBench answers) repeat the same lines ("(unstack b a)", "2. put down the red block").
+_LINE_MEMO_SIZE = 4096
 
 
 @dataclass
@@ -255,6 +258,7 @@ class Lexicon:
             r"(?<![\w\-])(" + "|".join(r"[\s_]+".join(map(re.escape, m.split(" "))) for m in ordered)
             + r")(?![\w\-])", re.I) if ordered else None
         self.static = domain.static_predicates
+        self.line_memo: dict[tuple[bool, bool, str], _Line] = {}
 
     @staticmethod
     def _inflections(heads: set[str]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
@@ -398,6 +402,13 @@ class _Line:
                                    or self.body.endswith(":"))
 
 
+def _shifted(line: _Line, offset: int) -> _Line:
+    steps = [PlanStep((step.span[0] + offset, step.span[1] + offset), step.text, step.action, step.args, step.error,
+                      step.note) for step in line.steps]
+    return _Line(line.start + offset, line.end + offset, line.raw, line.indent, line.marker, line.number, line.body,
+                 steps, line.labelled, line.clean)
+
+
 def _iter_lines(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str]]:
     pos = lo
     for line in text[lo:hi].splitlines(keepends=True):
@@ -461,6 +472,18 @@ class _LineReader:
         self.answer = answer
 
     def read(self, start: int, end: int, raw: str) -> _Line:
+        """The line at [start, end): a reading depends on the text and the lexicon only, so it is
+        made once at offset 0 and shifted to where the line stands (fresh objects each time)."""
+        memo = self.lex.line_memo
+        key = (self.explicit, self.answer, raw)
+        line = memo.get(key)
+        if line is None:
+            line = memo[key] = self._read(0, end - start, raw)
+            if len(memo) > _LINE_MEMO_SIZE:
+                del memo[next(iter(memo))]
+        return _shifted(line, start)
+
+    def _read(self, start: int, end: int, raw: str) -> _Line:
         indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
         clean = s = _clean(raw)
         s, marker, number = _table_row(s) if s.startswith("|") else _split_marker(s)
