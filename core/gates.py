@@ -303,12 +303,14 @@ class Scan:
     `match` at the positions `finditer` could find a match at, so the matches are its own (a
     look-behind still sees the text before the position)."""
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: re.Pattern[str], short_needs: bool = False) -> None:
+        """`short_needs`: scan for needed strings shorter than `_rare` asks too (worth it for a
+        pattern whose alphabet is small, as the runs before each occurrence are then short)."""
         self.pattern_ = pattern
         heads = leading(pattern)
         self._heads = re.compile("|".join(map(re.escape, heads))) if heads else None
         needs = required(pattern, most=1) if not heads else ()
-        self._alphabet = alphabet(pattern) if needs and all(map(_rare, needs[0])) else None
+        self._alphabet = alphabet(pattern) if needs and (short_needs or all(map(_rare, needs[0]))) else None
         self._needs = re.compile("|".join(map(re.escape, needs[0]))) if self._alphabet else None
 
     def finditer(self, text: str, low: str | None = None) -> Iterator[re.Match[str]]:

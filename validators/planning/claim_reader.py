@@ -414,7 +414,6 @@ class ClaimReader:
             return False
         undone = False
         sentence = text[s0:s1]
-        initial = bool(P.INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
         question_frame = (frame is not None and frame.sentence_end is not None and frame.span[0] < s0
                           and _ends_with(text, frame.sentence_end, "?") and _blank(text, frame.sentence_end, s0))
@@ -455,9 +454,10 @@ class ClaimReader:
                 frame.positive_talk = True
                 frame.verdict_said = True
                 frame.verdict_at = (s0, s1)
-                frame.initial = initial
+                frame.initial = bool(P.INITIAL.search(sentence))
         if not facts:
             return undone
+        initial = bool(P.INITIAL.search(sentence))
         if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
