@@ -144,6 +144,14 @@ def required(pattern: re.Pattern[str], most: int = 2) -> Needs:
     return tuple(tuple(sorted(s)) for s in sets[:most])
 
 
+def lowered(string: str) -> str | None:
+    """`string.lower()` for `Gated.admits`, or None when lower-casing cannot stand for the string
+    (it holds a character that re.IGNORECASE matches to an ASCII letter: every gate admits it)."""
+    if string.isascii() or not _FOLDS_TO_ASCII.search(string):
+        return string.lower()
+    return None
+
+
 class Gated:
     """A compiled pattern whose `search` and `finditer` skip a window that cannot match it; its
     other methods are the pattern's own. Gate only patterns that are searched in short windows
@@ -171,8 +179,31 @@ class Gated:
                 return False
         return True
 
+    def admits(self, low: str | None) -> bool:
+        """`may_match` for a window already passed through `lowered` (one lower-casing for the
+        several gates asked of the same window)."""
+        if low is None:
+            return True
+        for need in self.needs:
+            for s in need:
+                if s in low:
+                    break
+            else:
+                return False
+        return True
+
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.pattern_.search(string, pos, endpos) if self.may_match(string, pos, endpos) else None
+        # `may_match` written out: the gate is asked ~15 times a sentence, a call costs as much as the test
+        window = string if pos <= 0 and endpos >= len(string) else string[max(pos, 0):max(endpos, 0)]
+        if window.isascii() or not _FOLDS_TO_ASCII.search(window):
+            window = window.lower()
+            for need in self.needs:
+                for s in need:
+                    if s in window:
+                        break
+                else:
+                    return None
+        return self.pattern_.search(string, pos, endpos)
 
     def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self.pattern_.finditer(string, pos, endpos) if self.may_match(string, pos, endpos) else iter(())

@@ -46,6 +46,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from core.gates import lowered
 from validators.planning import prose as P
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
 from validators.planning.extract import Lexicon, _LineReader
@@ -64,6 +65,7 @@ REANCHOR = True
 # (thinking_claims_dev notes of 9cdaf3... and 37efd3...). We follow the stricter reading and do
 # not flag them again (dev: precision 0.91 / recall 0.54 against 0.88 / 0.58 when flagged).
 DOWNSTREAM_STATES = True
+_CUES = (("req", P.REQ), ("add", P.ADD), ("del", P.DEL), ("state", P.STATE))
 
 
 @dataclass
@@ -243,11 +245,12 @@ class ClaimReader:
                     self._close(frame, claims, line, text)
                 frame = None
                 continue
-            cond = bool(mentions) and bool(P.COND.search(P.PAREN.sub(" ", sentence)))
+            unparen = P.PAREN.sub(" ", sentence) if mentions else sentence
+            cond = bool(mentions) and bool(P.COND.search(unparen))
+            hedge: bool | None = None  # asked of the sentence once, when an action in it is weighed
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
-                head = text[body_at:a0]
-                at_head = k == 0 and P.HEAD_FILLER.sub("", head).strip(" *_") == ""
+                at_head = k == 0 and acts_at_head
                 done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 60):a0]))
                 if ground is None:
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
@@ -305,10 +308,12 @@ class ClaimReader:
                            and ground.name.lower().startswith(carried[0][:4]) and not text[carried[1]:s0].strip())
                 if follows:
                     performed = not question and not rejected
+                if hedge is None:
+                    hedge = bool(P.HEDGE.search(unparen))
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
-                               (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))), cond=cond,
+                               (a0, a1), hedged=cond or hedge, cond=cond,
                                context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])),
-                               guess=bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))))
+                               guess=hedge)
                 if follows:
                     frame.positive_talk = True
                     carried = None
@@ -724,8 +729,11 @@ class ClaimReader:
             return "listed"  # "Attack a: Province b, Planet a, Harmony.": what it uses, or what it gives
         best: tuple[int, str] | None = None
         goal_at = -1
-        for kind, pattern in (("req", P.REQ), ("add", P.ADD), ("del", P.DEL), ("state", P.STATE)) if P.ANY_CUE.search(before) else ():
-            for m in pattern.finditer(before):
+        low = lowered(before)
+        for kind, pattern in _CUES if P.ANY_CUE.admits(low) else ():
+            if not pattern.admits(low):
+                continue
+            for m in pattern.pattern_.finditer(before):
                 if kind == "add" and P.GOAL_TO.search(before, 0, m.start()) \
                         and not P.PURPOSE_TO.fullmatch(before, 0, m.start()):
                     if P.GOAL_LEAD.search(before, 0, m.start()):
