@@ -318,6 +318,47 @@ def alphabet(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return re.compile("[" + "".join(sorted(set(out))) + "]", pattern.flags & ~re.VERBOSE) if ok and out else None
 
 
+def _firsts(items: list) -> tuple[set[str], bool, bool] | None:
+    """(lower-case characters a match of `items` can start with, whether it can start with a
+    white-space character, whether it can be empty), or None when that is not a small set."""
+    chars: set[str] = set()
+    space = False
+    for op, av in items:
+        if op in _ZERO_WIDTH:
+            continue
+        nullable = False
+        if op is C.LITERAL:
+            chars.add(chr(av).lower())
+        elif op is C.IN:
+            for kind, value in av:
+                if kind is C.LITERAL:
+                    chars.add(chr(value).lower())
+                elif kind is C.RANGE and value[1] - value[0] <= 64:
+                    chars.update(chr(c).lower() for c in range(value[0], value[1] + 1))
+                elif kind is C.CATEGORY and value is C.CATEGORY_SPACE:
+                    space = True
+                else:
+                    return None
+        elif op in (C.SUBPATTERN, C.ATOMIC_GROUP) or op in _REPEATS or op is C.BRANCH:
+            if op is C.BRANCH:
+                inner = [_firsts(branch.data) for branch in av[1]]
+            else:
+                inner = [_firsts(av[-1].data if op is C.SUBPATTERN else av.data if op is C.ATOMIC_GROUP else av[2].data)]
+            if any(i is None for i in inner):
+                return None
+            for c, sp, empty in inner:  # type: ignore[misc]
+                chars |= c
+                space = space or sp
+                nullable = nullable or empty
+            if op in _REPEATS and av[0] == 0:
+                nullable = True
+        else:
+            return None
+        if not nullable:
+            return chars, space, False
+    return chars, space, True
+
+
 def _rare(literal: str) -> bool:
     """Worth looking for in a text: three characters at least (an arrow is everywhere in R1's
     walk-throughs, and the run of letters before it is long)."""
@@ -343,6 +384,12 @@ class Scan:
         needs = required(pattern, most=1) if not heads else ()
         self._alphabet = alphabet(pattern) if needs and (short_needs or all(map(_rare, needs[0]))) else None
         self._needs = re.compile("|".join(map(re.escape, needs[0]))) if self._alphabet else None
+        if self._alphabet is not None:
+            # the run before a needed string, found in one step on the reversed text
+            self._run_back = re.compile(self._alphabet.pattern + "*", self._alphabet.flags)
+            tree = _tree(pattern.pattern, pattern.flags)
+            firsts = _firsts(tree) if tree is not None else None
+            self._firsts = firsts if firsts is not None and not firsts[2] else None
 
     def finditer(self, text: str, low: str | None = None) -> Iterator[re.Match[str]]:
         """The matches of `pattern.finditer(text)`; `low` is `text.lower()` if the caller has it."""
@@ -364,16 +411,19 @@ class Scan:
 
     def _from_needs(self, text: str, low: str) -> Iterator[re.Match[str]]:
         """A match holding the first needed string at or after `pos` lies in the alphabet run
-        around it, so it starts in that run; a match holding a later one cannot start before
-        this run either (it would cross the character that ends the run)."""
-        match, needs, letter = self.pattern_.match, self._needs.search, self._alphabet.match
+        around it, so it starts in that run, at a character a match can start with; a match
+        holding a later one cannot start before this run either (it would cross the character
+        that ends the run)."""
+        match, needs = self.pattern_.match, self._needs.search
+        back, rev, n = self._run_back.match, text[::-1], len(text)
+        chars, space = self._firsts[:2] if self._firsts is not None else (None, False)
         pos = 0
         while (need := needs(low, pos)) is not None:
             at = need.start()
-            start = at
-            while start > pos and letter(text, start - 1):
-                start -= 1
+            start = at - back(rev, n - at, n - pos).end() + (n - at)
             for p in range(start, at + 1):
+                if chars is not None and low[p] not in chars and not (space and low[p].isspace()):
+                    continue
                 m = match(text, p)
                 if m is not None:
                     yield m
