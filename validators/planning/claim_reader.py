@@ -467,14 +467,16 @@ class ClaimReader:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
         effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
-        listed_kind = self._listing_kind(frame, facts) if frame is not None else None
+        listed_kind: str | None = None  # what a "Attack a: Province b, ..." listing gives, read when one is found
         for f in facts:
             own = frame is not None and frame.span[0] >= s0
             cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
             cue_text = text[cue_from:f.span[0]]
             kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
             if kind == "listed":
-                kind = listed_kind
+                if listed_kind is None and frame is not None:
+                    listed_kind = self._listing_kind(frame, facts) or ""
+                kind = listed_kind or None
             elif kind == "del" and f.atom[-1] == "*" and (P.IS_GONE.match(text, f.span[1]) or not (
                     frame is not None and fresh_frame and any(a[0] == f.atom[0] for a in frame.action.delete))):
                 kind = "state"  # "Province is gone": no Province at all now (unlike "Pain removed", an effect)
