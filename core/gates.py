@@ -476,7 +476,8 @@ class AnyOf:
         self.branches = [Gated(re.compile(b, pattern.flags)) for b in branches] if len(branches) > 1 else [Gated(pattern)]
 
     def found_in(self, string: str) -> bool:
+        low = lowered(string)  # once for every alternative's gate
         for branch in self.branches:
-            if branch.search(string) is not None:
+            if branch.admits(low) and branch.pattern_.search(string) is not None:
                 return True
         return False
