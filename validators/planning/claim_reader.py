@@ -215,7 +215,7 @@ class ClaimReader:
             number = int(item.group("s") or item.group("n")) if item else None
             body_at = s0 + (item.end() if item else 0)
             mentions = self._actions_in(text, body_at, s1)
-            acts_at_head = bool(mentions) and P.HEAD_FILLER.sub("", text[body_at:mentions[0][0]]).strip(" *_") == ""
+            acts_at_head = bool(mentions) and P.filler_only(text[body_at:mentions[0][0]])
             low = sentence.lower()
             restart = not item and any(w in low for w in P.RESTART_WORDS) and bool(P.RESTART.search(sentence))
             if (number == 1 and acts_at_head) or restart:
@@ -378,7 +378,7 @@ class ClaimReader:
                 return True
             head = text[max(lo, m.start() - 40):m.start()]
             clause = P.CLAUSE_LEAD.sub("", P.CLAUSE_SPLIT.split(head)[-1])
-            if P.HEAD_FILLER.sub("", clause).strip(" *_") == "" and not P.COND.search(clause):
+            if P.filler_only(clause) and not P.COND.search(clause):
                 return True
         return False
 

@@ -38,6 +38,14 @@ EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?
                           r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
                           r"|deletes?|sets?|generates?|creates?|brings?))",
                           re.I)
+
+
+def filler_only(head: str) -> bool:
+    """Is `head` nothing but filler words ("So, let's", "2. Then")? An empty head, the usual case
+    (the action opens its sentence), is answered without the long alternation."""
+    return not head.strip(" *_") or HEAD_FILLER.sub("", head).strip(" *_") == ""
+
+
 # Cheap gates in front of the long alternations (most sentences need none of them).
 NO_WORDS = re.compile(r"\bno\b|n't|\bnot\b|impossib|unable|\bneed|\bbut\b|\bcannot\b", re.I)
 TAIL_WORDS = re.compile(r"\b(?:removed|deleted|gone|false|added|true|present|created)\b", re.I)
