@@ -152,6 +152,22 @@ def lowered(string: str) -> str | None:
     return None
 
 
+# (a string, `lowered` of it); the string is held, so `is` never meets a new string at its address
+_last_lowered: tuple[str | None, str | None] = (None, None)
+
+
+def _lowered_last(string: str) -> str | None:
+    """`lowered`, remembered for the last string: several gates are asked of the same sentence
+    in a row."""
+    global _last_lowered
+    last = _last_lowered  # one read: a consistent pair even if another thread replaces it
+    if last[0] is string:
+        return last[1]
+    low = lowered(string)
+    _last_lowered = (string, low)
+    return low
+
+
 class Gated:
     """A compiled pattern whose `search` and `finditer` skip a window that cannot match it; its
     other methods are the pattern's own. Gate only patterns that are searched in short windows
@@ -194,9 +210,11 @@ class Gated:
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         # `may_match` written out: the gate is asked ~15 times a sentence, a call costs as much as the test
-        window = string if pos <= 0 and endpos >= len(string) else string[max(pos, 0):max(endpos, 0)]
-        if window.isascii() or not _FOLDS_TO_ASCII.search(window):
-            window = window.lower()
+        if pos <= 0 and endpos >= len(string):
+            window = _lowered_last(string)
+        else:
+            window = lowered(string[max(pos, 0):max(endpos, 0)])
+        if window is not None:
             for need in self.needs:
                 for s in need:
                     if s in window:
@@ -476,7 +494,7 @@ class AnyOf:
         self.branches = [Gated(re.compile(b, pattern.flags)) for b in branches] if len(branches) > 1 else [Gated(pattern)]
 
     def found_in(self, string: str) -> bool:
-        low = lowered(string)  # once for every alternative's gate
+        low = _lowered_last(string)  # once for every alternative's gate
         for branch in self.branches:
             if branch.admits(low) and branch.pattern_.search(string) is not None:
                 return True
