@@ -732,7 +732,7 @@ class ClaimReader:
         best: tuple[int, str] | None = None
         goal_at = -1
         low = lowered(before)
-        for kind, pattern in _CUES if P.ANY_CUE.admits(low) else ():
+        for kind, pattern in _CUES:
             if not pattern.admits(low):
                 continue
             for m in pattern.pattern_.finditer(before):
