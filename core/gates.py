@@ -144,6 +144,30 @@ def required(pattern: re.Pattern[str], most: int = 2) -> Needs:
     return tuple(tuple(sorted(s)) for s in sets[:most])
 
 
+def lowered(string: str) -> str | None:
+    """`string.lower()` for `Gated.admits`, or None when lower-casing cannot stand for the string
+    (it holds a character that re.IGNORECASE matches to an ASCII letter: every gate admits it)."""
+    if string.isascii() or not _FOLDS_TO_ASCII.search(string):
+        return string.lower()
+    return None
+
+
+# (a string, `lowered` of it); the string is held, so `is` never meets a new string at its address
+_last_lowered: tuple[str | None, str | None] = (None, None)
+
+
+def _lowered_last(string: str) -> str | None:
+    """`lowered`, remembered for the last string: several gates are asked of the same sentence
+    in a row."""
+    global _last_lowered
+    last = _last_lowered  # one read: a consistent pair even if another thread replaces it
+    if last[0] is string:
+        return last[1]
+    low = lowered(string)
+    _last_lowered = (string, low)
+    return low
+
+
 class Gated:
     """A compiled pattern whose `search` and `finditer` skip a window that cannot match it; its
     other methods are the pattern's own. Gate only patterns that are searched in short windows
@@ -171,8 +195,33 @@ class Gated:
                 return False
         return True
 
+    def admits(self, low: str | None) -> bool:
+        """`may_match` for a window already passed through `lowered` (one lower-casing for the
+        several gates asked of the same window)."""
+        if low is None:
+            return True
+        for need in self.needs:
+            for s in need:
+                if s in low:
+                    break
+            else:
+                return False
+        return True
+
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.pattern_.search(string, pos, endpos) if self.may_match(string, pos, endpos) else None
+        # `may_match` written out: the gate is asked ~15 times a sentence, a call costs as much as the test
+        if pos <= 0 and endpos >= len(string):
+            window = _lowered_last(string)
+        else:
+            window = lowered(string[max(pos, 0):max(endpos, 0)])
+        if window is not None:
+            for need in self.needs:
+                for s in need:
+                    if s in window:
+                        break
+                else:
+                    return None
+        return self.pattern_.search(string, pos, endpos)
 
     def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self.pattern_.finditer(string, pos, endpos) if self.may_match(string, pos, endpos) else iter(())
@@ -287,6 +336,47 @@ def alphabet(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return re.compile("[" + "".join(sorted(set(out))) + "]", pattern.flags & ~re.VERBOSE) if ok and out else None
 
 
+def _firsts(items: list) -> tuple[set[str], bool, bool] | None:
+    """(lower-case characters a match of `items` can start with, whether it can start with a
+    white-space character, whether it can be empty), or None when that is not a small set."""
+    chars: set[str] = set()
+    space = False
+    for op, av in items:
+        if op in _ZERO_WIDTH:
+            continue
+        nullable = False
+        if op is C.LITERAL:
+            chars.add(chr(av).lower())
+        elif op is C.IN:
+            for kind, value in av:
+                if kind is C.LITERAL:
+                    chars.add(chr(value).lower())
+                elif kind is C.RANGE and value[1] - value[0] <= 64:
+                    chars.update(chr(c).lower() for c in range(value[0], value[1] + 1))
+                elif kind is C.CATEGORY and value is C.CATEGORY_SPACE:
+                    space = True
+                else:
+                    return None
+        elif op in (C.SUBPATTERN, C.ATOMIC_GROUP) or op in _REPEATS or op is C.BRANCH:
+            if op is C.BRANCH:
+                inner = [_firsts(branch.data) for branch in av[1]]
+            else:
+                inner = [_firsts(av[-1].data if op is C.SUBPATTERN else av.data if op is C.ATOMIC_GROUP else av[2].data)]
+            if any(i is None for i in inner):
+                return None
+            for c, sp, empty in inner:  # type: ignore[misc]
+                chars |= c
+                space = space or sp
+                nullable = nullable or empty
+            if op in _REPEATS and av[0] == 0:
+                nullable = True
+        else:
+            return None
+        if not nullable:
+            return chars, space, False
+    return chars, space, True
+
+
 def _rare(literal: str) -> bool:
     """Worth looking for in a text: three characters at least (an arrow is everywhere in R1's
     walk-throughs, and the run of letters before it is long)."""
@@ -303,13 +393,21 @@ class Scan:
     `match` at the positions `finditer` could find a match at, so the matches are its own (a
     look-behind still sees the text before the position)."""
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: re.Pattern[str], short_needs: bool = False) -> None:
+        """`short_needs`: scan for needed strings shorter than `_rare` asks too (worth it for a
+        pattern whose alphabet is small, as the runs before each occurrence are then short)."""
         self.pattern_ = pattern
         heads = leading(pattern)
         self._heads = re.compile("|".join(map(re.escape, heads))) if heads else None
         needs = required(pattern, most=1) if not heads else ()
-        self._alphabet = alphabet(pattern) if needs and all(map(_rare, needs[0])) else None
+        self._alphabet = alphabet(pattern) if needs and (short_needs or all(map(_rare, needs[0]))) else None
         self._needs = re.compile("|".join(map(re.escape, needs[0]))) if self._alphabet else None
+        if self._alphabet is not None:
+            # the run before a needed string, found in one step on the reversed text
+            self._run_back = re.compile(self._alphabet.pattern + "*", self._alphabet.flags)
+            tree = _tree(pattern.pattern, pattern.flags)
+            firsts = _firsts(tree) if tree is not None else None
+            self._firsts = firsts if firsts is not None and not firsts[2] else None
 
     def finditer(self, text: str, low: str | None = None) -> Iterator[re.Match[str]]:
         """The matches of `pattern.finditer(text)`; `low` is `text.lower()` if the caller has it."""
@@ -331,16 +429,19 @@ class Scan:
 
     def _from_needs(self, text: str, low: str) -> Iterator[re.Match[str]]:
         """A match holding the first needed string at or after `pos` lies in the alphabet run
-        around it, so it starts in that run; a match holding a later one cannot start before
-        this run either (it would cross the character that ends the run)."""
-        match, needs, letter = self.pattern_.match, self._needs.search, self._alphabet.match
+        around it, so it starts in that run, at a character a match can start with; a match
+        holding a later one cannot start before this run either (it would cross the character
+        that ends the run)."""
+        match, needs = self.pattern_.match, self._needs.search
+        back, rev, n = self._run_back.match, text[::-1], len(text)
+        chars, space = self._firsts[:2] if self._firsts is not None else (None, False)
         pos = 0
         while (need := needs(low, pos)) is not None:
             at = need.start()
-            start = at
-            while start > pos and letter(text, start - 1):
-                start -= 1
+            start = at - back(rev, n - at, n - pos).end() + (n - at)
             for p in range(start, at + 1):
+                if chars is not None and low[p] not in chars and not (space and low[p].isspace()):
+                    continue
                 m = match(text, p)
                 if m is not None:
                     yield m
@@ -393,7 +494,8 @@ class AnyOf:
         self.branches = [Gated(re.compile(b, pattern.flags)) for b in branches] if len(branches) > 1 else [Gated(pattern)]
 
     def found_in(self, string: str) -> bool:
+        low = _lowered_last(string)  # once for every alternative's gate
         for branch in self.branches:
-            if branch.search(string) is not None:
+            if branch.admits(low) and branch.pattern_.search(string) is not None:
                 return True
         return False

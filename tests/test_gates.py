@@ -7,7 +7,7 @@ import random
 import sys
 import re
 
-from core.gates import AnyOf, Gated, Scan, _top_branches, alphabet, leading, required
+from core.gates import AnyOf, Gated, Scan, _top_branches, alphabet, leading, lowered, required
 from tests.conftest import load_dev
 from trace_parsers import _thinking
 from validators.planning import facts, prose as P, thinking
@@ -87,6 +87,33 @@ def test_scan_finditer_is_the_patterns_finditer() -> None:
             want = [(m.span(), m.groups()) for m in pattern.finditer(text)]
             assert [(m.span(), m.groups()) for m in scan.finditer(text)] == want, (pattern, text[:80])
             assert [(m.span(), m.groups()) for m in scan.finditer(text, text.lower())] == want
+
+
+def test_needs_scan_with_short_needs_and_first_characters() -> None:
+    """"a→c" is scanned from arrow to arrow when asked (`short_needs`), and a needs scan tries a
+    position only at a character a match can start with: the matches stay finditer's own."""
+    obj = r"(?:object\s+)?\(?\s*(?:a|b|c)\s*\)?"
+    arrow = re.compile(rf"(?<![\w\-])(?P<o0>{obj})\s*(?:→|->)\s*(?P<o1>{obj})(?![\w\-])", re.I)
+    clear = re.compile(r"(?:the\s+)?\(?\s*[a-c]\s+is\s+clear(?![\w\-])", re.I)
+    assert Scan(arrow)._needs is None and Scan(arrow, short_needs=True)._needs is not None
+    assert Scan(clear)._firsts == ({"t", "(", "a", "b", "c"}, True, False)
+    texts = ["a→b, b -> c and object a->object c", "(a)→(b) ba→c a→cx a→→b A→B", "a a a a →b",
+             "\u00a0a→b; the  b is clear, xb is clear, (c) is clearer, the\tc is CLEAR", "İ a→b c is clear",
+             "so the a is clear\n\nthe b\nis clear"]
+    texts += [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")[:6]]
+    for pattern, scan in ((arrow, Scan(arrow, short_needs=True)), (clear, Scan(clear))):
+        for text in texts:
+            want = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+            assert [(m.span(), m.groups()) for m in scan.finditer(text)] == want, (pattern, text[:80])
+
+
+def test_gates_asked_of_one_string_in_turn_answer_for_that_string() -> None:
+    """The last lower-cased sentence is reused only for that very string."""
+    yes, no = Gated(re.compile(r"\byes\b", re.I)), Gated(re.compile(r"\bno\b", re.I))
+    first, second = "So YES.", "So NO."
+    assert yes.search(first) and not no.search(first) and no.search(second) and not yes.search(second)
+    assert lowered("Ye\u017f") is None and yes.search("Ye\u017f") is not None  # long s folds to "s": not gated
+    assert no.admits(lowered(second)) and not no.admits(lowered(first)) and no.admits(None)
 
 
 def test_top_branches() -> None:

@@ -46,6 +46,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from core.gates import lowered
 from validators.planning import prose as P
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
 from validators.planning.extract import Lexicon, _LineReader
@@ -64,6 +65,7 @@ REANCHOR = True
 # (thinking_claims_dev notes of 9cdaf3... and 37efd3...). We follow the stricter reading and do
 # not flag them again (dev: precision 0.91 / recall 0.54 against 0.88 / 0.58 when flagged).
 DOWNSTREAM_STATES = True
+_CUES = (("req", P.REQ), ("add", P.ADD), ("del", P.DEL), ("state", P.STATE))
 
 
 @dataclass
@@ -213,7 +215,7 @@ class ClaimReader:
             number = int(item.group("s") or item.group("n")) if item else None
             body_at = s0 + (item.end() if item else 0)
             mentions = self._actions_in(text, body_at, s1)
-            acts_at_head = bool(mentions) and P.HEAD_FILLER.sub("", text[body_at:mentions[0][0]]).strip(" *_") == ""
+            acts_at_head = bool(mentions) and P.filler_only(text[body_at:mentions[0][0]])
             low = sentence.lower()
             restart = not item and any(w in low for w in P.RESTART_WORDS) and bool(P.RESTART.search(sentence))
             if (number == 1 and acts_at_head) or restart:
@@ -243,11 +245,12 @@ class ClaimReader:
                     self._close(frame, claims, line, text)
                 frame = None
                 continue
-            cond = bool(mentions) and bool(P.COND.search(P.PAREN.sub(" ", sentence)))
+            unparen = P.PAREN.sub(" ", sentence) if mentions else sentence
+            cond = bool(mentions) and bool(P.COND.search(unparen))
+            hedge: bool | None = None  # asked of the sentence once, when an action in it is weighed
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
-                head = text[body_at:a0]
-                at_head = k == 0 and P.HEAD_FILLER.sub("", head).strip(" *_") == ""
+                at_head = k == 0 and acts_at_head
                 done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 60):a0]))
                 if ground is None:
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
@@ -305,10 +308,12 @@ class ClaimReader:
                            and ground.name.lower().startswith(carried[0][:4]) and not text[carried[1]:s0].strip())
                 if follows:
                     performed = not question and not rejected
+                if hedge is None:
+                    hedge = bool(P.HEDGE.search(unparen))
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
-                               (a0, a1), hedged=cond or bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))), cond=cond,
+                               (a0, a1), hedged=cond or hedge, cond=cond,
                                context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])),
-                               guess=bool(P.HEDGE.search(P.PAREN.sub(" ", sentence))))
+                               guess=hedge)
                 if follows:
                     frame.positive_talk = True
                     carried = None
@@ -373,7 +378,7 @@ class ClaimReader:
                 return True
             head = text[max(lo, m.start() - 40):m.start()]
             clause = P.CLAUSE_LEAD.sub("", P.CLAUSE_SPLIT.split(head)[-1])
-            if P.HEAD_FILLER.sub("", clause).strip(" *_") == "" and not P.COND.search(clause):
+            if P.filler_only(clause) and not P.COND.search(clause):
                 return True
         return False
 
@@ -414,7 +419,6 @@ class ClaimReader:
             return False
         undone = False
         sentence = text[s0:s1]
-        initial = bool(P.INITIAL.search(sentence))
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
         question_frame = (frame is not None and frame.sentence_end is not None and frame.span[0] < s0
                           and _ends_with(text, frame.sentence_end, "?") and _blank(text, frame.sentence_end, s0))
@@ -455,21 +459,24 @@ class ClaimReader:
                 frame.positive_talk = True
                 frame.verdict_said = True
                 frame.verdict_at = (s0, s1)
-                frame.initial = initial
+                frame.initial = bool(P.INITIAL.search(sentence))
         if not facts:
             return undone
+        initial = bool(P.INITIAL.search(sentence))
         if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
         effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
-        listed_kind = self._listing_kind(frame, facts) if frame is not None else None
+        listed_kind: str | None = None  # what a "Attack a: Province b, ..." listing gives, read when one is found
         for f in facts:
             own = frame is not None and frame.span[0] >= s0
             cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
             cue_text = text[cue_from:f.span[0]]
             kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
             if kind == "listed":
-                kind = listed_kind
+                if listed_kind is None and frame is not None:
+                    listed_kind = self._listing_kind(frame, facts) or ""
+                kind = listed_kind or None
             elif kind == "del" and f.atom[-1] == "*" and (P.IS_GONE.match(text, f.span[1]) or not (
                     frame is not None and fresh_frame and any(a[0] == f.atom[0] for a in frame.action.delete))):
                 kind = "state"  # "Province is gone": no Province at all now (unlike "Pain removed", an effect)
@@ -724,8 +731,11 @@ class ClaimReader:
             return "listed"  # "Attack a: Province b, Planet a, Harmony.": what it uses, or what it gives
         best: tuple[int, str] | None = None
         goal_at = -1
-        for kind, pattern in (("req", P.REQ), ("add", P.ADD), ("del", P.DEL), ("state", P.STATE)) if P.ANY_CUE.search(before) else ():
-            for m in pattern.finditer(before):
+        low = lowered(before)
+        for kind, pattern in _CUES:
+            if not pattern.admits(low):
+                continue
+            for m in pattern.pattern_.finditer(before):
                 if kind == "add" and P.GOAL_TO.search(before, 0, m.start()) \
                         and not P.PURPOSE_TO.fullmatch(before, 0, m.start()):
                     if P.GOAL_LEAD.search(before, 0, m.start()):

@@ -38,12 +38,17 @@ EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?
                           r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
                           r"|deletes?|sets?|generates?|creates?|brings?))",
                           re.I)
+
+
+def filler_only(head: str) -> bool:
+    """Is `head` nothing but filler words ("So, let's", "2. Then")? An empty head, the usual case
+    (the action opens its sentence), is answered without the long alternation."""
+    return not head.strip(" *_") or HEAD_FILLER.sub("", head).strip(" *_") == ""
+
+
 # Cheap gates in front of the long alternations (most sentences need none of them).
 NO_WORDS = re.compile(r"\bno\b|n't|\bnot\b|impossib|unable|\bneed|\bbut\b|\bcannot\b", re.I)
 TAIL_WORDS = re.compile(r"\b(?:removed|deleted|gone|false|added|true|present|created)\b", re.I)
-ANY_CUE = re.compile(r"requir|need|pre|add|give|creat|produc|generat|set|restor|lead|bring|brought|back|result|true|remov"
-                      r"|delet|consum|los[et]|use|take|false|longer|now|state|fact|have|current|remain|left|still|there",
-                      re.I)
 
 
 @functools.lru_cache(maxsize=16)
@@ -127,7 +132,7 @@ RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|
 
 # Searched sentence by sentence (or in a clause of one): each gets a literal gate (core/gates.py), which
 # skips the regex on the many sentences that lack all of its words (same results, less time).
-for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "ANY_CUE", "IN_STEP", "STEP_NUM", "STEP1_DONE",
+for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "IN_STEP", "STEP_NUM", "STEP1_DONE",
               "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
               "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
               "YES", "NO", "RETRACT", "TAIL_WORDS"):

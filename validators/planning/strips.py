@@ -7,6 +7,7 @@ closed-world assumption. Action schemas are grounded on demand, one plan step at
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -102,6 +103,12 @@ class GroundAction:
         return self.schema.name
 
     def text(self) -> str:
+        return self._text
+
+    @functools.cached_property
+    def _text(self) -> str:
+        """Kept on the (interned, one per task) ground action: a thinking trace names each
+        action thousands of times."""
         return atom_text((self.schema.name, *self.args))
 
 
