@@ -115,3 +115,22 @@ def test_clean_traces_stay_clean_on_mystery(dev_score) -> None:
     for t in dev_score.traces:
         if not rows[t.id]["expected"]["claims"]["errors"] and rows[t.id]["domain"] == "mystery_blocksworld":
             assert t.flagged == 0, (t.id, [f["message"] for f in t.false_flags])
+
+
+def test_traces_of_one_problem_audited_at_once_get_their_own_verdicts() -> None:
+    """The app audits in several threads, and one claim reader serves every trace of a problem:
+    eight prefixes of one trace audited together must be judged as when audited one at a time
+    (the reader once kept the trace's fact index on itself: 12 of 32 verdicts came out mixed)."""
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    row = max(load_dev("thinking_claims_dev.jsonl"), key=lambda r: len(r["trace"]))
+    variants = [{**row, "trace": row["trace"][: len(row["trace"]) * k // 8]} for k in range(1, 9)]
+
+    def verdict(v: dict) -> str:
+        return json.dumps(audit_record(record_from_json(v)).verdict.to_json(), sort_keys=True)
+
+    alone = [verdict(v) for v in variants]
+    with ThreadPoolExecutor(8) as pool:
+        together = list(pool.map(verdict, variants * 4))
+    assert together == alone * 4

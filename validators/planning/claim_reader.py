@@ -50,7 +50,7 @@ from core.gates import lowered
 from validators.planning import prose as P
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
 from validators.planning.extract import Lexicon, _LineReader
-from validators.planning.facts import FactMention, FactReader
+from validators.planning.facts import FactIndex, FactMention, FactReader
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_preconditions
 from validators.planning.vocab import Vocabulary
 
@@ -116,8 +116,9 @@ def _ends_with(text: str, end: int, char: str) -> bool:
 
 class ClaimReader:
     """Reads and judges the claims of a trace. Its patterns depend only on the task's lexicon, so
-    one reader serves every trace on the same problem (`for_lexicon`); `read` keeps no state
-    between calls except the cache of action phrases already resolved."""
+    one reader serves every trace on the same problem (`for_lexicon`), from any thread (the app
+    audits in several): `read` keeps no state on the reader except the cache of action phrases
+    already resolved, whose entries depend on the phrase alone."""
 
     @classmethod
     def for_lexicon(cls, task: Task, vocab: Vocabulary, lexicon: Lexicon) -> "ClaimReader":
@@ -193,7 +194,7 @@ class ClaimReader:
 
     # -- reading --------------------------------------------------------------------------
     def read(self, text: str) -> ClaimReport:
-        self._facts_index = self.facts.index(text)
+        facts_index = self.facts.index(text)
         lines: list[LineOfReasoning] = []
         line_at: list[tuple[int, int]] = []
         claims: list[Claim] = []
@@ -345,7 +346,7 @@ class ClaimReader:
             if lead is not None and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
                 lead = None
             if not question:
-                if self._judge_sentence(text, s0, s1, body_at, frame, line, claims, mentions, lead) and frame.forked_from:
+                if self._judge_sentence(text, facts_index, s0, s1, body_at, frame, line, claims, mentions, lead) and frame.forked_from:
                     line = frame.forked_from  # the step back was only for an action the model then did not take
                     line_at.append((s0, line.id))
                     frame.forked_from = None
@@ -409,12 +410,12 @@ class ClaimReader:
         line_at.append((pos, new.id))
         return new
 
-    def _judge_sentence(self, text: str, s0: int, s1: int, body_at: int, frame: _Frame | None,
+    def _judge_sentence(self, text: str, facts_index: FactIndex, s0: int, s1: int, body_at: int, frame: _Frame | None,
                         line: LineOfReasoning, claims: list[Claim], mentions: list,
                         lead: tuple[str, int | None] | None = None) -> bool:
         """Judges the sentence's claims; True when it took back the frame's action (the model
         found it could not be done)."""
-        facts = self.facts.find(text, body_at, s1, self._facts_index)
+        facts = self.facts.find(text, body_at, s1, facts_index)
         if not facts and frame is None:
             return False
         undone = False

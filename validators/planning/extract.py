@@ -480,7 +480,10 @@ class _LineReader:
         if line is None:
             line = memo[key] = self._read(0, end - start, raw)
             if len(memo) > _LINE_MEMO_SIZE:
-                del memo[next(iter(memo))]
+                try:
+                    del memo[next(iter(memo))]
+                except (KeyError, RuntimeError, StopIteration):
+                    pass  # another thread evicted first; the memo is shared by the app's threads
         return _shifted(line, start)
 
     def _read(self, start: int, end: int, raw: str) -> _Line:
