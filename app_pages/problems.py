@@ -115,14 +115,16 @@ def _show_problem(problem_hash: str) -> None:
                        "majority": key in winners, "answer": (members[0]["answer"] or "")[:300]})
     no_answer = sum(1 for r in rows if r["answer_key"] is None)
     if groups:
-        st.dataframe(pd.DataFrame(groups), hide_index=True, width="stretch")
+        frame = pd.DataFrame(groups)
+        frame["majority"] = frame["majority"].map({True: "majority", False: ""})
+        st.table(frame.set_index("answer group"))
     if no_answer:
         st.caption(f"{no_answer} sample(s) without an answer do not vote")
 
     if n > 1:
         st.subheader("Picking among k samples of this problem")
         curve = pd.DataFrame([{"k": k, "verified@k": verified_at_k(n, c, k)} for k in range(1, n + 1)])
-        st.dataframe(curve, hide_index=True)
+        st.table(curve.set_index("k").style.format("{:.0%}"))
         st.caption("verified@k: the chance that some sample among k drawn from these n passes the validator "
                    "(the unbiased estimator of Chen et al. 2021)")
 
@@ -132,9 +134,9 @@ def _show_problem(problem_hash: str) -> None:
         mc = sum(1 for r in mine if r["answer_correct"] is True)
         per_model.append({"model": model, "samples": len(mine), "correct": mc,
                           "majority correct": _pct(majority([(r["answer_key"], r["answer_correct"]) for r in mine])[1]),
-                          f"verified@{len(mine)}": mc > 0})
+                          "verified@k (k = samples)": "yes" if mc else "no"})
     st.subheader("Per model")
-    st.dataframe(pd.DataFrame(per_model), hide_index=True)
+    st.table(pd.DataFrame(per_model).set_index("model"))
 
     problem = problem_text(eng, problem_hash) or {}
     with st.expander("The problem"):
