@@ -271,7 +271,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
         print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     if args.selection:
-        rows = [r.to_json() for r in selection_metrics(engine, tuple(args.domain))]
+        curves = None if args.format == "json" else ()
+        rows = [r.to_json() for r in selection_metrics(engine, tuple(args.domain), curve_models=curves)]
         if args.format != "json":
             rows = [{k: v for k, v in r.items() if k != "curve"} for r in rows]
     else:

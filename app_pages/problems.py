@@ -26,8 +26,8 @@ def _records(problem_hash: str, rev: tuple) -> list[dict]:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _selection(domains: tuple[str, ...], rev: tuple) -> list[dict]:
-    return [r.to_json() for r in selection_metrics(eng, domains)]
+def _selection(domains: tuple[str, ...], curve_models: tuple[str, ...] | None, rev: tuple) -> list[dict]:
+    return [r.to_json() for r in selection_metrics(eng, domains, curve_models=curve_models)]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -151,7 +151,7 @@ def _overview() -> None:
     st.caption("Problems posed more than once (the same problem however written: a canonical hash of it), "
                "and what choosing among their samples gains.")
     domains = st.multiselect("Domain", filter_options(eng)["domains"], key="problems_domain")
-    rows = _selection(tuple(domains), rev)
+    rows = _selection(tuple(domains), (), rev)
     if not rows:
         st.info("No problem has several stored samples yet.")
         return
@@ -164,19 +164,20 @@ def _overview() -> None:
                "samples of a problem. pass@1: mean correctness · majority@n: the most frequent answer is correct "
                "(ties: a random pick) · verified@n: some sample passes the sound validator (LLM-Modulo, "
                "best-of-n) · gap: verified@n − majority@n.")
+    shown = sorted({r["model"] for r in rows}, key=lambda m: (m != ALL_MODELS, m))
+    pick = st.multiselect("Models in the chart", shown, default=shown[:3], key="problems_models")
     curves = pd.DataFrame([{"model": r["model"], "domain": r["domain"], "k": p["k"], "metric": m, "value": p[m]}
-                           for r in rows for p in r["curve"] for m in ("pass@1", "majority@k", "verified@k")
-                           if p[m] is not None])
+                           for r in _selection(tuple(domains), tuple(sorted(pick)), rev) for p in r["curve"]
+                           for m in ("pass@1", "majority@k", "verified@k") if p[m] is not None])
     if not curves.empty:
-        shown = sorted(curves["model"].unique(), key=lambda m: (m != ALL_MODELS, m))
-        pick = st.multiselect("Models in the chart", shown, default=shown[:4], key="problems_models")
-        data = curves[curves["model"].isin(pick)]
+        data = curves
         fig = px.line(data, x="k", y="value", color="model", line_dash="metric", facet_col="domain", markers=True,
                       labels={"value": "share of problems", "k": "samples k"})
         fig.update_layout(height=380, margin={"t": 40, "b": 10})
         st.plotly_chart(fig, width="stretch", key="selection_chart")
         st.caption("Each metric against k: verified@k by the unbiased estimator over n ≥ k samples (Chen et al. "
-                   "2021), majority@k as the mean over k-subsets (all, or 64 drawn with a fixed seed).")
+                   "2021), majority@k as the mean over k-subsets (up to 20, else 200 drawn with a fixed seed; over the first 200 "
+                   "problems by hash).")
     st.subheader("Problems with the most samples")
     problems = pd.DataFrame(_problems(tuple(domains), rev))
     if problems.empty:

@@ -5,7 +5,7 @@ samples, and the grouped votes selection metrics are computed from. Problems are
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Collection
 
 from sqlalchemy import case, func, select
 from sqlalchemy.engine import Engine
@@ -90,10 +90,11 @@ def grouped_votes(engine: Engine, domains: tuple[str, ...] = ()) -> list[tuple[s
 ALL_MODELS = "(all models)"
 
 
-def selection_metrics(engine: Engine, domains: tuple[str, ...] = (), pooled: bool = True,
-                      max_k: int = 16) -> list[SelectionRow]:
+def selection_metrics(engine: Engine, domains: tuple[str, ...] = (), pooled: bool = True, max_k: int = 10,
+                      curve_models: Collection[str] | None = None) -> list[SelectionRow]:
     """Selection metrics per (model, domain) over problems with several samples of that model;
-    with `pooled`, also per domain over every model's samples of a problem (ALL_MODELS)."""
+    with `pooled`, also per domain over every model's samples of a problem (ALL_MODELS). Curves
+    against k for the models in `curve_models` (None: every model)."""
     per: dict[tuple[str, str], dict[str, list[Vote]]] = {}
     for model, domain, problem, key, correct, n in grouped_votes(engine, domains):
         votes = [(key, correct)] * n
@@ -103,7 +104,8 @@ def selection_metrics(engine: Engine, domains: tuple[str, ...] = (), pooled: boo
     rows = []
     for (model, domain), problems in sorted(per.items()):
         ordered = [problems[h] for h in sorted(problems)]
-        row = selection_row(model, domain, ordered, max_k=max_k)
+        row = selection_row(model, domain, ordered, max_k=max_k,
+                            curve=curve_models is None or model in curve_models)
         if row.problems:
             rows.append(row)
     return rows
