@@ -199,6 +199,8 @@ def _m0008_problem_identity(conn: Connection) -> None:
         conn.execute(text("UPDATE trace_verdict SET answer_key = :k WHERE record_pk = :pk"), updates)
     conn.execute(text("CREATE INDEX ix_record_problem ON record (problem_hash, model)"))
     conn.execute(text("CREATE INDEX ix_record_domain_model ON record (domain, model)"))
+    # data_revision (every page's cache key) takes max(audited_at): an index, not a scan.
+    conn.execute(text("CREATE INDEX ix_trace_verdict_audited ON trace_verdict (audited_at)"))
 
 
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
