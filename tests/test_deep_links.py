@@ -8,7 +8,7 @@ import time
 
 from tests.test_browser import _faulty_maze, _page, _share_id, browser, server  # noqa: F401 - fixtures
 
-NAV_TITLES = {"Home", "Upload & audit", "Live capture", "Corpus", "Explorer"}
+NAV_TITLES = {"Home", "Upload & audit", "Live capture", "Corpus", "Problems", "Explorer"}
 
 
 def _upload_maze(server) -> tuple[str, int]:
