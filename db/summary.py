@@ -57,6 +57,14 @@ def summary(engine: Engine, by: tuple[str, ...] = GROUP_KEYS) -> list[dict[str, 
             if first is not None:
                 firsts.setdefault(key, []).append((int(first), counts[0]))
         gap_rows = conn.execute(gaps).all()
+    return summary_rows(totals, firsts, gap_rows, names)
+
+
+def summary_rows(totals: dict[tuple, list[int]], firsts: dict[tuple, list[tuple[int, int]]],
+                 gap_rows: list[Any], names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Rows of the table from per-group [records, correct, wrong, valid, invalid] counts, each
+    group's (first invalid step, records) pairs and (group..., gap kind, records) rows."""
+    n = len(names)
     out: dict[tuple, dict[str, Any]] = {}
     for key, (records, right, wrong, valid, invalid) in totals.items():
         unknown = records - right - wrong
