@@ -3,7 +3,9 @@ vote and verified@k, reached from the explorer in one click and back to each rec
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +14,11 @@ from db.problems import problem_records, problems_with_samples
 from tests.test_browser import CHROMIUM, browser, start_app  # noqa: F401 - the browser fixture
 from tests.test_problems import _samples, _store
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("STEPSCOPE_REQUIRE_BROWSER") != "1",
+                       reason="Debian chromium is not installed"),
+]
 
 
 @pytest.fixture(scope="module")
