@@ -34,12 +34,25 @@ _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 SExpr = str | list["SExpr"]
 
 
+MAX_DEPTH = 200  # PDDL problems nest a few levels; hostile input is keyed by its tokens instead
+
+
+class _TooDeep(ValueError):
+    pass
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(_COMMENT.sub(" ", text).lower())
+
+
 def _sexprs(text: str) -> list[SExpr]:
     """Every top-level s-expression of PDDL text (lower-cased, comments dropped); unbalanced
     input closes what is open, so a broken problem still gets a stable key."""
     stack: list[list[SExpr]] = [[]]
-    for tok in _TOKEN.findall(_COMMENT.sub(" ", text).lower()):
+    for tok in _tokens(text):
         if tok == "(":
+            if len(stack) > MAX_DEPTH:
+                raise _TooDeep
             stack.append([])
         elif tok == ")":
             if len(stack) > 1:
@@ -104,8 +117,12 @@ def _section(expr: list[SExpr]) -> tuple[str, str]:
 
 def canonical_pddl(text: str) -> str:
     """PDDL text in a canonical form (see the module docstring)."""
+    try:
+        exprs = _sexprs(text or "")
+    except _TooDeep:
+        return "tokens: " + " ".join(_tokens(text))
     out = []
-    for expr in _sexprs(text or ""):
+    for expr in exprs:
         if isinstance(expr, list) and expr and expr[0] == "define":
             sections = sorted(_section(e) if isinstance(e, list) else (e, e) for e in expr[1:])
             out.append("(define " + " ".join(s for _, s in sections) + ")")
@@ -198,8 +215,40 @@ def canonical_problem(domain: str, problem: dict[str, Any], trace: str = "") -> 
         maze = _canonical_maze(problem, trace)
         if maze is not None:
             return "maze:" + maze
-    return "json:" + json.dumps(_squash(problem), sort_keys=True, ensure_ascii=False, separators=(",", ":"),
-                                default=str)
+    try:
+        return "json:" + json.dumps(_squash(problem), sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                                    default=str)
+    except RecursionError:  # hostile nesting: the same walk without recursion
+        return "json-deep:" + _flat_dump(problem)
+
+
+def _flat_dump(value: Any) -> str:
+    """A canonical dump of any JSON value with an explicit stack (keys sorted)."""
+    out: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Mark):
+            out.append(item.text)
+        elif isinstance(item, dict):
+            stack.append(_Mark("}"))
+            for key in sorted(item, key=str, reverse=True):
+                stack += [item[key], _Mark(json.dumps(str(key)) + ":")]
+            out.append("{")
+        elif isinstance(item, list):
+            stack.append(_Mark("]"))
+            stack += reversed(item)
+            out.append("[")
+        else:
+            out.append(json.dumps(" ".join(item.split()) if isinstance(item, str) else item, default=str) + ",")
+    return "".join(out)
+
+
+class _Mark:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 def problem_hash(domain: str, problem: dict[str, Any], trace: str = "") -> str:

@@ -21,6 +21,7 @@ from db.engine import make_engine
 from db.problems import ALL_MODELS, problem_records, problems_with_samples, selection_metrics
 from pipeline import audit_units
 from tests.conftest import load_dev
+from tests.test_pages import app  # noqa: F401 - the AppTest factory fixture
 
 PLANBENCH = ("planbench_plans.jsonl", "planbench_plans_more.jsonl", "planbench_r1_thinking.jsonl")
 
@@ -246,4 +247,12 @@ def test_review_links_do_not_open_the_problems_page(app) -> None:
     assert not at.metric and any("review link" in i.value for i in at.info)
 
 
-from tests.test_pages import app  # noqa: E402,F401 - the AppTest factory fixture
+
+
+def test_hostile_problems_get_a_key_without_recursing() -> None:
+    deep: dict = {"a": 1}
+    for _ in range(50_000):
+        deep = {"x": [deep]}
+    assert len(problem_hash("freeform", deep)) == 32
+    nested = {"domain_pddl": "", "problem_pddl": "(" * 50_000 + ")" * 3}
+    assert problem_hash("pddl", nested) != problem_hash("pddl", {"domain_pddl": "", "problem_pddl": "(" * 49_999})
