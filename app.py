@@ -2,7 +2,7 @@
 
 Which pages a session gets depends on what it may do (app_pages/_access.py), decided on the
 server: the owner gets every page; a reader of a shared deployment gets Home, Corpus, Length
-generalisation and Explorer; a review link gets its one trace. Pages a session may not open are still routed, to a
+generalisation, Problems and Explorer; a review link gets its one trace. Pages a session may not open are still routed, to a
 page that says why, so an edited link never ends in Streamlit's "Page not found".
 
 Page scripts live in app_pages/, not pages/. With Streamlit 1.67 and st.navigation, a pages/
@@ -26,6 +26,7 @@ PAGES = {  # url path: (script, title, icon)
     "corpus": ("app_pages/corpus.py", "Corpus", ":material/table_chart:"),
     "lengths": ("app_pages/lengths.py", "Length generalisation", ":material/show_chart:"),
     "explorer": ("app_pages/explorer.py", "Explorer", ":material/account_tree:"),
+    "problems": ("app_pages/problems.py", "Problems", ":material/compare:"),
 }
 
 
@@ -77,16 +78,16 @@ def _sign_in_box() -> None:
 if review_view():
     why = "This is a review link: it opens its one trace, read-only. Other pages are not part of it."
     pages = [st.Page(_review_landing, title="Review", url_path="review", default=True), _open("explorer")]
-    pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus", "lengths")]
+    pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus", "lengths", "problems")]
     st.navigation(pages, position="hidden").run()
 else:
     if can_write():
         pages = [_open("home", default=True), _open("upload"), _open("capture"), _open("corpus"), _open("lengths"),
-                 _open("explorer")]
+                 _open("problems"), _open("explorer")]
     else:
         why = ("This server is shared and read-only for you: uploading and live capture need the owner's "
                "sign-in (sidebar).")
-        pages = [_open("home", default=True), _open("corpus"), _open("lengths"), _open("explorer")]
+        pages = [_open("home", default=True), _open("corpus"), _open("lengths"), _open("problems"), _open("explorer")]
         hidden = [_closed("upload", why), _closed("capture", why)]
     _sign_in_box()
     if can_write():

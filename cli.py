@@ -1,5 +1,6 @@
 """Headless audits: `python cli.py audit INPUT.jsonl [--out V.jsonl|V.parquet] [--db URL] [--workers N]
-[--engine ray [--address ADDR]]`.
+[--engine ray [--address ADDR]]`; `python cli.py summary [--db URL] [--by model,domain]
+[--format table|csv|json] [--selection]` for the model x domain table.
 
 Contract: record-format.md section 3. One verdict per input line, in input order; a summary
 on standard error; exit status 0 even when traces are invalid (non-zero only when the input
@@ -240,6 +241,61 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render(rows: list[dict], fmt: str) -> str:
+    """Flat rows as an aligned text table, CSV or JSON (rates to 4 places in table and CSV)."""
+    import csv
+    import json
+
+    if fmt == "json":
+        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+
+    def cell(value: object) -> str:
+        if value is None:
+            return ""
+        return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([[cell(r.get(c)) for c in columns] for r in rows])
+        return out.getvalue()
+    cells = [[cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in cells]
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    from db.engine import database_url, make_engine
+    from db.problems import selection_metrics
+    from db.summary import flat_rows, summary
+
+    by = tuple(k.strip() for k in args.by.split(",") if k.strip())
+    try:
+        engine = make_engine(database_url(args.db))
+    except Exception as exc:  # noqa: BLE001 - a clear message instead of a traceback
+        print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    if args.selection:
+        curves = None if args.format == "json" else ()
+        rows = [r.to_json() for r in selection_metrics(engine, tuple(args.domain), curve_models=curves)]
+        if args.format != "json":
+            rows = [{k: v for k, v in r.items() if k != "curve"} for r in rows]
+    else:
+        try:
+            rows = summary(engine, by)
+        except ValueError as exc:
+            print(f"cli.py summary: {exc}", file=sys.stderr)
+            return 2
+        if args.format != "json":
+            rows = flat_rows(rows)
+    sys.stdout.write(_render(rows, args.format))
+    return 0
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
     from capture.headless import main as capture_main
 
@@ -307,6 +363,17 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--base-url", default="", help="the app's address, for links in the HTML report "
                         "(e.g. http://localhost:8501)")
     export.set_defaults(func=cmd_export)
+    summ = sub.add_parser("summary", help="the model x domain table of the stored verdicts (records, answer correct "
+                          "and unknown rates, trace valid rate, median first invalid step, gaps by kind); "
+                          "--selection: pass@1, majority vote and verified@n over problems with several samples")
+    summ.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    summ.add_argument("--by", default="model,domain", help="group by these, comma-separated (model, domain; "
+                      "'' for one row)")
+    summ.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    summ.add_argument("--selection", action="store_true", help="selection metrics per model and domain instead "
+                      "(JSON adds the curves against k)")
+    summ.add_argument("--domain", action="append", default=[], help="--selection: only this domain (repeatable)")
+    summ.set_defaults(func=cmd_summary)
     capture = sub.add_parser("capture", help="run a model on a record's problem (live, through litellm), "
                              "store and audit the answer; --rounds N runs the LLM-Modulo loop")
     _capture_arguments(capture)

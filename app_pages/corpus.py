@@ -11,6 +11,7 @@ from core.report import to_csv, to_html, to_json, to_parquet
 from db.queries import (ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
                         invalid_by_rule, length_sample, list_traces, verdict_rows)
+from db.summary import flat_rows, summary
 from app_pages._common import engine, go_to
 
 PAGE_SIZE = 100
@@ -31,6 +32,11 @@ def _cached(name: str, f: CorpusFilter, rev: tuple, *args: int) -> object:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _options(rev: tuple) -> dict[str, list[str]]:
     return filter_options(eng)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _summary(rev: tuple) -> list[dict]:
+    return flat_rows(summary(eng))
 
 
 st.title("Corpus")
@@ -201,6 +207,25 @@ with right:
             st.caption("a random sample of 3,000 traces; click a point to open it")
         else:
             st.caption("click a point to open the trace")
+
+st.subheader("Model × domain")
+table = pd.DataFrame(_summary(rev))
+rates = ("answer_correct_rate", "unknown_rate", "trace_valid_rate")
+picked_cell = st.dataframe(table, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+                           key="summary_table",
+                           column_config={**{c: st.column_config.NumberColumn(format="%.3f") for c in rates},
+                                          "first_invalid_median": st.column_config.NumberColumn(format="%.1f")})
+if picked_cell and picked_cell.selection and picked_cell.selection.rows:
+    cell = table.iloc[picked_cell.selection.rows[0]]
+    if (list(flt.models), list(flt.domains)) != ([cell["model"]], [cell["domain"]]):
+        qp["model"], qp["domain"] = [cell["model"]], [cell["domain"]]
+        qp.pop("page", None)
+        st.rerun()
+st.caption("Every stored trace, whatever the filters (the same table: `python cli.py summary`): answer rates over "
+           "all records, trace valid rate over checked traces, median first invalid step, gaps by kind. Click a "
+           "row to filter by it.")
+st.page_link("app_pages/problems.py", label="Compare the samples of each problem: majority vote vs verified@k",
+             icon=":material/compare:")
 
 st.subheader("Traces")
 pages = max(1, -(-total // PAGE_SIZE))

@@ -8,6 +8,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from db.problems import problem_size
 from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, step_payloads,
                         step_spans, steps_of, trace_by_share_id)
 from db.store import add_comment, delete_record
@@ -38,6 +39,11 @@ def _outline(pk: int, rev: tuple) -> list[tuple]:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _spans(pk: int, rev: tuple) -> list[tuple]:
     return step_spans(eng, pk)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _problem_size(problem_hash: str, rev: tuple) -> int:
+    return problem_size(eng, problem_hash)
 
 
 def _explorer_base() -> str:
@@ -161,6 +167,11 @@ st.title(f"Trace {rec['record_id'] or share_id}")
 st.caption(" · ".join(str(x) for x in (rec["domain"], rec["model"] or "model unknown",
                                         verdict.get("format") or rec["format"] or "", rec.get("validator") or "")
                       if x))
+if not review_view() and rec.get("problem_hash"):
+    samples = _problem_size(rec["problem_hash"], rev)
+    if samples > 1:
+        st.page_link("app_pages/problems.py", label=f"All samples of this problem ({samples}), side by side",
+                     icon=":material/compare:", query_params={"problem": rec["problem_hash"]})
 if rec["status"] != "ok":
     st.error("This input could not be read as a record.")
     st.text(rec["error"] or "")

@@ -4,6 +4,7 @@ purpose (they must not follow later edits of `db.models`)."""
 
 from __future__ import annotations
 
+import json
 from typing import Callable
 
 from sqlalchemy import (
@@ -153,6 +154,55 @@ def _m0007_step_search_by_batch(conn: Connection) -> None:
         conn.execute(text("DROP TRIGGER IF EXISTS step_fts_ai"))
 
 
+def _m0008_problem_identity(conn: Connection) -> None:
+    """Each record's canonical problem hash and each verdict's normalised answer
+    (core/problem_key.py), indexed so that grouping the samples of a problem is a query. Rows
+    stored before get theirs here, computed from what they hold, in batches."""
+    from core.problem_key import answer_key, problem_hash
+
+    conn.execute(text("ALTER TABLE record ADD COLUMN problem_hash VARCHAR(32)"))
+    conn.execute(text("ALTER TABLE trace_verdict ADD COLUMN answer_key VARCHAR(32)"))
+    batch = 5_000
+    last = 0
+    while True:
+        rows = conn.execute(text(
+            "SELECT pk, domain, problem_json, CASE WHEN domain = 'maze' AND problem_json = '{}' "
+            "THEN substr(trace, 1, 200000) ELSE '' END FROM record WHERE status = 'ok' AND pk > :last "
+            "ORDER BY pk LIMIT :n"), {"last": last, "n": batch}).all()
+        if not rows:
+            break
+        last = rows[-1][0]
+        updates = []
+        for pk, domain, problem_json, trace in rows:
+            try:
+                problem = json.loads(problem_json or "{}")
+            except ValueError:
+                problem = {}
+            updates.append({"pk": pk, "h": problem_hash(domain, problem if isinstance(problem, dict) else {},
+                                                        trace or "")})
+        conn.execute(text("UPDATE record SET problem_hash = :h WHERE pk = :pk"), updates)
+    last = 0
+    while True:
+        rows = conn.execute(text(
+            "SELECT tv.record_pk, r.answer, tv.notes_json FROM trace_verdict tv JOIN record r ON r.pk = tv.record_pk "
+            "WHERE tv.record_pk > :last ORDER BY tv.record_pk LIMIT :n"), {"last": last, "n": batch}).all()
+        if not rows:
+            break
+        last = rows[-1][0]
+        updates = []
+        for pk, answer, notes_json in rows:
+            try:
+                notes = json.loads(notes_json) if notes_json else {}
+            except ValueError:
+                notes = {}
+            updates.append({"pk": pk, "k": answer_key(answer or "", notes if isinstance(notes, dict) else {})})
+        conn.execute(text("UPDATE trace_verdict SET answer_key = :k WHERE record_pk = :pk"), updates)
+    conn.execute(text("CREATE INDEX ix_record_problem ON record (problem_hash, model)"))
+    conn.execute(text("CREATE INDEX ix_record_domain_model ON record (domain, model)"))
+    # data_revision (every page's cache key) takes max(audited_at): an index, not a scan.
+    conn.execute(text("CREATE INDEX ix_trace_verdict_audited ON trace_verdict (audited_at)"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
@@ -161,6 +211,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (5, "step links and state", _m0005_step_links_and_state),
     (6, "replay notes", _m0006_replay_notes),
     (7, "step search indexed by batch", _m0007_step_search_by_batch),
+    (8, "problem identity and answer keys", _m0008_problem_identity),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, case, func, select, text
+from sqlalchemy import ARRAY, Integer, and_, case, func, select, text
+from sqlalchemy import bindparam as sa_bindparam
 from sqlalchemy.engine import Engine
 
 from db.store import COMMENT, GAP, RECORD, STEP, STEP_VERDICT, TRACE_VERDICT
@@ -293,19 +295,42 @@ def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = POS_BIN
 
 def invalid_by_rule(engine: Engine, f: CorpusFilter, limit: int = 30) -> list[tuple[str, int]]:
     with engine.connect() as conn:
-        pks = select(RECORD.c.pk).select_from(_joined()).where(*_filter_conditions(conn, f))
+        conds = _filter_conditions(conn, f)
+        # Unfiltered, every step verdict counts: no membership test against every record.
+        scope = [STEP_VERDICT.c.record_pk.in_(select(RECORD.c.pk).select_from(_joined()).where(*conds))] if conds else []
         stmt = (select(STEP_VERDICT.c.rule, func.count().label("n"))
-                .where(STEP_VERDICT.c.status == "invalid", STEP_VERDICT.c.record_pk.in_(pks))
+                .where(STEP_VERDICT.c.status == "invalid", *scope)
                 .group_by(STEP_VERDICT.c.rule).order_by(text("n DESC")).limit(limit))
         return [(r or "(unnamed)", n) for r, n in conn.execute(stmt)]
 
 
 def length_sample(engine: Engine, f: CorpusFilter, limit: int = 3000) -> list[dict[str, Any]]:
-    """A bounded sample of traces for the length-vs-correctness chart (each point opens a trace)."""
+    """A bounded sample of traces for the length-vs-correctness chart (each point opens a trace).
+
+    Unfiltered, the sample is drawn by key: random record keys looked up by index, instead of
+    sorting every trace by random() (the corpus page's first view over 1,000,000 traces,
+    bench/bench_problems.py). Keys are dense, so the draw is near uniform; when deletions leave
+    too few hits the sort is used."""
+    cols = (RECORD.c.share_id, RECORD.c.record_id, RECORD.c.model, TRACE_VERDICT.c.n_steps,
+            TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid)
     with engine.connect() as conn:
-        stmt = (select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.model, TRACE_VERDICT.c.n_steps,
-                       TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid)
-                .select_from(_joined()).where(TRACE_VERDICT.c.n_steps > 0, *_filter_conditions(conn, f))
+        conds = _filter_conditions(conn, f)
+        if not conds:
+            lo, hi = conn.execute(select(func.min(RECORD.c.pk), func.max(RECORD.c.pk))).one()
+            if lo is not None and hi - lo + 1 > 4 * limit:
+                rng = random.Random(hi)
+                keys = sorted(set(rng.randint(lo, hi) for _ in range(2 * limit)))
+                # One bound parameter for all keys (as db.store does): a 6,000-item IN list costs more to render.
+                if conn.dialect.name == "sqlite":
+                    among = RECORD.c.pk.in_(text("SELECT value FROM json_each(:keys)").bindparams(keys=json.dumps(keys))
+                                            .columns(value=RECORD.c.pk.type))
+                else:
+                    among = RECORD.c.pk == func.any(sa_bindparam("keys", keys, type_=ARRAY(Integer)))
+                rows = [dict(r._mapping) for r in conn.execute(
+                    select(*cols).select_from(_joined()).where(TRACE_VERDICT.c.n_steps > 0, among))]
+                if len(rows) >= limit // 2:
+                    return rows[:limit]
+        stmt = (select(*cols).select_from(_joined()).where(TRACE_VERDICT.c.n_steps > 0, *conds)
                 .order_by(func.random()).limit(limit))
         return [dict(r._mapping) for r in conn.execute(stmt)]
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from audit import AuditResult
 from core.intake import InputUnit
+from core.problem_key import answer_key, problem_hash
 from core.record import canonical_json, record_to_json
 
 
@@ -63,13 +64,15 @@ def record_row(unit: InputUnit, share_id: str, source: str | None) -> dict[str, 
     }
     if rec is None:
         row.update(record_id=unit.guessed_id, status="malformed", error=clean_text(unit.error or ""),
-                   domain="unknown", format=None, model=None, problem_json="{}", trace="", answer="",
-                   meta_json="{}")
+                   domain="unknown", format=None, model=None, problem_json="{}", problem_hash=None, trace="",
+                   answer="", meta_json="{}")
     else:
         row.update(record_id=clean_text(rec.id), status="ok", error=None, domain=clean_text(rec.domain)[:64],
                    format=clean_text(rec.format)[:64] if rec.format else None,
                    model=clean_text(rec.model)[:256] if rec.model else None,
-                   problem_json=_json(rec.problem) or "{}", trace=clean_text(rec.trace),
+                   problem_json=_json(rec.problem) or "{}",
+                   problem_hash=problem_hash(clean_text(rec.domain)[:64], rec.problem, rec.trace),
+                   trace=clean_text(rec.trace),
                    answer=clean_text(rec.answer), meta_json=_json(rec.meta) or "{}")
     return row
 
@@ -127,6 +130,7 @@ def result_rows(result: AuditResult) -> ResultRows:
     if notes_json is not None and len(notes_json) > MAX_NOTES_CHARS:
         notes_json = _json({k: v for k, v in notes.items() if isinstance(v, (str, int, float, bool))})
     summary_row["notes_json"] = notes_json
+    summary_row["answer_key"] = answer_key(result.record.answer, result.replay.notes)
     return ResultRows(
         validator=result.validator,
         verdict=verdict,
@@ -149,6 +153,7 @@ def verdict_summary_row(verdict: dict[str, Any], validator: str | None, n_steps:
         "answer_error_kind": error.get("kind"),
         "verdict_json": clean_text(_ENCODE(verdict)),
         "notes_json": None,
+        "answer_key": None,
     }
 
 
