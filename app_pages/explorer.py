@@ -3,7 +3,9 @@ whole view state, so a copied link reopens exactly this view."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from array import array
 
 import pandas as pd
 import streamlit as st
@@ -16,7 +18,7 @@ from app_pages._common import engine, go_to
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
                              countdown_figure, maze_figure,
                              neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
-                             tree_html, verdict_label)
+                             tree_html, tree_page, verdict_label)
 
 TREE_CAP = 1000
 LIST_WINDOW = 60
@@ -38,6 +40,21 @@ def _outline(pk: int, rev: tuple) -> list[tuple]:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _spans(pk: int, rev: tuple) -> list[tuple]:
     return step_spans(eng, pk)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _payloads(pk: int, rev: tuple) -> list[tuple]:
+    """Every step's payload: a picture replays a prefix of them, and stepping re-reads nothing."""
+    return step_payloads(eng, pk, 1 << 62)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _tree_page(pk: int, rev: tuple, nodes_key: str, matches: tuple[int, ...], link: str,
+               _outline: list[tuple], _nodes: list[int]) -> str:
+    """The step tree without a selection, per trace and neighbourhood (`nodes_key` names it:
+    Streamlit's hashing of 1,000 ints would cost more than the lookup saves): built once,
+    marked per step."""
+    return tree_page(_outline, _nodes, set(matches), link=link)
 
 
 def _explorer_base() -> str:
@@ -323,11 +340,11 @@ with left:
     layout = (rec.get("notes") or {}).get("layout")
     picture = None
     if layout:
-        picture = (maze_figure(layout, step_payloads(eng, rec["pk"], step + 1), step),
+        picture = (maze_figure(layout, _payloads(rec["pk"], rev)[:step + 1], step),
                    "the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
                    "invalid steps · green start · purple goal · black square: this step's cell")
     elif rec["domain"] == "countdown":
-        tree = countdown_figure(step_payloads(eng, rec["pk"], step + 1), step)
+        tree = countdown_figure(_payloads(rec["pk"], rev)[:step + 1], step)
         if tree is not None:
             picture = (tree, "the search tree up to this step: numbers left and the operation that made each "
                              "node · red: nodes of invalid steps · ringed: where the search is")
@@ -351,7 +368,9 @@ with left:
         nodes = neighbourhood(outline, step, TREE_CAP)
         if len(nodes) < n_steps:
             st.caption(f"showing {len(nodes):,} of {n_steps:,} steps around step {step}")
-        st.iframe(sandboxed(tree_html(outline, nodes, step, set(matches), link=view_link)), height=580)
+        nodes_key = hashlib.blake2b(array("l", nodes).tobytes(), digest_size=16).hexdigest()
+        page = _tree_page(rec["pk"], rev, nodes_key, tuple(matches), view_link, outline, nodes)
+        st.iframe(sandboxed(tree_html(outline, nodes, step, page=page)), height=580)
         st.caption("red: invalid · green: valid · grey: not checked · black border: selected · "
                    "yellow border: search match · click a node to open its step")
     with tab_overview:
