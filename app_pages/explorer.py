@@ -10,11 +10,13 @@ from array import array
 import pandas as pd
 import streamlit as st
 
-from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, step_payloads,
-                        step_spans, steps_of, trace_by_share_id)
+from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
+                        step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
 from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
+from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
+from app_pages._thinking_map import around, build_map, map_figure
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
                              countdown_figure, maze_figure,
                              neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
@@ -46,6 +48,14 @@ def _spans(pk: int, rev: tuple) -> list[tuple]:
 def _payloads(pk: int, rev: tuple) -> list[tuple]:
     """Every step's payload: a picture replays a prefix of them, and stepping re-reads nothing."""
     return step_payloads(eng, pk, 1 << 62)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _map(pk: int, rev: tuple, _rec: dict, _outline: list[tuple]):
+    """The thinking map's lanes, per trace (the page draws the part around the selected step)."""
+    verdict = _rec["verdict"] or {}
+    return build_map((_rec.get("notes") or {}).get("thinking"), _outline, step_states(eng, pk),
+                     verdict.get("answer_correct"), verdict.get("gaps") or [])
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -315,7 +325,12 @@ with right:
             judged = detail["state"].get("judged_against") or []
             if judged and is_blocks_state(judged):
                 st.plotly_chart(blocks_figure(judged), width="stretch", key="claims_blocks")
-            st.text("\n".join(judged or ["(not known)"]))
+                st.text("\n".join(judged))
+            elif judged:
+                st.dataframe(pd.DataFrame({"fact": judged}), hide_index=True, width="stretch",
+                             height=min(400, 38 + 35 * len(judged)))
+            else:
+                st.text("(not known)")
     elif detail.get("expected") is not None or detail.get("found") is not None:
         st.json({"expected": detail.get("expected"), "found": detail.get("found")}, expanded=True)
     if detail.get("state") and claims is None:
@@ -338,8 +353,9 @@ with right:
 
 with left:
     layout = (rec.get("notes") or {}).get("layout")
+    layout_sok = layout if rec["domain"] == "sokoban" else None
     picture = None
-    if layout:
+    if layout and not layout_sok:
         picture = (maze_figure(layout, _payloads(rec["pk"], rev)[:step + 1], step),
                    "the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
                    "invalid steps · green start · purple goal · black square: this step's cell")
@@ -348,12 +364,47 @@ with left:
         if tree is not None:
             picture = (tree, "the search tree up to this step: numbers left and the operation that made each "
                              "node · red: nodes of invalid steps · ringed: where the search is")
-    names = (["Picture"] if picture else []) + ["Reading", "Tree", "Overview", "Step list", "Answer"]
+    elif rec["domain"] == "sokoban" and layout_sok:
+        frame = sokoban_frame(layout_sok, _payloads(rec["pk"], rev)[:step + 1], step)
+        if frame is not None:
+            picture = (sokoban_figure(layout_sok, frame, detail.get("rule") if frame.step == step else None),
+                       f"the level in the state of step {frame.step}: dark walls · yellow targets · brown boxes "
+                       "(green on a target) · blue worker · red arrow: the move into this state · red frame: "
+                       "an invalid step")
+    elif rec["domain"] == "hanoi":
+        found = latest_state(eng, rec["pk"], step)
+        pegs = hanoi_pegs(found[1]) if found else None
+        if pegs is not None:
+            bad = found[0] == step and detail.get("status") == "invalid"
+            what = (f"step {step}: the pegs its illegal move was tried on" if bad
+                    else f"the pegs after step {found[0]}")
+            picture = (hanoi_figure(pegs, what, bad), "disks on each peg, bottom up (1 is the smallest)")
+    tmap = _map(rec["pk"], rev, rec, outline) if (rec.get("notes") or {}).get("thinking") else None
+    names = (["Picture"] if picture else []) + (["Map"] if tmap else []) + ["Reading", "Tree", "Overview",
+                                                                              "Step list", "Answer"]
     tabs = st.tabs(names)
     if picture:
         with tabs[0]:
             st.plotly_chart(picture[0], width="stretch", key="state_picture")
             st.caption(picture[1] + ". Step through with Alt+← / Alt+→.")
+    if tmap:
+        with tabs[names.index("Map")]:
+            shown = around(tmap, step)
+            if len(shown.lanes) < len(tmap.lanes):
+                st.caption(f"showing {len(shown.lanes)} of {len(tmap.lanes)} lines of reasoning and candidates, "
+                           f"those nearest step {step}")
+            map_key = f"thinking_map-{step}"
+
+            def _map_picked(key: str = map_key) -> None:
+                points = st.session_state[key].selection.points
+                if points and points[0].get("customdata"):
+                    _select(int(points[0]["customdata"][0]))
+
+            st.plotly_chart(map_figure(shown, step), width="stretch", key=map_key, on_select=_map_picked,
+                            selection_mode="points")
+            st.caption("one row per line of reasoning (circle) and candidate (square; green: solves, red: fails, "
+                       "grey: a fragment), oldest on top; it ends at ★ settled on, ✕ rejected (where the trace "
+                       "turned away) or ○ left; step dots by verdict; ◆ the answer. Click a mark to open its step.")
     tab_read, tab_tree, tab_overview, tab_list, tab_answer = tabs[-5:]
     view_link = f"{_explorer_base()}?trace={share_id}" + (f"&q={query}" if query else "") + (
         "&mode=review" if review_view() else "")
