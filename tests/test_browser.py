@@ -78,7 +78,7 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
     db_url = f"sqlite:///{tmp / 'e2e.db'}"
     proc, base = start_app(db_url)
-    yield {"base": base, "db": db_url, "tmp": tmp}
+    yield {"base": base, "db": db_url, "tmp": tmp, "pid": proc.pid}
     proc.terminate()
     proc.wait(timeout=20)
 
