@@ -103,7 +103,7 @@ def build_map(thinking: dict[str, Any] | None, outline: Outline, states: dict[in
     raw.sort(key=lambda kc: (kc[1]["steps"][0], kc[0] != "candidate"))
     if not raw:
         return None
-    starts = sorted({c["steps"][0] for _, c in raw if _ == "candidate"})
+    starts = sorted({c["steps"][0] for k, c in raw if k == "candidate"})
     lanes: list[Lane] = []
     settled: Lane | None = None
     for kind, c in raw:
@@ -183,9 +183,9 @@ def map_figure(tmap: ThinkingMap, selected: int) -> go.Figure:
         point(lane.first, name, _SOLVES_COLOUR[lane.solves], 15, "square" if lane.kind == "candidate" else "circle",
               f"{head}<br>opens step {lane.first}", lane.first, "#000" if lane.first == selected else "#333")
         symbol, colour = _END_MARK[lane.outcome]
-        where = {SETTLED: "settled on", REJECTED: "rejected at step", ABANDONED: "left after step"}[lane.outcome]
-        point(lane.end, name, colour, 14, symbol, f"{where} {lane.end if lane.outcome != SETTLED else ''}".strip(),
-              lane.end)
+        where = {SETTLED: f"the trace settles on this (step {lane.end})", REJECTED: f"rejected at step {lane.end}",
+                 ABANDONED: f"left after step {lane.end}"}[lane.outcome]
+        point(lane.end, name, colour, 14, symbol, where, lane.end)
     last = max(tmap.n_steps - 1, 0)
     point(tmap.n_steps, answer_row, {"correct": "#2ca02c", "wrong": "#d62728"}.get(tmap.answer, "#8c8c8c"), 16,
           "diamond", f"the answer is {tmap.answer}<br>{tmap.answer_detail}", last)
