@@ -3,21 +3,25 @@ whole view state, so a copied link reopens exactly this view."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from array import array
 
 import pandas as pd
 import streamlit as st
 
 from db.problems import problem_size
-from db.queries import (comments_of, data_revision, search_steps, step_detail, step_outline, step_payloads,
-                        step_spans, steps_of, trace_by_share_id)
+from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
+                        step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
 from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
+from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
+from app_pages._thinking_map import around, build_map, map_figure
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
                              countdown_figure, maze_figure, rollout_line,
                              neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
-                             tree_html, verdict_label)
+                             tree_html, tree_page, verdict_label)
 
 TREE_CAP = 1000
 LIST_WINDOW = 60
@@ -44,6 +48,29 @@ def _spans(pk: int, rev: tuple) -> list[tuple]:
 @st.cache_data(show_spinner=False, max_entries=32)
 def _problem_size(problem_hash: str, rev: tuple) -> int:
     return problem_size(eng, problem_hash)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _payloads(pk: int, rev: tuple) -> list[tuple]:
+    """Every step's payload: a picture replays a prefix of them, and stepping re-reads nothing."""
+    return step_payloads(eng, pk, 1 << 62)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _map(pk: int, rev: tuple, _rec: dict, _outline: list[tuple]):
+    """The thinking map's lanes, per trace (the page draws the part around the selected step)."""
+    verdict = _rec["verdict"] or {}
+    return build_map((_rec.get("notes") or {}).get("thinking"), _outline, step_states(eng, pk),
+                     verdict.get("answer_correct"), verdict.get("gaps") or [])
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _tree_page(pk: int, rev: tuple, nodes_key: str, matches: tuple[int, ...], link: str,
+               _outline: list[tuple], _nodes: list[int]) -> str:
+    """The step tree without a selection, per trace and neighbourhood (`nodes_key` names it:
+    Streamlit's hashing of 1,000 ints would cost more than the lookup saves): built once,
+    marked per step."""
+    return tree_page(_outline, _nodes, set(matches), link=link)
 
 
 def _explorer_base() -> str:
@@ -86,6 +113,11 @@ step = clamped
 if st.session_state.get("_explorer_for") != (share_id, step):
     st.session_state["_explorer_for"] = (share_id, step)
     st.session_state["step_input"] = step
+
+
+def _open(tab) -> bool:
+    """Whether a tab's content should run: the open one (None: the tabs do not track it)."""
+    return tab.open is not False
 
 
 def _select(idx: int) -> None:
@@ -315,7 +347,12 @@ with right:
             judged = detail["state"].get("judged_against") or []
             if judged and is_blocks_state(judged):
                 st.plotly_chart(blocks_figure(judged), width="stretch", key="claims_blocks")
-            st.text("\n".join(judged or ["(not known)"]))
+                st.text("\n".join(judged))
+            elif judged:
+                st.dataframe(pd.DataFrame({"fact": judged}), hide_index=True, width="stretch",
+                             height=min(400, 38 + 35 * len(judged)))
+            else:
+                st.text("(not known)")
     elif detail.get("expected") is not None or detail.get("found") is not None:
         st.json({"expected": detail.get("expected"), "found": detail.get("found")}, expanded=True)
     if detail.get("state") and claims is None:
@@ -338,61 +375,109 @@ with right:
 
 with left:
     layout = (rec.get("notes") or {}).get("layout")
+    layout_sok = layout if rec["domain"] == "sokoban" else None
     picture = None
-    if layout:
-        picture = (maze_figure(layout, step_payloads(eng, rec["pk"], step + 1), step),
+    if layout and not layout_sok:
+        picture = (lambda: maze_figure(layout, _payloads(rec["pk"], rev)[:step + 1], step),
                    "the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
                    "invalid steps · green start · purple goal · black square: this step's cell")
     elif rec["domain"] == "countdown":
-        tree = countdown_figure(step_payloads(eng, rec["pk"], step + 1), step)
+        tree = countdown_figure(_payloads(rec["pk"], rev)[:step + 1], step)
         if tree is not None:
-            picture = (tree, "the search tree up to this step: numbers left and the operation that made each "
+            picture = (lambda: tree, "the search tree up to this step: numbers left and the operation that made each "
                              "node · red: nodes of invalid steps · ringed: where the search is")
-    names = (["Picture"] if picture else []) + ["Reading", "Tree", "Overview", "Step list", "Answer"]
-    tabs = st.tabs(names)
+    elif rec["domain"] == "sokoban" and layout_sok:
+        frame = sokoban_frame(layout_sok, _payloads(rec["pk"], rev)[:step + 1], step)
+        if frame is not None:
+            picture = (lambda: sokoban_figure(layout_sok, frame, detail.get("rule") if frame.step == step else None),
+                       f"the level in the state of step {frame.step}: dark walls · yellow targets · brown boxes "
+                       "(green on a target) · blue worker · red arrow: the move into this state · red frame: "
+                       "an invalid step")
+    elif rec["domain"] == "hanoi":
+        found = latest_state(eng, rec["pk"], step)
+        pegs = hanoi_pegs(found[1]) if found else None
+        if pegs is not None:
+            bad = found[0] == step and detail.get("status") == "invalid"
+            what = (f"step {step}: the pegs its illegal move was tried on" if bad
+                    else f"the pegs after step {found[0]}")
+            picture = (lambda: hanoi_figure(pegs, what, bad), "disks on each peg, bottom up (1 is the smallest)")
+    tmap = _map(rec["pk"], rev, rec, outline) if (rec.get("notes") or {}).get("thinking") else None
+    names = (["Picture"] if picture else []) + (["Map"] if tmap else []) + ["Reading", "Tree", "Overview",
+                                                                              "Step list", "Answer"]
+    # Only the open tab runs (its label is in the URL as ?tab=...): every view of a step change
+    # sent at once cost the server and, more, each reader's browser (a tree frame reparses
+    # vis-network on every step).
+    tabs = st.tabs(names, key="tab", bind="query-params")
     if picture:
         with tabs[0]:
-            st.plotly_chart(picture[0], width="stretch", key="state_picture")
-            st.caption(picture[1] + ". Step through with Alt+← / Alt+→.")
+            if _open(tabs[0]):
+                st.plotly_chart(picture[0](), width="stretch", key="state_picture")
+                st.caption(picture[1] + ". Step through with Alt+← / Alt+→.")
+    if tmap:
+        with tabs[names.index("Map")]:
+            if _open(tabs[names.index("Map")]):
+                shown = around(tmap, step)
+                if len(shown.lanes) < len(tmap.lanes):
+                    st.caption(f"showing {len(shown.lanes)} of {len(tmap.lanes)} lines of reasoning and candidates, "
+                               f"those nearest step {step}")
+                map_key = f"thinking_map-{step}"
+
+                def _map_picked(key: str = map_key) -> None:
+                    points = st.session_state[key].selection.points
+                    if points and points[0].get("customdata"):
+                        _select(int(points[0]["customdata"][0]))
+
+                st.plotly_chart(map_figure(shown, step), width="stretch", key=map_key, on_select=_map_picked,
+                                selection_mode="points")
+                st.caption("one row per line of reasoning (circle) and candidate (square; green: solves, red: fails, "
+                           "grey: a fragment), oldest on top; it ends at ★ settled on, ✕ rejected (where the trace "
+                           "turned away) or ○ left; step dots by verdict; ◆ the answer. Click a mark to open its step.")
     tab_read, tab_tree, tab_overview, tab_list, tab_answer = tabs[-5:]
     view_link = f"{_explorer_base()}?trace={share_id}" + (f"&q={query}" if query else "") + (
         "&mode=review" if review_view() else "")
     with tab_read:
-        # The whole trace, every step marked; a sandboxed frame (opaque origin) so nothing in it
-        # can reach the app, whatever the trace holds (every character is escaped besides).
-        st.iframe(sandboxed(reading_html(rec["trace"] or "", _spans(rec["pk"], rev), step, view_link,
-                                         set(matches))), height=560)
-        st.caption("red: invalid (hover for why) · green: valid · blue: self-correction · plain: not checked · "
-                   "black outline: selected · yellow outline: search match · click a step to open it")
+        if _open(tab_read):
+            # The whole trace, every step marked; a sandboxed frame (opaque origin) so nothing in it
+            # can reach the app, whatever the trace holds (every character is escaped besides).
+            st.iframe(sandboxed(reading_html(rec["trace"] or "", _spans(rec["pk"], rev), step, view_link,
+                                             set(matches))), height=560)
+            st.caption("red: invalid (hover for why) · green: valid · blue: self-correction · plain: not checked · "
+                       "black outline: selected · yellow outline: search match · click a step to open it")
     with tab_tree:
-        nodes = neighbourhood(outline, step, TREE_CAP)
-        if len(nodes) < n_steps:
-            st.caption(f"showing {len(nodes):,} of {n_steps:,} steps around step {step}")
-        st.iframe(sandboxed(tree_html(outline, nodes, step, set(matches), link=view_link)), height=580)
-        st.caption("red: invalid · green: valid · grey: not checked · black border: selected · "
-                   "yellow border: search match · click a node to open its step")
+        if _open(tab_tree):
+            nodes = neighbourhood(outline, step, TREE_CAP)
+            if len(nodes) < n_steps:
+                st.caption(f"showing {len(nodes):,} of {n_steps:,} steps around step {step}")
+            nodes_key = hashlib.blake2b(array("l", nodes).tobytes(), digest_size=16).hexdigest()
+            page = _tree_page(rec["pk"], rev, nodes_key, tuple(matches), view_link, outline, nodes)
+            st.iframe(sandboxed(tree_html(outline, nodes, step, page=page)), height=580)
+            st.caption("red: invalid · green: valid · grey: not checked · black border: selected · "
+                       "yellow border: search match · click a node to open its step")
     with tab_overview:
-        st.plotly_chart(overview_figure(outline, step), width="stretch", key="overview")
-        st.caption("blocks of 100 steps; red blocks hold invalid steps; click a block to zoom in")
+        if _open(tab_overview):
+            st.plotly_chart(overview_figure(outline, step), width="stretch", key="overview")
+            st.caption("blocks of 100 steps; red blocks hold invalid steps; click a block to zoom in")
     with tab_list:
-        lo = max(0, step - LIST_WINDOW // 2)
-        rows = steps_of(eng, rec["pk"], lo, lo + LIST_WINDOW)
-        frame = pd.DataFrame([{"step": r["idx"], "kind": r["kind"], "status": STATUS_LABELS.get(r["status"], r["status"] or "unchecked"),
-                               "rule": r["rule"] or "", "match": r["idx"] in matches,
-                               "text": (r["text"] or "")[:200], "message": r["message"] or ""} for r in rows])
-        ids = [int(x) for x in frame["step"]] if len(frame) else []
-        list_key = f"steplist-{lo}-{step}"
+        if _open(tab_list):
+            lo = max(0, step - LIST_WINDOW // 2)
+            rows = steps_of(eng, rec["pk"], lo, lo + LIST_WINDOW)
+            frame = pd.DataFrame([{"step": r["idx"], "kind": r["kind"], "status": STATUS_LABELS.get(r["status"], r["status"] or "unchecked"),
+                                   "rule": r["rule"] or "", "match": r["idx"] in matches,
+                                   "text": (r["text"] or "")[:200], "message": r["message"] or ""} for r in rows])
+            ids = [int(x) for x in frame["step"]] if len(frame) else []
+            list_key = f"steplist-{lo}-{step}"
 
-        def _row_picked(key: str = list_key, ids: list[int] = ids) -> None:
-            rows_sel = st.session_state[key].selection.rows
-            if rows_sel:
-                _select(ids[rows_sel[0]])
+            def _row_picked(key: str = list_key, ids: list[int] = ids) -> None:
+                rows_sel = st.session_state[key].selection.rows
+                if rows_sel:
+                    _select(ids[rows_sel[0]])
 
-        st.dataframe(frame, hide_index=True, width="stretch", on_select=_row_picked,
-                     selection_mode="single-row", key=list_key)
+            st.dataframe(frame, hide_index=True, width="stretch", on_select=_row_picked,
+                         selection_mode="single-row", key=list_key)
     with tab_answer:
-        st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
-        _answer_details()
+        if _open(tab_answer):
+            st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
+            _answer_details()
 
 _link_section(step)
 _delete_section()

@@ -80,19 +80,13 @@ def trace_by_share_id(engine: Engine, share_id: str) -> dict[str, Any] | None:
 
 def steps_of(engine: Engine, record_pk: int, lo: int = 0, hi: int | None = None) -> list[dict[str, Any]]:
     """Steps [lo, hi) with their verdict status, rule and message (left join)."""
-    cond = [STEP.c.record_pk == record_pk, STEP.c.idx >= lo]
-    if hi is not None:
-        cond.append(STEP.c.idx < hi)
-    stmt = (
-        select(STEP.c.idx, STEP.c.kind, STEP.c.start, STEP.c.end, STEP.c.parent, STEP.c.text,
-               STEP.c.payload_json, STEP_VERDICT.c.status, STEP_VERDICT.c.rule, STEP_VERDICT.c.message,
-               STEP_VERDICT.c.consequence_of)
-        .select_from(STEP.outerjoin(STEP_VERDICT, and_(STEP_VERDICT.c.record_pk == STEP.c.record_pk,
-                                                       STEP_VERDICT.c.step_idx == STEP.c.idx)))
-        .where(*cond).order_by(STEP.c.idx)
-    )
-    with engine.connect() as conn:
-        return [dict(r._mapping) for r in conn.execute(stmt)]
+    names = ("idx", "kind", "start", "end", "parent", "text", "payload_json", "status", "rule", "message",
+             "consequence_of")
+    rows = _steps_with_verdicts(engine, record_pk, [STEP.c.kind, STEP.c.start, STEP.c.end, STEP.c.parent, STEP.c.text,
+                                                    STEP.c.payload_json],
+                                [STEP_VERDICT.c.status, STEP_VERDICT.c.rule, STEP_VERDICT.c.message,
+                                 STEP_VERDICT.c.consequence_of], lo, hi)
+    return [dict(zip(names, r)) for r in rows]
 
 
 def comments_of(engine: Engine, record_pk: int) -> list[dict[str, Any]]:
@@ -140,41 +134,68 @@ def gap_counts(engine: Engine) -> dict[str, int]:
 
 # --- explorer -------------------------------------------------------------------------------
 
+def _verdicts_by_step(conn: Any, record_pk: int, columns: list[Any], lo: int = 0,
+                      hi: int | None = None) -> dict[int, tuple]:
+    """Step verdict columns by step index for steps [lo, hi). Read apart from the steps and joined
+    here: step_verdict is indexed by record only, so SQLite's nested-loop left join scanned every
+    verdict of the record once per step (quadratic: 0.2 s for a 1,300-step trace)."""
+    cond = [STEP_VERDICT.c.record_pk == record_pk, STEP_VERDICT.c.step_idx >= lo]
+    if hi is not None:
+        cond.append(STEP_VERDICT.c.step_idx < hi)
+    return {r[0]: tuple(r[1:]) for r in conn.execute(select(STEP_VERDICT.c.step_idx, *columns).where(*cond))}
+
+
+def _steps_with_verdicts(engine: Engine, record_pk: int, step_cols: list[Any], verdict_cols: list[Any],
+                         lo: int = 0, hi: int | None = None) -> list[tuple]:
+    """(step columns..., verdict columns...) of steps [lo, hi) in order; verdict columns None
+    for a step without a verdict (a left join)."""
+    cond = [STEP.c.record_pk == record_pk, STEP.c.idx >= lo]
+    if hi is not None:
+        cond.append(STEP.c.idx < hi)
+    missing = (None,) * len(verdict_cols)
+    with engine.connect() as conn:
+        verdicts = _verdicts_by_step(conn, record_pk, verdict_cols, lo, hi)
+        rows = conn.execute(select(STEP.c.idx, *step_cols).where(*cond).order_by(STEP.c.idx)).all()
+    return [(r[0], *r[1:], *verdicts.get(r[0], missing)) for r in rows]
+
+
 def step_outline(engine: Engine, record_pk: int) -> list[tuple[int, int | None, str, str | None, str | None, str]]:
     """(idx, parent, kind, status, rule, text head) for every step: the tree and the overview."""
-    stmt = (
-        select(STEP.c.idx, STEP.c.parent, STEP.c.kind, STEP_VERDICT.c.status, STEP_VERDICT.c.rule,
-               func.substr(STEP.c.text, 1, 160))
-        .select_from(STEP.outerjoin(STEP_VERDICT, and_(STEP_VERDICT.c.record_pk == STEP.c.record_pk,
-                                                       STEP_VERDICT.c.step_idx == STEP.c.idx)))
-        .where(STEP.c.record_pk == record_pk).order_by(STEP.c.idx)
-    )
-    with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(stmt)]  # type: ignore[misc]
+    rows = _steps_with_verdicts(engine, record_pk, [STEP.c.parent, STEP.c.kind, func.substr(STEP.c.text, 1, 160)],
+                                [STEP_VERDICT.c.status, STEP_VERDICT.c.rule])
+    return [(idx, parent, kind, status, rule, head) for idx, parent, kind, head, status, rule in rows]
 
 
 def step_payloads(engine: Engine, record_pk: int, hi: int) -> list[tuple[int, str, str | None, str | None]]:
     """(idx, kind, payload JSON, status) of steps [0, hi): what a state picture replays."""
-    stmt = (
-        select(STEP.c.idx, STEP.c.kind, STEP.c.payload_json, STEP_VERDICT.c.status)
-        .select_from(STEP.outerjoin(STEP_VERDICT, and_(STEP_VERDICT.c.record_pk == STEP.c.record_pk,
-                                                       STEP_VERDICT.c.step_idx == STEP.c.idx)))
-        .where(STEP.c.record_pk == record_pk, STEP.c.idx < hi).order_by(STEP.c.idx)
-    )
-    with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(stmt)]  # type: ignore[misc]
+    return _steps_with_verdicts(engine, record_pk, [STEP.c.kind, STEP.c.payload_json], [STEP_VERDICT.c.status],
+                                hi=hi)  # type: ignore[return-value]
 
 
 def step_spans(engine: Engine, record_pk: int) -> list[tuple[int, int, int, str | None, str | None]]:
     """(idx, start, end, status, message) of every step, for the reading view."""
-    stmt = (
-        select(STEP.c.idx, STEP.c.start, STEP.c.end, STEP_VERDICT.c.status, STEP_VERDICT.c.message)
-        .select_from(STEP.outerjoin(STEP_VERDICT, and_(STEP_VERDICT.c.record_pk == STEP.c.record_pk,
-                                                       STEP_VERDICT.c.step_idx == STEP.c.idx)))
-        .where(STEP.c.record_pk == record_pk).order_by(STEP.c.idx)
-    )
+    return _steps_with_verdicts(engine, record_pk, [STEP.c.start, STEP.c.end],
+                                [STEP_VERDICT.c.status, STEP_VERDICT.c.message])  # type: ignore[return-value]
+
+
+def step_states(engine: Engine, record_pk: int) -> dict[int, Any]:
+    """The replay's state snapshot of every step that has one, by step index (the thinking map
+    reads each claim's line of reasoning from them)."""
+    stmt = (select(STEP.c.idx, STEP.c.state_json)
+            .where(STEP.c.record_pk == record_pk, STEP.c.state_json.is_not(None)).order_by(STEP.c.idx))
     with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(stmt)]  # type: ignore[misc]
+        return {idx: json.loads(raw) for idx, raw in conn.execute(stmt) if raw}
+
+
+def latest_state(engine: Engine, record_pk: int, idx: int) -> tuple[int, Any] | None:
+    """(step, state) of the last step at or before `idx` with a state snapshot: the state a
+    picture shows at a step that changes nothing (prose between two moves)."""
+    stmt = (select(STEP.c.idx, STEP.c.state_json)
+            .where(STEP.c.record_pk == record_pk, STEP.c.idx <= idx, STEP.c.state_json.is_not(None))
+            .order_by(STEP.c.idx.desc()).limit(1))
+    with engine.connect() as conn:
+        row = conn.execute(stmt).first()
+    return (row[0], json.loads(row[1])) if row and row[1] else None
 
 
 def step_detail(engine: Engine, record_pk: int, idx: int) -> dict[str, Any] | None:

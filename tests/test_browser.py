@@ -78,7 +78,7 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
     db_url = f"sqlite:///{tmp / 'e2e.db'}"
     proc, base = start_app(db_url)
-    yield {"base": base, "db": db_url, "tmp": tmp}
+    yield {"base": base, "db": db_url, "tmp": tmp, "pid": proc.pid}
     proc.terminate()
     proc.wait(timeout=20)
 
@@ -161,7 +161,7 @@ def test_upload_link_invalid_step_comment_and_reload(server, browser):
     if os.environ.get("STEPSCOPE_UPDATE_SCREENSHOT") == "1":
         shutil.copy(server["tmp"] / "explorer.png", shot)
     page.get_by_role("tab", name="Tree").click()
-    page.frame_locator("iframe").nth(1).locator("canvas").first.wait_for(timeout=30_000)
+    page.frame_locator("iframe").first.locator("canvas").first.wait_for(timeout=30_000)  # only the open tab is drawn
     ctx.close()
 
 

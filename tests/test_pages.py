@@ -185,7 +185,8 @@ def test_explorer_shows_a_thinking_steps_line_state_and_self_correction(app):
     (claims,) = [t.value for t in at.table if "verdict" in t.value.columns]
     assert "FALSE" in list(claims["verdict"])
     assert any("(pain a)" in why for why in claims["why"])
-    assert any("(pain c)" in e.value for e in at.text)  # the state the claims are judged against
+    facts = [d.value for d in at.dataframe if list(d.value.columns) == ["fact"]]
+    assert facts and "(pain c)" in list(facts[0]["fact"])  # the state the claims are judged against, as a table
 
     at = app("explorer", trace=shares["think2"], step="1").run()
     assert not at.exception

@@ -40,7 +40,8 @@ from validators.astar.sokoban_core import (
 from validators.base import DomainSpec, Replay
 from validators.astar.maze import rule_set_for
 
-VERSION = "1"
+# 2: the level's layout in the notes, for the explorer's picture (verdicts unchanged).
+VERSION = "2"
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
@@ -110,6 +111,10 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
                       answer_error=AnswerError("undecided", f"cannot judge: {error}"))
     level, start = found
     notes["grid"] = f"{level.width}x{level.height}"
+    # What the explorer needs to draw each step's state (it never parses traces itself).
+    notes["layout"] = {"width": level.width, "height": level.height, "walls": sorted(map(list, level.walls)),
+                       "docks": sorted(map(list, level.docks)), "worker": list(start.worker),
+                       "boxes": sorted(map(list, start.boxes))}
     steps = parsed.graph.steps
     has_search = parsed.format == "searchformer" and any(s.kind in ("create", "close", "unparsed") for s in steps)
     verdicts: list[StepVerdict] = []
