@@ -233,12 +233,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:
         text = {"csv": lambda: to_csv(rows, comments), "json": lambda: to_json(rows, comments),
                 "html": lambda: to_html(rows, comments, title="Stepscope export", base_url=args.base_url)}[args.format]()
-        if args.out:
-            Path(args.out).write_text(text, encoding="utf-8")
-        else:
-            sys.stdout.write(text)
+        _write_text(text, args.out)
     print(f"exported {len(rows):,} record(s)", file=sys.stderr)
     return 0
+
+
+def _write_text(text: str, out: str | None) -> None:
+    """To the file named by --out, or standard output without one."""
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
 
 
 def _render(rows: list[dict], fmt: str) -> str:
@@ -312,11 +317,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"cli.py generate: {exc}", file=sys.stderr)
         return 2
-    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    _write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), args.out)
     print(f"wrote {len(records):,} {args.domain} problem record(s)", file=sys.stderr)
     return 0
 

@@ -27,6 +27,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from core.cells import cell_of
+
 HASH_CHARS = 32
 
 _COMMENT = re.compile(r";[^\n]*")
@@ -134,15 +136,6 @@ def canonical_pddl(text: str) -> str:
 _MAZE_TOKENS = re.compile(r"\b(start|goal|wall)\s+(-?\d+)\s+(-?\d+)")
 
 
-def _cell(value: Any) -> tuple[int, int] | None:
-    try:
-        if isinstance(value, dict):
-            return int(value["x"]), int(value["y"])
-        if isinstance(value, (list, tuple)) and len(value) == 2:
-            return int(value[0]), int(value[1])
-    except (KeyError, TypeError, ValueError):
-        return None
-    return None
 
 
 def _maze_from_tokens(text: str) -> dict[str, Any] | None:
@@ -167,9 +160,9 @@ def _maze_prompt_in_trace(trace: str) -> str:
 
 def _canonical_maze(problem: dict[str, Any], trace: str) -> str | None:
     maze: dict[str, Any] | None = None
-    start, goal = _cell(problem.get("start")), _cell(problem.get("goal"))
+    start, goal = cell_of(problem.get("start")), cell_of(problem.get("goal"))
     if start is not None and goal is not None:
-        walls = {c for c in (_cell(w) for w in problem.get("walls") or []) if c is not None}
+        walls = {c for c in (cell_of(w) for w in problem.get("walls") or []) if c is not None}
         maze = {"start": start, "goal": goal, "walls": walls}
     elif isinstance(problem.get("prompt"), str):
         maze = _maze_from_tokens(problem["prompt"])

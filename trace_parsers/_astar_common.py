@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.cells import cell_of
 from core.steps import Step, StepGraph
 from core.verdicts import ParseError
 
@@ -222,18 +223,6 @@ def parse_prompt_text(text: str) -> tuple[MazePrompt | None, str | None]:
     for block in _PROSE_WALLS.finditer(text):
         prompt.walls.extend((int(a), int(b)) for a, b in _PAREN_PAIR.findall(block.group(1)))
     return prompt, None
-
-
-def cell_of(value: Any) -> tuple[int, int] | None:
-    """[x, y], (x, y) or {"x": x, "y": y} -> (x, y); anything else -> None."""
-    try:
-        if isinstance(value, dict):
-            return int(value["x"]), int(value["y"])
-        if isinstance(value, (list, tuple)) and len(value) == 2:
-            return int(value[0]), int(value[1])
-    except (KeyError, TypeError, ValueError):
-        return None
-    return None
 
 
 def parse_plan_answer(answer: str, answer_data: Any) -> tuple[list[tuple[int, int]] | None, str | None]:

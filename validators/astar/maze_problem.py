@@ -13,7 +13,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from trace_parsers._astar_common import MazePrompt, cell_of, parse_prompt_text
+from core.cells import cell_of
+from trace_parsers._astar_common import MazePrompt, parse_prompt_text
 
 Cell = tuple[int, int]
 
