@@ -352,6 +352,8 @@ class ClaimReader:
                     frame.forked_from = None
             self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
+            if heading and P.REQ.search(sentence) and P.EFFECT_WORD.search(sentence):
+                heading = None  # "verify each step's preconditions and effects:": bullets of both kinds
             if heading:
                 word = heading.group("kind").lower()
                 step_k = P.AFTER_STEP.search(sentence)
@@ -467,6 +469,8 @@ class ClaimReader:
         if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
+        if self._after_earlier(text, body_at, s1, frame if fresh_frame else None, line, in_sentence):
+            return undone
         effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
         listed_kind: str | None = None  # what a "Attack a: Province b, ..." listing gives, read when one is found
         for f in facts:
@@ -602,6 +606,25 @@ class ClaimReader:
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
         return undone
+
+    @staticmethod
+    def _after_earlier(text: str, body_at: int, s1: int, frame: _Frame | None, line: LineOfReasoning,
+                       in_sentence: list) -> bool:
+        """"Stack blue on orange: need orange to be clear. After putting red down, orange is
+        clear.": the second sentence speaks of the state after an earlier action (one we may
+        not have read), neither of what the stack does nor of the state it leaves. Its facts are
+        not judged. A clause naming the action under discussion ("After stacking, ...", "After
+        performing, ...") and a sentence naming an action we read ("after Feast b from c") are
+        judged as before."""
+        m = P.AFTER_CLAUSE.match(text, body_at, s1)
+        if m is None or in_sentence:
+            return False
+        what = m.group("what")
+        if P.THIS_ONE.fullmatch(what):
+            return False
+        current = frame.label if frame is not None else line.actions[-1].name if line.actions else ""
+        verb = current.split()[0].split("-")[0].lower()[:4] if current.split() else ""
+        return not (verb and re.search(rf"\b{re.escape(verb)}", what, re.I))
 
     def _unnamed_doable(self, text: str, s0: int, s1: int, unnamed: tuple[str, int], line: LineOfReasoning,
                         claims: list[Claim], question: bool) -> bool:

@@ -59,6 +59,13 @@ def says_no(sentence: str) -> bool:
 
 
 RESTART_WORDS = ("start", "scratch", "initial", "beginning", "again")
+# "After putting red down, orange is clear.": the state after the action the clause names, which
+# may be an earlier one than the action under discussion (flag 0 of the unannotated R1 review).
+AFTER_CLAUSE = re.compile(r"\W*(?:(?:so|now|then|and|but|wait),?\s+)*after\s+(?!(?:step|action)\s+\d)"
+                          r"(?P<what>[^,.;:\n]{1,60}?)\s*,", re.I)
+EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
+THIS_ONE = re.compile(r"(?:(?:doing|performing|executing|applying|taking)\b\s*)?"
+                      r"(?:(?:this|that|these|those|the)(?:\s+(?:action|step|move|one)s?)?\b|it\b|so\b|them\b)?\s*", re.I)
 AFTER_STEP_HEAD = re.compile(r"^\W*(?:(?:so|now|then|alternatively|wait),?\s+)*after (?:step|action) (\d{1,2})\b", re.I)
 CLAUSE_LEAD = re.compile(r"^\W*(?:after|before|once|while|by)\b", re.I)
 CLAUSE_SPLIT = re.compile(r"[.,;:!?\n]")
@@ -134,7 +141,7 @@ RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|
 # skips the regex on the many sentences that lack all of its words (same results, less time).
 for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "IN_STEP", "STEP_NUM", "STEP1_DONE",
               "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
-              "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
+              "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "EFFECT_WORD", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
               "YES", "NO", "RETRACT", "TAIL_WORDS"):
     globals()[_name] = Gated(globals()[_name])
 _SAYS_NO = AnyOf(NO.pattern_)  # NO's alternatives one by one, each behind its own gate
