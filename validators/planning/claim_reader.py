@@ -93,6 +93,7 @@ class _Frame:
     cond: bool = False  # named under "if", "would", "suppose"
     guess: bool = False  # "maybe", "perhaps": unlike "if"/"would", it hedges what the action does too
     context: bool = False  # named as the cause of a state ("because Overcome a from c removes ..."), not proposed
+    proposed: bool = False  # an item of a list under "Wait, maybe:": a candidate, not said to be doable
 
 
 def _atom(atom: Atom) -> str:
@@ -202,6 +203,7 @@ class ClaimReader:
         frame: _Frame | None = None
         item_base: int | None = None  # line length when item 1 of the current list was read
         lead: tuple[str, int | None] | None = None  # what a "...:" heading makes of the bullets under it
+        proposal = False  # under a hedged heading ("Wait, maybe:"): the bullets propose, they do not assert
 
         pending: tuple[str, int, bool] | None = None  # an action named without its objects ("1. Attack: ...")
         unnamed: tuple[str, int] | None = None  # the same, at the head of any sentence, until judged
@@ -314,7 +316,7 @@ class ClaimReader:
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
                                (a0, a1), hedged=cond or hedge, cond=cond,
                                context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])),
-                               guess=hedge)
+                               guess=hedge, proposed=proposal)
                 if follows:
                     frame.positive_talk = True
                     carried = None
@@ -343,8 +345,9 @@ class ClaimReader:
                 frame.sentence_end = s1
             if line.known and not question and self._unread_action(text, body_at, s1, mentions):
                 line.known = False
-            if lead is not None and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
+            if (lead is not None or proposal) and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
                 lead = None
+                proposal = False
             if not question:
                 if self._judge_sentence(text, facts_index, s0, s1, body_at, frame, line, claims, mentions, lead) and frame.forked_from:
                     line = frame.forked_from  # the step back was only for an action the model then did not take
@@ -352,6 +355,8 @@ class ClaimReader:
                     frame.forked_from = None
             self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
+            if item is None and sentence.rstrip().endswith(":") and P.GUESS.search(sentence):
+                proposal = True
             if heading and P.REQ.search(sentence) and P.EFFECT_WORD.search(sentence):
                 heading = None  # "verify each step's preconditions and effects:": bullets of both kinds
             if heading:
@@ -896,6 +901,8 @@ class ClaimReader:
             return  # "(step 4)": a step of some plan, not necessarily of the line we keep
         if frame.hedged and not frame.performed and (frame.verdict_at is None or frame.verdict_at[0] > frame.span[1]):
             return  # "maybe Attack a. Yes: ..." agrees with an idea; it asserts nothing about a state
+        if frame.proposed and not frame.verdict_said and frame.req_at is None:
+            return  # "Wait, maybe: 1. Attack c → Pain c. 2. ...": a proposal, unless checked ("needs ...", "yes")
         if frame.verdict_said or (frame.item and frame.performed and frame.positive_talk):
             if frame.initial:
                 frame.pre = self.init

@@ -89,6 +89,8 @@ CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) can (?:now |the
                      re.I)
 STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|satisfied)\b", re.I)
 HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying|assum(?:e|ing)|suppose|hypothetically)\b", re.I)
+# A guess, unlike "let's try" or "suppose", which the annotators read as walk-throughs that assert.
+GUESS = re.compile(r"\b(?:maybe|perhaps|possibly|what if|how about)\b", re.I)
 YES_HEAD = re.compile(r"^\W*(?:so,? )?(?:yes|(?:all|both)(?: three| of them)? (?:are )?(?:present|true|met|satisfied))\b", re.I)
 CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible"
                    r"|so no\b(?! problem)|can't do)\b|(?:^|[.(,]\s*)no[.)]|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
@@ -140,7 +142,7 @@ RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|
 # Searched sentence by sentence (or in a clause of one): each gets a literal gate (core/gates.py), which
 # skips the regex on the many sentences that lack all of its words (same results, less time).
 for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "IN_STEP", "STEP_NUM", "STEP1_DONE",
-              "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
+              "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "GUESS", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
               "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "EFFECT_WORD", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
               "YES", "NO", "RETRACT", "TAIL_WORDS"):
     globals()[_name] = Gated(globals()[_name])
