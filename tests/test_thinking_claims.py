@@ -142,6 +142,28 @@ def test_an_item_of_a_guessed_list_is_a_proposal_not_an_applicability_claim() ->
         assert bad["rule"] == "false_applicability_claim" and "(province a)" in bad["message"]
 
 
+MY_PURPOSE = ("Okay, I need a to crave b.\n\n1. Feast c from a: needs c craves a, Province c, Harmony. Yes.\n\n"
+              "2. Succumb c: needs Pain c. Yes.\n\n3. Attack a: needs Province a, Planet a, Harmony. Yes.\n\n"
+              "4. Now, to get a craving for b, Overcome a from b.\n\n"
+              "State: a craves b, Harmony, Province a, Province c.\n\n"
+              "So the plan is Feast c from a, Succumb c, Attack a, Overcome a from b.")
+
+
+def test_an_item_that_states_its_purpose_first_still_performs_its_action() -> None:
+    """"4. Now, to get a craving for b, Overcome a from b." is step 4 of the walk-through: the state
+    after it is judged after the Overcome (review flag 26 judged it before an action so written)."""
+    result = _audit("mystery_blocksworld", MY_PURPOSE, MY_ANSWER)
+    verdict = result.verdict.to_json()
+    assert verdict["answer_correct"] is True
+    assert verdict["invalid_steps"] == [] and verdict["trace_valid"] is True
+    judged = [s for s in result.replay.states.values() if isinstance(s, dict) and "claims" in s
+              and any("craves a b" in c["message"] for c in s["claims"])]
+    assert judged and judged[0]["line_of_reasoning"]["actions"][-1] == "(overcome a b)"
+    wrong = MY_PURPOSE.replace("State: a craves b,", "State: a craves b, Pain b,")
+    (bad,) = _audit("mystery_blocksworld", wrong, MY_ANSWER).verdict.to_json()["invalid_steps"]
+    assert bad["rule"] == "false_state_claim" and "(pain b)" in bad["message"]
+
+
 @pytest.fixture(scope="module")
 def dev_score():
     return score_rows(load_dev("thinking_claims_dev.jsonl"))

@@ -218,7 +218,10 @@ class ClaimReader:
             number = int(item.group("s") or item.group("n")) if item else None
             body_at = s0 + (item.end() if item else 0)
             mentions = self._actions_in(text, body_at, s1)
-            acts_at_head = bool(mentions) and P.filler_only(text[body_at:mentions[0][0]])
+            # A purpose clause before the action ("2. Now, to get Harmony back, Succumb a.") makes it
+            # a step only in a numbered item: in prose "To get Pain a, Attack a." names a means.
+            acts_at_head = bool(mentions) and (P.filler_only(text[body_at:mentions[0][0]]) or (
+                item is not None and P.purpose_then_action(text[body_at:mentions[0][0]])))
             low = sentence.lower()
             restart = not item and any(w in low for w in P.RESTART_WORDS) and bool(P.RESTART.search(sentence))
             if (number == 1 and acts_at_head) or restart:

@@ -46,6 +46,16 @@ def filler_only(head: str) -> bool:
     return not head.strip(" *_") or HEAD_FILLER.sub("", head).strip(" *_") == ""
 
 
+# "2. Now, to get Harmony back, Succumb a.": the item's action, its purpose said first (review flag 26).
+PURPOSE_HEAD = re.compile(r"(?:in order )?to (?:get|restore|generate|create|make|produce|gain|obtain|bring|reset|regain|have)\b"
+                          r"[^,.;:()\n]{0,60},\s*", re.I)
+
+
+def purpose_then_action(head: str) -> bool:
+    """Is `head` filler and a purpose clause ("Now, to get Harmony back, ") before an action?"""
+    return "to " in head.lower() and PURPOSE_HEAD.fullmatch(HEAD_FILLER.sub("", head, count=1).lstrip(" *_")) is not None
+
+
 # Cheap gates in front of the long alternations (most sentences need none of them).
 NO_WORDS = re.compile(r"\bno\b|n't|\bnot\b|impossib|unable|\bneed|\bbut\b|\bcannot\b", re.I)
 TAIL_WORDS = re.compile(r"\b(?:removed|deleted|gone|false|added|true|present|created)\b", re.I)
