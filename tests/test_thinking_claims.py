@@ -164,6 +164,26 @@ def test_an_item_that_states_its_purpose_first_still_performs_its_action() -> No
     assert bad["rule"] == "false_state_claim" and "(pain b)" in bad["message"]
 
 
+def test_a_state_recap_after_an_action_is_judged_as_a_state_not_as_its_effects() -> None:
+    """"So, in the current state after Succumb c: Province c, Province a, ..." lists the state,
+    facts that persist included (review flag 2 read "c craves a" as added by the Feast); a false
+    fact in it is a false state claim."""
+    head = "Okay, I need a to crave b.\n\n"
+    recap = "So, in the current state after Succumb c: Province c, Province a, Planet a, Harmony.\n\n"
+    tail = "Then Attack a and Overcome a from b. That gives a craves b."
+    # A sketch: the line is not known, so the recap judges nothing.
+    sketch = head + "1. Get Pain c and Province a first.\n2. Then restore Harmony.\n\n" + recap + tail
+    assert _audit("mystery_blocksworld", sketch, MY_ANSWER).verdict.to_json()["invalid_steps"] == []
+    walked = head + "1. Feast c from a: needs c craves a, Province c, Harmony. Yes.\n\n2. Succumb c: needs Pain c. Yes.\n\n"
+    result = _audit("mystery_blocksworld", walked + recap + tail, MY_ANSWER)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    claims = [c for s in result.replay.states.values() if isinstance(s, dict) for c in s.get("claims", ())]
+    assert any(c["kind"] == "state" and "(province a) holds after (feast c a), (succumb c)" in c["message"] for c in claims)
+    wrong = walked + recap.replace("Harmony.", "Harmony, Pain b.") + tail
+    (bad,) = _audit("mystery_blocksworld", wrong, MY_ANSWER).verdict.to_json()["invalid_steps"]
+    assert bad["rule"] == "false_state_claim" and "(pain b)" in bad["message"]
+
+
 @pytest.fixture(scope="module")
 def dev_score():
     return score_rows(load_dev("thinking_claims_dev.jsonl"))

@@ -486,7 +486,9 @@ class ClaimReader:
             cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
             cue_text = text[cue_from:f.span[0]]
             kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
-            if kind == "listed":
+            if kind == "listed" and own and frame.context and P.STATE.search(text, body_at, frame.span[0]):
+                kind = "post"  # "in the current state after Feast b from c: ...": a recap of the state (review flag 2)
+            elif kind == "listed":
                 if listed_kind is None and frame is not None:
                     listed_kind = self._listing_kind(frame, facts) or ""
                 kind = listed_kind or None
@@ -564,7 +566,7 @@ class ClaimReader:
                         f"{act.text()} does not give {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
                     continue
-                if frame is None or not frame.performed or not line.known or line.actions[-1:] != [frame.action]:
+                if frame is None or not (frame.performed or frame.context) or not line.known or line.actions[-1:] != [frame.action]:
                     continue
                 if frame.item and not frame.hedged and not f.negated:
                     frame.positive_talk = True
