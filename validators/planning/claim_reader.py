@@ -23,9 +23,13 @@ How the line is kept (each rule errs toward not judging):
   keeps the first k-1 actions of the list; "after step k" goes on from step k; a list whose
   item 1 names no action is a sketch, and its line is not known;
 * an action is applied when a sentence performs it: it heads the sentence ("So Feast b from c.",
-  "2. Overcome a from c:", "Then Succumb c"), or is named as done ("after Attack a"); a question,
-  a rejection, a condition ("if we", "would") or a hedge ("maybe", "suppose") does not apply it,
-  and a rejection right after it ("Can't.") takes it back;
+  "2. Overcome a from c:", "Then Succumb c", an item's "2. Now, to get Harmony back, Succumb a."),
+  or is named as done ("after Attack a"); a question, a rejection, a condition ("if we", "would")
+  or a hedge ("maybe", "suppose") does not apply it, and a rejection right after it ("Can't.")
+  takes it back; the items of a guessed list ("Wait, maybe: 1. Attack c → Pain c.") are applied
+  but not said to be doable unless checked ("needs ...", "yes");
+* a sentence about the state after an action it names only in words we cannot read ("After
+  putting red down, orange is clear." under the stack) is not judged;
 * an action the state does not allow but an earlier state of the same line does is read as a
   step back to that state (the line forks there); an inapplicable action is otherwise applied
   all the same (its effects), as the annotators judge the states that follow it, but claims
