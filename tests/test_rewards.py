@@ -388,6 +388,9 @@ R1_CASES = {  # PlanBench R1 thinking traces (../shared/data/dev and the sample 
     "blocksworld": ("9fef5aa451c406d3", "5d1ebc0fda9e6dfa"),
     "mystery_blocksworld": ("e4d2ffdd3c2cc0b3", "1d4320567b339e7f"),
 }
+# No R1 Blocksworld trace with a right answer makes a false claim (the one flag on them, in
+# 5d1ebc..., misread "After putting red down, orange is clear."): that trace gets one written in.
+FALSE_CLAIM_IN = {"5d1ebc0fda9e6dfa": ("and clear. Now holding blue.", "and clear. Now holding orange.")}
 
 
 @pytest.mark.parametrize("domain", sorted(R1_CASES))
@@ -395,6 +398,10 @@ def test_planning_right_wrong_valid_invalid(domain):
     rows = {r["id"]: r for r in load_dev("planbench_r1_thinking.jsonl")}
     valid_id, invalid_id = R1_CASES[domain]
     good, bad = rows[valid_id], rows[invalid_id]
+    if invalid_id in FALSE_CLAIM_IN:
+        said, false = FALSE_CLAIM_IN[invalid_id]
+        assert bad["trace"].count(said) == 1
+        bad = {**bad, "trace": bad["trace"].replace(said, false)}
 
     def completion(row: dict, answer: str | None = None) -> str:
         return f"<think>\n{row['trace']}\n</think>\n\n{row['answer'] if answer is None else answer}"

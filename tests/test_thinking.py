@@ -198,6 +198,21 @@ def test_countdown_thinking_candidates_and_contradiction() -> None:
     assert "answer_contradicts_trace" in kinds
 
 
+def test_a_conclusion_taken_back_is_kept_in_the_notes() -> None:
+    """The trace settles on a candidate and then doubts it: no conclusion, but the notes keep the
+    retracted one (they used to be overwritten after it was set)."""
+    trace = ("Okay, let's see. I need to reach 40 with 14, 34, 28 and 4.\n\n"
+             "What about 14 + 34 = 48, 48 / 4 = 12, 12 + 28 = 40. That works!\n\n"
+             "Wait, no. Let me look at this again, I am not sure about it.")
+    rec = {"domain": "countdown", "problem": {"numbers": [14, 34, 28, 4], "target": 40}, "answer": "(14+34)/4+28"}
+    notes = audit_record(record_from_json({**rec, "trace": trace})).replay.notes["thinking"]
+    assert notes["conclusion"] is None
+    assert notes["retracted_conclusion"]["steps"] == [1] and notes["retracted_conclusion"]["solves"] is True
+    assert notes["candidates"] and notes["arithmetic_claims"] == 3
+    kept = audit_record(record_from_json({**rec, "trace": CD_TRACE})).replay.notes["thinking"]
+    assert "retracted_conclusion" not in kept and kept["conclusion"]["solves"] is True
+
+
 def test_puzzle_thinking_replays_move_lists_and_claims() -> None:
     trace = "Let me think about this. moves = [[1, 0, 2], [2, 0, 2], [1, 2, 0]]. Yes, that works."
     got = _verdict({"domain": "hanoi", "format": "think", "problem": {"disks": 2}, "trace": trace,

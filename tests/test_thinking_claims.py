@@ -95,6 +95,95 @@ def test_a_false_precondition_claim_names_the_atom_and_the_action() -> None:
     assert all("feast c a" not in s["message"].split(":")[0] for s in bad)
 
 
+# Regression cases for the wrong flags of the hand review of 30 flags on unannotated R1 traces
+# (README, "Thinking traces"); the traces are written here in the models' style.
+
+BW_CHECK = ("Okay, blue is on red and I want red on blue.\n\n1. Unstack blue from red. Now holding blue.\n\n"
+            "2. Put down blue. Hand is empty.\n\n3. Pick up red.\n\n4. Stack red on blue.\n\n"
+            "Wait, let me verify each step's preconditions and effects:\n\n"
+            "- Unstack blue from red: hand empty, blue is clear, blue is on red. All satisfied. After unstacking, "
+            "holding blue, red becomes clear.\n\n"
+            "- Put down blue: can do that since holding it. After putting down, blue is on table, clear.\n\n"
+            "- Pick up red: red is on table, clear. The hand is empty. So yes. Now holding red.\n\n"
+            "- Stack red on blue: need blue to be clear. After putting blue down, blue is clear. So stack red on "
+            "blue. Now red is on blue, hand empty. Blue is no longer clear. Goal achieved.\n\nThat works.")
+
+
+def test_a_precondition_or_an_earlier_state_is_not_an_effect_of_the_action() -> None:
+    """"After putting blue down, blue is clear." in the stack's bullet speaks of the state before
+    the stack, and "The hand is empty." under "preconditions and effects:" is a precondition of
+    the pick-up: neither is what the action adds (review flag 0 read the first as "(stack a b)
+    adds (clear b)")."""
+    verdict = _audit("blocksworld", BW_CHECK, VALID_ANSWER).verdict.to_json()
+    assert verdict["answer_correct"] is True
+    assert verdict["invalid_steps"] == [] and verdict["trace_valid"] is True
+    wrong = BW_CHECK.replace("Now red is on blue, hand empty.", "This adds red is on blue and blue is clear.")
+    (bad,) = _audit("blocksworld", wrong, VALID_ANSWER).verdict.to_json()["invalid_steps"]
+    assert bad["rule"] == "false_effect_claim" and "(stack a b) does not add (clear b)" in bad["message"]
+
+
+MY_ANSWER = "feast object c from object a\nsuccumb object c\nattack object a\novercome object a from object b"
+MY_GUESS = ("Okay, I need a to crave b. Initially: Harmony, Province b and c, Planet a, b, c, c craves a.\n\n"
+            "Wait, maybe:\n\n1. Attack a → Pain a.\n\n2. Overcome a from b → needs Province b and Pain a. But Attack a "
+            "needs Province a, which is not there. So can't.\n\nNo.\n\n"
+            "Let me try: Feast c from a first. It needs c craves a, Province c and Harmony. All present. "
+            "Then Succumb c, then Attack a, then Overcome a from b. That works.")
+
+
+def test_an_item_of_a_guessed_list_is_a_proposal_not_an_applicability_claim() -> None:
+    """"Wait, maybe: 1. Attack a → Pain a." proposes Attack a (review flag 128); the trace rejects
+    it right after. The same item in a walk-through ("Let's try:") or checked ("Yes") asserts it."""
+    verdict = _audit("mystery_blocksworld", MY_GUESS, MY_ANSWER).verdict.to_json()
+    assert verdict["answer_correct"] is True
+    assert verdict["invalid_steps"] == [] and verdict["trace_valid"] is True
+    for variant in (MY_GUESS.replace("Wait, maybe:", "Let's try:"),
+                    MY_GUESS.replace("1. Attack a → Pain a.", "1. Attack a: Province a, Planet a, Harmony. Yes → Pain a.")):
+        (bad,) = _audit("mystery_blocksworld", variant, MY_ANSWER).verdict.to_json()["invalid_steps"]
+        assert bad["rule"] == "false_applicability_claim" and "(province a)" in bad["message"]
+
+
+MY_PURPOSE = ("Okay, I need a to crave b.\n\n1. Feast c from a: needs c craves a, Province c, Harmony. Yes.\n\n"
+              "2. Succumb c: needs Pain c. Yes.\n\n3. Attack a: needs Province a, Planet a, Harmony. Yes.\n\n"
+              "4. Now, to get a craving for b, Overcome a from b.\n\n"
+              "State: a craves b, Harmony, Province a, Province c.\n\n"
+              "So the plan is Feast c from a, Succumb c, Attack a, Overcome a from b.")
+
+
+def test_an_item_that_states_its_purpose_first_still_performs_its_action() -> None:
+    """"4. Now, to get a craving for b, Overcome a from b." is step 4 of the walk-through: the state
+    after it is judged after the Overcome (review flag 26 judged it before an action so written)."""
+    result = _audit("mystery_blocksworld", MY_PURPOSE, MY_ANSWER)
+    verdict = result.verdict.to_json()
+    assert verdict["answer_correct"] is True
+    assert verdict["invalid_steps"] == [] and verdict["trace_valid"] is True
+    judged = [s for s in result.replay.states.values() if isinstance(s, dict) and "claims" in s
+              and any("craves a b" in c["message"] for c in s["claims"])]
+    assert judged and judged[0]["line_of_reasoning"]["actions"][-1] == "(overcome a b)"
+    wrong = MY_PURPOSE.replace("State: a craves b,", "State: a craves b, Pain b,")
+    (bad,) = _audit("mystery_blocksworld", wrong, MY_ANSWER).verdict.to_json()["invalid_steps"]
+    assert bad["rule"] == "false_state_claim" and "(pain b)" in bad["message"]
+
+
+def test_a_state_recap_after_an_action_is_judged_as_a_state_not_as_its_effects() -> None:
+    """"So, in the current state after Succumb c: Province c, Province a, ..." lists the state,
+    facts that persist included (review flag 2 read "c craves a" as added by the Feast); a false
+    fact in it is a false state claim."""
+    head = "Okay, I need a to crave b.\n\n"
+    recap = "So, in the current state after Succumb c: Province c, Province a, Planet a, Harmony.\n\n"
+    tail = "Then Attack a and Overcome a from b. That gives a craves b."
+    # A sketch: the line is not known, so the recap judges nothing.
+    sketch = head + "1. Get Pain c and Province a first.\n2. Then restore Harmony.\n\n" + recap + tail
+    assert _audit("mystery_blocksworld", sketch, MY_ANSWER).verdict.to_json()["invalid_steps"] == []
+    walked = head + "1. Feast c from a: needs c craves a, Province c, Harmony. Yes.\n\n2. Succumb c: needs Pain c. Yes.\n\n"
+    result = _audit("mystery_blocksworld", walked + recap + tail, MY_ANSWER)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    claims = [c for s in result.replay.states.values() if isinstance(s, dict) for c in s.get("claims", ())]
+    assert any(c["kind"] == "state" and "(province a) holds after (feast c a), (succumb c)" in c["message"] for c in claims)
+    wrong = walked + recap.replace("Harmony.", "Harmony, Pain b.") + tail
+    (bad,) = _audit("mystery_blocksworld", wrong, MY_ANSWER).verdict.to_json()["invalid_steps"]
+    assert bad["rule"] == "false_state_claim" and "(pain b)" in bad["message"]
+
+
 @pytest.fixture(scope="module")
 def dev_score():
     return score_rows(load_dev("thinking_claims_dev.jsonl"))

@@ -30,10 +30,10 @@ EXPECTED_GAPS: dict[str, list[tuple[str, list[int]]]] = {
     # so the plan fails at its first action (the answer, the same plan, is wrong at step 1).
     "5d9fac6bc2ccc480": [("false_verification_claim", [286, 278, 279, 280, 281, 282, 283, 284, 285])],
 }
-# Flags on correct Blocksworld traces that we know to be wrong (paraphrased actions the reader
-# misses: "after putting red down", "after unstacking Blue and putting it down"); the count may
-# only go down. Issue 15 keeps them listed until the reader follows such prose.
-KNOWN_FALSE_BLOCKSWORLD = {"5d1ebc0fda9e6dfa", "5dfcf916ce5434e4"}
+# Flags on correct Blocksworld traces that we know to be wrong; the set may only shrink. It is
+# empty: 5dfcf916... ("after unstacking Blue and putting it down") and 5d1ebc... ("After putting
+# red down, orange is clear.", a fact about the state before the stack) are no longer flagged.
+KNOWN_FALSE_BLOCKSWORLD: set[str] = set()
 
 
 @lru_cache(maxsize=1)

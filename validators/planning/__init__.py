@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "4"
+VERSION = "5"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 

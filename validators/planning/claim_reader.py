@@ -23,9 +23,13 @@ How the line is kept (each rule errs toward not judging):
   keeps the first k-1 actions of the list; "after step k" goes on from step k; a list whose
   item 1 names no action is a sketch, and its line is not known;
 * an action is applied when a sentence performs it: it heads the sentence ("So Feast b from c.",
-  "2. Overcome a from c:", "Then Succumb c"), or is named as done ("after Attack a"); a question,
-  a rejection, a condition ("if we", "would") or a hedge ("maybe", "suppose") does not apply it,
-  and a rejection right after it ("Can't.") takes it back;
+  "2. Overcome a from c:", "Then Succumb c", an item's "2. Now, to get Harmony back, Succumb a."),
+  or is named as done ("after Attack a"); a question, a rejection, a condition ("if we", "would")
+  or a hedge ("maybe", "suppose") does not apply it, and a rejection right after it ("Can't.")
+  takes it back; the items of a guessed list ("Wait, maybe: 1. Attack c → Pain c.") are applied
+  but not said to be doable unless checked ("needs ...", "yes");
+* a sentence about the state after an action it names only in words we cannot read ("After
+  putting red down, orange is clear." under the stack) is not judged;
 * an action the state does not allow but an earlier state of the same line does is read as a
   step back to that state (the line forks there); an inapplicable action is otherwise applied
   all the same (its effects), as the annotators judge the states that follow it, but claims
@@ -93,6 +97,7 @@ class _Frame:
     cond: bool = False  # named under "if", "would", "suppose"
     guess: bool = False  # "maybe", "perhaps": unlike "if"/"would", it hedges what the action does too
     context: bool = False  # named as the cause of a state ("because Overcome a from c removes ..."), not proposed
+    proposed: bool = False  # an item of a list under "Wait, maybe:": a candidate, not said to be doable
 
 
 def _atom(atom: Atom) -> str:
@@ -202,6 +207,7 @@ class ClaimReader:
         frame: _Frame | None = None
         item_base: int | None = None  # line length when item 1 of the current list was read
         lead: tuple[str, int | None] | None = None  # what a "...:" heading makes of the bullets under it
+        proposal = False  # under a hedged heading ("Wait, maybe:"): the bullets propose, they do not assert
 
         pending: tuple[str, int, bool] | None = None  # an action named without its objects ("1. Attack: ...")
         unnamed: tuple[str, int] | None = None  # the same, at the head of any sentence, until judged
@@ -216,7 +222,10 @@ class ClaimReader:
             number = int(item.group("s") or item.group("n")) if item else None
             body_at = s0 + (item.end() if item else 0)
             mentions = self._actions_in(text, body_at, s1)
-            acts_at_head = bool(mentions) and P.filler_only(text[body_at:mentions[0][0]])
+            # A purpose clause before the action ("2. Now, to get Harmony back, Succumb a.") makes it
+            # a step only in a numbered item: in prose "To get Pain a, Attack a." names a means.
+            acts_at_head = bool(mentions) and (P.filler_only(text[body_at:mentions[0][0]]) or (
+                item is not None and P.purpose_then_action(text[body_at:mentions[0][0]])))
             low = sentence.lower()
             restart = not item and any(w in low for w in P.RESTART_WORDS) and bool(P.RESTART.search(sentence))
             if (number == 1 and acts_at_head) or restart:
@@ -314,7 +323,7 @@ class ClaimReader:
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
                                (a0, a1), hedged=cond or hedge, cond=cond,
                                context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])),
-                               guess=hedge)
+                               guess=hedge, proposed=proposal)
                 if follows:
                     frame.positive_talk = True
                     carried = None
@@ -343,8 +352,9 @@ class ClaimReader:
                 frame.sentence_end = s1
             if line.known and not question and self._unread_action(text, body_at, s1, mentions):
                 line.known = False
-            if lead is not None and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
+            if (lead is not None or proposal) and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
                 lead = None
+                proposal = False
             if not question:
                 if self._judge_sentence(text, facts_index, s0, s1, body_at, frame, line, claims, mentions, lead) and frame.forked_from:
                     line = frame.forked_from  # the step back was only for an action the model then did not take
@@ -352,6 +362,10 @@ class ClaimReader:
                     frame.forked_from = None
             self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
+            if item is None and sentence.rstrip().endswith(":") and P.GUESS.search(sentence):
+                proposal = True
+            if heading and P.REQ.search(sentence) and P.EFFECT_WORD.search(sentence):
+                heading = None  # "verify each step's preconditions and effects:": bullets of both kinds
             if heading:
                 word = heading.group("kind").lower()
                 step_k = P.AFTER_STEP.search(sentence)
@@ -467,6 +481,8 @@ class ClaimReader:
         if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
+        if self._after_earlier(text, body_at, s1, frame if fresh_frame else None, line, in_sentence):
+            return undone
         effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
         listed_kind: str | None = None  # what a "Attack a: Province b, ..." listing gives, read when one is found
         for f in facts:
@@ -474,7 +490,9 @@ class ClaimReader:
             cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
             cue_text = text[cue_from:f.span[0]]
             kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
-            if kind == "listed":
+            if kind == "listed" and own and frame.context and P.STATE.search(text, body_at, frame.span[0]):
+                kind = "post"  # "in the current state after Feast b from c: ...": a recap of the state (review flag 2)
+            elif kind == "listed":
                 if listed_kind is None and frame is not None:
                     listed_kind = self._listing_kind(frame, facts) or ""
                 kind = listed_kind or None
@@ -552,7 +570,7 @@ class ClaimReader:
                         f"{act.text()} does not give {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
                     continue
-                if frame is None or not frame.performed or not line.known or line.actions[-1:] != [frame.action]:
+                if frame is None or not (frame.performed or frame.context) or not line.known or line.actions[-1:] != [frame.action]:
                     continue
                 if frame.item and not frame.hedged and not f.negated:
                     frame.positive_talk = True
@@ -602,6 +620,25 @@ class ClaimReader:
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
         return undone
+
+    @staticmethod
+    def _after_earlier(text: str, body_at: int, s1: int, frame: _Frame | None, line: LineOfReasoning,
+                       in_sentence: list) -> bool:
+        """"Stack blue on orange: need orange to be clear. After putting red down, orange is
+        clear.": the second sentence speaks of the state after an earlier action (one we may
+        not have read), neither of what the stack does nor of the state it leaves. Its facts are
+        not judged. A clause naming the action under discussion ("After stacking, ...", "After
+        performing, ...") and a sentence naming an action we read ("after Feast b from c") are
+        judged as before."""
+        m = P.AFTER_CLAUSE.match(text, body_at, s1)
+        if m is None or in_sentence:
+            return False
+        what = m.group("what")
+        if P.THIS_ONE.fullmatch(what):
+            return False
+        current = frame.label if frame is not None else line.actions[-1].name if line.actions else ""
+        verb = current.split()[0].split("-")[0].lower()[:4] if current.split() else ""
+        return not (verb and re.search(rf"\b{re.escape(verb)}", what, re.I))
 
     def _unnamed_doable(self, text: str, s0: int, s1: int, unnamed: tuple[str, int], line: LineOfReasoning,
                         claims: list[Claim], question: bool) -> bool:
@@ -873,6 +910,8 @@ class ClaimReader:
             return  # "(step 4)": a step of some plan, not necessarily of the line we keep
         if frame.hedged and not frame.performed and (frame.verdict_at is None or frame.verdict_at[0] > frame.span[1]):
             return  # "maybe Attack a. Yes: ..." agrees with an idea; it asserts nothing about a state
+        if frame.proposed and not frame.verdict_said and frame.req_at is None:
+            return  # "Wait, maybe: 1. Attack c → Pain c. 2. ...": a proposal, unless checked ("needs ...", "yes")
         if frame.verdict_said or (frame.item and frame.performed and frame.positive_talk):
             if frame.initial:
                 frame.pre = self.init

@@ -46,6 +46,16 @@ def filler_only(head: str) -> bool:
     return not head.strip(" *_") or HEAD_FILLER.sub("", head).strip(" *_") == ""
 
 
+# "2. Now, to get Harmony back, Succumb a.": the item's action, its purpose said first (review flag 26).
+PURPOSE_HEAD = re.compile(r"(?:in order )?to (?:get|restore|generate|create|make|produce|gain|obtain|bring|reset|regain|have)\b"
+                          r"[^,.;:()\n]{0,60},\s*", re.I)
+
+
+def purpose_then_action(head: str) -> bool:
+    """Is `head` filler and a purpose clause ("Now, to get Harmony back, ") before an action?"""
+    return "to " in head.lower() and PURPOSE_HEAD.fullmatch(HEAD_FILLER.sub("", head, count=1).lstrip(" *_")) is not None
+
+
 # Cheap gates in front of the long alternations (most sentences need none of them).
 NO_WORDS = re.compile(r"\bno\b|n't|\bnot\b|impossib|unable|\bneed|\bbut\b|\bcannot\b", re.I)
 TAIL_WORDS = re.compile(r"\b(?:removed|deleted|gone|false|added|true|present|created)\b", re.I)
@@ -59,6 +69,13 @@ def says_no(sentence: str) -> bool:
 
 
 RESTART_WORDS = ("start", "scratch", "initial", "beginning", "again")
+# "After putting red down, orange is clear.": the state after the action the clause names, which
+# may be an earlier one than the action under discussion (flag 0 of the unannotated R1 review).
+AFTER_CLAUSE = re.compile(r"\W*(?:(?:so|now|then|and|but|wait),?\s+)*after\s+(?!(?:step|action)\s+\d)"
+                          r"(?P<what>[^,.;:\n]{1,60}?)\s*,", re.I)
+EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
+THIS_ONE = re.compile(r"(?:(?:doing|performing|executing|applying|taking)\b\s*)?"
+                      r"(?:(?:this|that|these|those|the)(?:\s+(?:action|step|move|one)s?)?\b|it\b|so\b|them\b)?\s*", re.I)
 AFTER_STEP_HEAD = re.compile(r"^\W*(?:(?:so|now|then|alternatively|wait),?\s+)*after (?:step|action) (\d{1,2})\b", re.I)
 CLAUSE_LEAD = re.compile(r"^\W*(?:after|before|once|while|by)\b", re.I)
 CLAUSE_SPLIT = re.compile(r"[.,;:!?\n]")
@@ -82,6 +99,8 @@ CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) can (?:now |the
                      re.I)
 STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|satisfied)\b", re.I)
 HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying|assum(?:e|ing)|suppose|hypothetically)\b", re.I)
+# A guess, unlike "let's try" or "suppose", which the annotators read as walk-throughs that assert.
+GUESS = re.compile(r"\b(?:maybe|perhaps|possibly|what if|how about)\b", re.I)
 YES_HEAD = re.compile(r"^\W*(?:so,? )?(?:yes|(?:all|both)(?: three| of them)? (?:are )?(?:present|true|met|satisfied))\b", re.I)
 CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible"
                    r"|so no\b(?! problem)|can't do)\b|(?:^|[.(,]\s*)no[.)]|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
@@ -133,8 +152,8 @@ RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|
 # Searched sentence by sentence (or in a clause of one): each gets a literal gate (core/gates.py), which
 # skips the regex on the many sentences that lack all of its words (same results, less time).
 for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "IN_STEP", "STEP_NUM", "STEP1_DONE",
-              "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
-              "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
+              "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "GUESS", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
+              "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "EFFECT_WORD", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
               "YES", "NO", "RETRACT", "TAIL_WORDS"):
     globals()[_name] = Gated(globals()[_name])
 _SAYS_NO = AnyOf(NO.pattern_)  # NO's alternatives one by one, each behind its own gate

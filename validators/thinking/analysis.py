@@ -267,13 +267,14 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
 
     for idx in sorted(per_step):
         found.step_verdicts.append(_merge(idx, per_step[idx]))
-    found.notes = {
+    # Updated, not replaced: "retracted_conclusion" was set above, and the explorer can show it.
+    found.notes.update({
         "candidates": [c.to_json() for c in candidates],
         "verification_claims_checked": n_claims,
         "arithmetic_claims": n_arith,
         "string_claims": n_strings,
         "conclusion": final.to_json() if final else None,
-    }
+    })
     return found
 
 
