@@ -147,7 +147,9 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
 
     verdicts: list[ActionVerdict] = []
     typed = task.domain.typed
-    state = task.problem.init
+    state: frozenset[Atom] | set[Atom] = task.problem.init
+    if not details:
+        state = set(state)  # changed in place: no state is kept, so no new set per step
     states = [_snapshot(0, state, None, [], [])] if details else []
     failure: AnswerError | None = None
     unread: int | None = None
@@ -193,10 +195,11 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
                 verdict.note = f"not an object of this problem: {', '.join(unknown)}"
             failure = _precondition_error(n, verdict)
             continue
-        new_state = apply(ground, state)
         if not details:
-            state = new_state
+            state -= ground.delete  # VAL's order, as `apply`: delete effects, then add effects
+            state |= ground.add
             continue
+        new_state = apply(ground, state)
         verdict.added = sorted(atom_text(a) for a in new_state - state)
         verdict.deleted = sorted(atom_text(a) for a in state - new_state)
         state = new_state

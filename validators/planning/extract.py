@@ -143,6 +143,7 @@ _EXPLAINING = re.compile(
     re.I)
 _ANNOTATION = re.compile(r"^[A-Za-z][\w ]{0,30}:\s")
 _NOT_AN_ACTION = "not an action of this domain"
+_ALL_ACTIONS = "the last list whose items all read as actions"
 _ITEM_MAX = 150
 # Lines read per Lexicon, kept for reuse: answers to one problem (a GRPO group, a corpus of
 # PlanBench answers) repeat the same lines ("(unstack b a)", "2. put down the red block").
@@ -474,17 +475,21 @@ class _LineReader:
     def read(self, start: int, end: int, raw: str) -> _Line:
         """The line at [start, end): a reading depends on the text and the lexicon only, so it is
         made once at offset 0 and shifted to where the line stands (fresh objects each time)."""
+        return _shifted(self.read_at_zero(raw), start)
+
+    def read_at_zero(self, raw: str) -> _Line:
+        """The memo's reading of `raw` at offset 0: shared, so callers must not change it."""
         memo = self.lex.line_memo
         key = (self.explicit, self.answer, raw)
         line = memo.get(key)
         if line is None:
-            line = memo[key] = self._read(0, end - start, raw)
+            line = memo[key] = self._read(0, len(raw), raw)
             if len(memo) > _LINE_MEMO_SIZE:
                 try:
                     del memo[next(iter(memo))]
                 except (KeyError, RuntimeError, StopIteration):
                     pass  # another thread evicted first; the memo is shared by the app's threads
-        return _shifted(line, start)
+        return line
 
     def _read(self, start: int, end: int, raw: str) -> _Line:
         indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
@@ -894,7 +899,7 @@ def _choose(outline: _Outline) -> tuple[_List | None, str]:
     for pool, where in ((stated, ""), (candidates, " (under a heading that explains)")):
         whole = [lst for lst in pool if lst.all_actions()]
         if whole:
-            return whole[-1], "the last list whose items all read as actions" + where
+            return whole[-1], _ALL_ACTIONS + where
         mostly = [lst for lst in pool if lst.plan_like()]
         if mostly:
             return mostly[-1], "the last list whose items mostly read as actions" + where
@@ -926,10 +931,62 @@ def _tried(outline: _Outline, region: str, explicit: bool) -> list[str]:
     return out
 
 
+def _one_list_of_actions(text: str, lex: Lexicon) -> Extraction | None:
+    """The plan of an answer that is one list and nothing else, or None for any other answer.
+
+    Most answers a trainer scores are a bare list of actions, one per line ("(unstack b a)",
+    "1. Put down the red block."). For those the precedence has one outcome, reached here
+    without building the outline: no [PLAN]/[COST] mark, so the region is the whole answer;
+    every line (blank, fence and rule lines skipped, as `_Outline.build` skips them) reads as
+    actions, none is labelled, all share one marker and indent, and numbers go up. Then
+    `_Outline` makes exactly one list with every line as an item, under the unnamed first
+    section, and `_choose` takes it by rule 3 (`tests/test_answer_reading.py` compares both
+    paths on the dev answers).
+    """
+    if _END_MARK.search(text) or _START_MARK.search(text) or _COST_MARK.search(text):
+        return None
+    reader = _LineReader(lex, False, answer=True)
+    steps: list[PlanStep] = []
+    first: int | None = None
+    last_end = 0
+    marker: str | None = None
+    indent = -1
+    number = -1
+    for start, end, raw in _iter_lines(text, 0, len(text)):
+        if not raw.strip() or _FENCE.match(raw) or _RULE_LINE.match(raw):
+            continue
+        line = reader.read_at_zero(raw)
+        if not line.steps or line.labelled or not all(step.ok for step in line.steps):
+            return None
+        if first is None:
+            first, marker, indent = start, line.marker, line.indent
+        elif line.marker != marker or line.indent != indent:
+            return None
+        if marker == "number":
+            if line.number is None or line.number <= number:
+                return None
+            number = line.number
+        steps.extend(PlanStep((start + step.span[0], start + step.span[1]), step.text, step.action, step.args,
+                              step.error, step.note) for step in line.steps)
+        last_end = end
+    if first is None:
+        return None
+    return Extraction(steps, "whole answer", 1, bool(_NO_PLAN.search(text)), [], span=(first, last_end),
+                      source=_ALL_ACTIONS, tried=[])
+
+
 def extract_plan(text: str, lex: Lexicon) -> Extraction:
     """The answer's plan, by the precedence in the module docstring."""
     if not text or not text.strip():
         return Extraction([], "empty answer", tried=["the answer is empty"])
+    fast = _one_list_of_actions(text, lex)
+    if fast is not None:
+        return fast
+    return _extract(text, lex)
+
+
+def _extract(text: str, lex: Lexicon) -> Extraction:
+    """`extract_plan` through the outline: every answer (the fast path's answers give the same)."""
     lo, hi, region, explicit = _region(text)
     reader = _LineReader(lex, explicit, answer=True)
     outline = _Outline(reader, explicit).build(text, lo, hi)
