@@ -58,7 +58,7 @@ class Domain:
     actions: dict[str, ActionSchema]
     notes: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property
     def typed(self) -> bool:
         return any(t != "object" for t in self.types) or any(
             t != "object" for a in self.actions.values() for t in a.param_types)
