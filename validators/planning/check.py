@@ -207,7 +207,8 @@ def _run_verdict_only(task: Task, vocab: Vocabulary, steps: list[PlanStep]) -> t
             break
         assert step.action is not None and step.args is not None
         ground = task.ground(step.action, step.args)
-        if ((typed and task.type_errors(ground)) or unmet_preconditions(ground, state)
+        needed, excluded = ground.pre_sets  # all preconditions hold: `unmet_preconditions` is empty
+        if (not (needed <= state and excluded.isdisjoint(state)) or (typed and task.type_errors(ground))
                 or (ground.equalities and unmet_equalities(ground.equalities))):
             return _judge(task, vocab, n, step, ground, state, False)[1], state
         state -= ground.delete  # VAL's order, as `apply`: delete effects, then add effects

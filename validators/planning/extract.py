@@ -260,6 +260,8 @@ class Lexicon:
             + r")(?![\w\-])", re.I) if ordered else None
         self.static = domain.static_predicates
         self.line_memo: dict[tuple[bool, bool, str], _Line] = {}
+        # Each answer line as `_one_list_of_actions` sees it (extract_plan's path for bare lists).
+        self.item_memo: dict[str, object] = {}
 
     @staticmethod
     def _inflections(heads: set[str]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
@@ -943,36 +945,71 @@ def _one_list_of_actions(text: str, lex: Lexicon) -> Extraction | None:
     section, and `_choose` takes it by rule 3 (`tests/test_answer_reading.py` compares both
     paths on the dev answers).
     """
-    if _END_MARK.search(text) or _START_MARK.search(text) or _COST_MARK.search(text):
-        return None
-    reader = _LineReader(lex, False, answer=True)
+    if "[" in text and (_END_MARK.search(text) or _START_MARK.search(text) or _COST_MARK.search(text)):
+        return None  # each mark starts with "["
+    memo = lex.item_memo
     steps: list[PlanStep] = []
     first: int | None = None
     last_end = 0
-    marker: str | None = None
-    indent = -1
+    shape: tuple[str | None, int] | None = None
     number = -1
-    for start, end, raw in _iter_lines(text, 0, len(text)):
-        if not raw.strip() or _FENCE.match(raw) or _RULE_LINE.match(raw):
+    pos = 0
+    for chunk in text.splitlines(keepends=True):
+        raw = chunk.rstrip("\r\n")
+        start, pos = pos, pos + len(chunk)
+        item = memo.get(raw, _UNSEEN)
+        if item is _UNSEEN:
+            item = _list_item(raw, lex)
+            _remember(memo, raw, item)
+        if item is _SKIPPED:
             continue
-        line = reader.read_at_zero(raw)
-        if not line.steps or line.labelled or not all(step.ok for step in line.steps):
+        if item is None:
             return None
-        if first is None:
-            first, marker, indent = start, line.marker, line.indent
-        elif line.marker != marker or line.indent != indent:
+        marker, indent, n, reads = item
+        if shape is None:
+            first, shape = start, (marker, indent)
+        elif shape != (marker, indent):
             return None
         if marker == "number":
-            if line.number is None or line.number <= number:
+            if n is None or n <= number:
                 return None
-            number = line.number
-        steps.extend(PlanStep((start + step.span[0], start + step.span[1]), step.text, step.action, step.args,
-                              step.error, step.note) for step in line.steps)
-        last_end = end
+            number = n
+        steps.extend(PlanStep((start + s0, start + s1), text_, action, args, None, note)
+                     for s0, s1, text_, action, args, note in reads)
+        last_end = start + len(raw)
     if first is None:
         return None
     return Extraction(steps, "whole answer", 1, bool(_NO_PLAN.search(text)), [], span=(first, last_end),
                       source=_ALL_ACTIONS, tried=[])
+
+
+_UNSEEN = object()
+_SKIPPED = object()
+_ListItem = tuple[str | None, int, int | None, tuple[tuple[int, int, str, str | None, tuple[str, ...] | None,
+                                                           str | None], ...]]
+
+
+def _list_item(raw: str, lex: Lexicon) -> _ListItem | object | None:
+    """What a line is to `_one_list_of_actions`: skipped (blank, fence, rule: `_Outline.build`
+    skips them), an item that reads as actions only (marker, indent, number, its steps at offset
+    0), or None (anything else: the outline decides)."""
+    if not raw.strip() or _FENCE.match(raw) or _RULE_LINE.match(raw):
+        return _SKIPPED
+    line = _LineReader(lex, False, answer=True).read_at_zero(raw)
+    if not line.steps or line.labelled or not all(step.ok for step in line.steps):
+        return None
+    return line.marker, line.indent, line.number, tuple(
+        (step.span[0], step.span[1], step.text, step.action, step.args, step.note) for step in line.steps)
+
+
+def _remember(memo: dict, key: str, value: object) -> None:
+    """Bounded as the line memo is, and as safe when the app's threads share it."""
+    memo[key] = value
+    if len(memo) > _LINE_MEMO_SIZE:
+        try:
+            del memo[next(iter(memo))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
 
 
 def extract_plan(text: str, lex: Lexicon) -> Extraction:
