@@ -117,6 +117,7 @@ def _reading_rate(jobs: list[tuple[str, object]], repeats: int) -> float:
 def _clear_caches() -> None:
     for cache in (pddl_parse._TASKS, pddl_parse._PROBLEMS, pddl_parse._DOMAINS):
         cache.items.clear()
+    pddl_parse._RECENT_TASKS.clear()
 
 
 def _in_process(batch: list[dict], optimality: bool) -> tuple[float, list]:
