@@ -12,7 +12,7 @@
   `validate_plan_text` with optimality off (the validator alone). Timed by CPU time of this
   process (the machine may be shared). Repeated runs reuse the lines the answer reader has read
   per problem (validators/planning/extract.py, as a GRPO group's answers to one problem do); the
-  "first pass" row empties that memo first.
+  "first pass" row empties those memos first.
 * Process rewards per MB of thinking: the DeepSeek-R1 PlanBench traces of the dev set as
   `<think>` completions with their answers, against `audit_record` on the same records.
 """
@@ -121,6 +121,7 @@ def run(quick: bool) -> list[dict]:
     lexicons = {id(lex): lex for lex in (planning_task(p, d)[2] for d, _, p in plan_jobs)}
     for lex in lexicons.values():
         lex.line_memo.clear()
+        lex.item_memo.clear()
     t_first = cpu_time(lambda: [compute_score(d, s, p, outcome_only) for d, s, p in plan_jobs])
     t_plans = best_cpu_of(lambda: [compute_score(d, s, p) for d, s, p in plan_jobs], repeats)
     t_plans_outcome = best_cpu_of(lambda: [compute_score(d, s, p, outcome_only) for d, s, p in plan_jobs], repeats)
@@ -149,7 +150,7 @@ def run(quick: bool) -> list[dict]:
             len(plans) / t_plans, "rewards/s", "audit_record on the same records", t_plans / t_plan_audit),
         row("planning plan answers, process weight 0 (outcome + format), CPU", len(plans) / t_plans_outcome,
             "rewards/s", "audit_record on the same records", t_plans_outcome / t_plan_audit),
-        row("  same, first pass (answer reader's line memo emptied)", len(plans) / t_first, "rewards/s",
+        row("  same, first pass (answer reader's line memos emptied)", len(plans) / t_first, "rewards/s",
             "repeated runs", t_plans_outcome / t_first),
         row("  audit_record alone (the plan reward's path before)", len(plans) / t_plan_audit, "records/s"),
         row("  validate_plan_text alone (optimality off), CPU", len(plans) / t_val, "plans/s"),

@@ -70,18 +70,42 @@ class RewardConfig:
         `extra_info` also carries `split`, `index` and the like)."""
         if not mapping:
             return self
-        known = {f.name for f in fields(self)}
+        known = _FIELD_NAMES
         changes = {k: _plain(v) for k, v in mapping.items() if k in known}
         nested = mapping.get("reward_config")
+        if nested is None:
+            return self._changed(changes)
         if isinstance(nested, RewardConfig):
             return replace(nested, **changes) if changes else nested
         if isinstance(nested, Mapping):
             changes = {**{k: _plain(v) for k, v in nested.items() if k in known}, **changes}
         return replace(self, **changes) if changes else self
 
+    def _changed(self, changes: dict[str, Any]) -> RewardConfig:
+        """`replace(self, **changes)`, kept per process: verl passes the same settings with every
+        response, and checking them again costs more than reading a plan answer. Keyed by each
+        value's type too, so 0 and False (hash-equal, one of them invalid) never share a result."""
+        if not changes:
+            return self
+        try:
+            key = (self, tuple((k, type(v), v) for k, v in changes.items()))
+            hit = _CHANGED.get(key)
+        except TypeError:  # an unhashable value: checked (and refused) by replace below
+            return replace(self, **changes)
+        if hit is None:
+            hit = replace(self, **changes)
+            if len(_CHANGED) < _CHANGED_SIZE:
+                _CHANGED[key] = hit
+        return hit
+
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any] | None) -> RewardConfig:
         return cls().with_overrides(mapping)
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(RewardConfig))
+_CHANGED: dict[tuple[Any, ...], RewardConfig] = {}
+_CHANGED_SIZE = 1024
 
 
 def _plain(value: Any) -> Any:

@@ -9,6 +9,13 @@ and the audit around it (~30%: the empty trace parsed and replayed, the verdict 
 the answer goes straight to the planning validator's own reader and checker (`extract_plan`,
 `check_plan` without details): the same verdict, error and notes, so the same reward, field for
 field (`tests/test_rewards.py` compares it with the audit's path on the PlanBench dev answers).
+
+Profiled again at 5,300-6,200 rewards/s (issue 21's second round), reading and checking the
+answer were ~85% of a reward; what made them cheaper without changing a result: an answer that
+is one bare list of actions skips the outline (`extract._one_list_of_actions`, each line kept as a
+list item per problem), the check without details keeps no per-step verdict and runs the plan on
+one set in place, a precondition test is two set tests, and the task is found by its texts
+before the sha256 cache.
 """
 
 from __future__ import annotations

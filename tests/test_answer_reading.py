@@ -10,7 +10,7 @@ from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import FULL_DEV_DATA, load_dev
 from tests.test_planning import BW, BW_DOMAIN
-from validators.planning import validate_plan_text
+from validators.planning import extract, planning_task, validate_plan_text
 
 # Four blocks: red (a) on yellow (d) on blue (b), orange (c) on the table; goal red on blue and
 # yellow on orange. Valid plan: unstack a d, put-down a, unstack d b, stack d c, pick-up a, stack a b.
@@ -249,6 +249,39 @@ def test_the_verdict_gives_the_plan_span_and_each_action_span() -> None:
     spans = [tuple(a["span"]) for a in replay_notes["answer_plan"]]
     assert [answer[a:b] for a, b in spans] == ["1. Unstack blue from red", "2. Put down blue", "3. Pick up red",
                                                "4. Stack red on blue"]
+
+
+ONE_LIST_SHAPES = [
+    "(unstack a d)\n(put-down a)", "1. Unstack red from yellow.\n2. Put down red.", "- (pick-up c)\n\n- (stack c a)",
+    "```\n(unstack a d)\n(put-down a)\n```", "(unstack a d)\r\n(put-down a)\n---", "  (unstack a d)\n  (put-down a)",
+    # not one list of actions: the outline decides (the fast path must decline each of these)
+    "(unstack a d)\n  (put-down a)", "2. (unstack a d)\n1. (put-down a)", "1. (unstack a d)\n- (put-down a)",
+    "Plan: (unstack a d)\n(put-down a)", "[PLAN]\n(unstack a d)\n[PLAN END]", "(unstack a d)\n(fly a d)",
+    "(unstack a d)\nno plan possible", "(unstack a d)\nThen we are done.", "(unstack a d) [COST] 1",
+]
+
+
+@pytest.mark.parametrize("text", ONE_LIST_SHAPES)
+def test_an_answer_that_is_one_list_reads_as_through_the_outline(text: str) -> None:
+    lexicon = planning_task(BW4, "blocksworld")[2]
+    fast = extract._one_list_of_actions(text, lexicon)
+    assert fast is None or fast == extract._extract(text, lexicon)
+    assert extract.extract_plan(text, lexicon) == extract._extract(text, lexicon)
+    assert (fast is not None) == (ONE_LIST_SHAPES.index(text) < 6)
+
+
+def test_the_one_list_path_agrees_with_the_outline_on_every_dev_answer() -> None:
+    taken = 0
+    for name in ("planbench_plans.jsonl", "planbench_plans_more.jsonl", "planbench_r1_thinking.jsonl"):
+        for row in load_dev(name):
+            lexicon = planning_task(row["problem"], row["domain"])[2]
+            answer = row.get("answer") or ""
+            for text in (answer, answer.replace("\n", "\n\n")):
+                fast = extract._one_list_of_actions(text, lexicon) if text.strip() else None
+                if fast is not None:
+                    taken += 1
+                    assert fast == extract._extract(text, lexicon), row["id"]
+    assert taken > 0
 
 
 # --- every disagreement with PlanBench's published verdicts on the development data ---------

@@ -520,6 +520,20 @@ def test_process_modes_and_weights():
         compute_score("countdown", solution, gt, {"process_weight": "lots"})
 
 
+def test_settings_kept_per_process_are_still_checked_each_time():
+    """RewardConfig keeps the configs verl's repeated settings give: 0 and False hash alike, and
+    only one of them is a valid weight."""
+    base = RewardConfig()
+    assert base.with_overrides({"process_weight": 0}) is base.with_overrides({"process_weight": 0})
+    assert base.with_overrides({"process_weight": 0}).process_weight == 0
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            base.with_overrides({"process_weight": False})
+        with pytest.raises(ValueError):
+            base.with_overrides({"process_weight": [0]})
+    assert base.with_overrides({"process_weight": 0.0, "reward_config": {"format_weight": 0}}).format_weight == 0
+
+
 # =====================================================================================
 # Splitting a completion
 # =====================================================================================

@@ -17,8 +17,8 @@ from typing import Any
 from core.verdicts import AnswerError
 from validators.planning.extract import Extraction, PlanStep
 from validators.planning.search import reference_plan
-from validators.planning.strips import Atom, Literal, Task, apply, atom_text, unmet_equalities, unmet_goals, \
-    unmet_preconditions
+from validators.planning.strips import Atom, GroundAction, Literal, Task, apply, atom_text, unmet_equalities, \
+    unmet_goals, unmet_preconditions
 from validators.planning.vocab import Vocabulary
 
 
@@ -130,25 +130,44 @@ def _no_plan_found(extraction: Extraction, goal_error: AnswerError) -> AnswerErr
     return goal_error
 
 
-def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality: bool = True,
-               details: bool = True) -> PlanCheck:
-    """The plan's verdict. Without `details` (rewards: the verdict only) the per-step states,
-    added/deleted atoms and a valid step's wording are left out; verdict and error are the same."""
-    steps = extraction.steps
-    notes: dict[str, Any] = {"extraction": extraction.region, "plan_length": len(steps)}
-    if extraction.span is not None:
-        notes["plan_span"] = list(extraction.span)
-    if extraction.source:
-        notes["plan_source"] = extraction.source
-    if extraction.notes:
-        notes["extraction_notes"] = list(extraction.notes)
-    if extraction.claims_no_plan and not any(s.ok for s in steps):
-        return _no_plan_claim(task, extraction, notes)
+def _judge(task: Task, vocab: Vocabulary, n: int, step: PlanStep, ground: GroundAction,
+           state: frozenset[Atom] | set[Atom], details: bool) -> tuple[ActionVerdict, AnswerError | None]:
+    """The verdict on readable step `n` in `state`, and the plan's error when the step fails."""
+    assert step.action is not None and step.args is not None
+    verdict = ActionVerdict(n, step.text, step.span, "valid", ground.text(),
+                            vocab.action_nl(step.action, step.args) if details else None, note=step.note)
+    type_errors = task.type_errors(ground) if task.domain.typed else []
+    if type_errors:
+        verdict.action_nl = verdict.action_nl or vocab.action_nl(step.action, step.args)
+        verdict.status, verdict.rule = "invalid", "wrong_argument_type"
+        verdict.message = "; ".join(type_errors)
+        return verdict, AnswerError(kind="illegal_move", step=n,
+                                    message=f"step {n} ({verdict.action_nl}) is not a legal action: {verdict.message}",
+                                    extra={"action": verdict.action})
+    unmet = unmet_preconditions(ground, state)
+    if unmet:
+        verdict.unmet, verdict.unmet_nl = _lit_texts(unmet, vocab)
+    if ground.equalities:
+        eq = unmet_equalities(ground.equalities)
+        verdict.unmet += eq
+        verdict.unmet_nl += eq
+    if verdict.unmet:
+        verdict.action_nl = verdict.action_nl or vocab.action_nl(step.action, step.args)
+        verdict.status, verdict.rule = "invalid", "unmet_precondition"
+        verdict.message = f"unmet precondition{'s' if len(verdict.unmet) > 1 else ''}: {join_nl(verdict.unmet_nl)}"
+        unknown = [a for a in ground.args if a not in task.objects]
+        if unknown:
+            verdict.note = f"not an object of this problem: {', '.join(unknown)}"
+        return verdict, _precondition_error(n, verdict)
+    return verdict, None
 
+
+def _run(task: Task, vocab: Vocabulary, steps: list[PlanStep]
+         ) -> tuple[list[ActionVerdict], list[dict[str, Any]], AnswerError | None, frozenset[Atom]]:
+    """Every step's verdict and the state after each, for the explorer; the first failure."""
     verdicts: list[ActionVerdict] = []
-    typed = task.domain.typed
     state = task.problem.init
-    states = [_snapshot(0, state, None, [], [])] if details else []
+    states = [_snapshot(0, state, None, [], [])]
     failure: AnswerError | None = None
     unread: int | None = None
     for i, step in enumerate(steps):
@@ -165,42 +184,59 @@ def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality
             continue
         assert step.action is not None and step.args is not None
         ground = task.ground(step.action, step.args)
-        verdict = ActionVerdict(n, step.text, step.span, "valid", ground.text(),
-                                vocab.action_nl(step.action, step.args) if details else None, note=step.note)
+        verdict, failure = _judge(task, vocab, n, step, ground, state, True)
         verdicts.append(verdict)
-        type_errors = task.type_errors(ground) if typed else []
-        if type_errors:
-            verdict.action_nl = verdict.action_nl or vocab.action_nl(step.action, step.args)
-            verdict.status, verdict.rule = "invalid", "wrong_argument_type"
-            verdict.message = "; ".join(type_errors)
-            failure = AnswerError(kind="illegal_move", step=n,
-                                  message=f"step {n} ({verdict.action_nl}) is not a legal action: {verdict.message}",
-                                  extra={"action": verdict.action})
-            continue
-        unmet = unmet_preconditions(ground, state)
-        if unmet:
-            verdict.unmet, verdict.unmet_nl = _lit_texts(unmet, vocab)
-        if ground.equalities:
-            eq = unmet_equalities(ground.equalities)
-            verdict.unmet += eq
-            verdict.unmet_nl += eq
-        if verdict.unmet:
-            verdict.action_nl = verdict.action_nl or vocab.action_nl(step.action, step.args)
-            verdict.status, verdict.rule = "invalid", "unmet_precondition"
-            verdict.message = f"unmet precondition{'s' if len(verdict.unmet) > 1 else ''}: {join_nl(verdict.unmet_nl)}"
-            unknown = [a for a in ground.args if a not in task.objects]
-            if unknown:
-                verdict.note = f"not an object of this problem: {', '.join(unknown)}"
-            failure = _precondition_error(n, verdict)
+        if failure is not None:
             continue
         new_state = apply(ground, state)
-        if not details:
-            state = new_state
-            continue
         verdict.added = sorted(atom_text(a) for a in new_state - state)
         verdict.deleted = sorted(atom_text(a) for a in state - new_state)
         state = new_state
         states.append(_snapshot(n, state, verdict.action, verdict.added, verdict.deleted))
+    return verdicts, states, failure, state
+
+
+def _run_verdict_only(task: Task, vocab: Vocabulary, steps: list[PlanStep]) -> tuple[AnswerError | None, set[Atom]]:
+    """`_run`'s first failure and last state, without a verdict per step: the steps up to the
+    first unreadable one run on one set changed in place (`_run` checks nothing after it either),
+    and a step is judged in words only when it fails."""
+    typed = task.domain.typed
+    state = set(task.problem.init)
+    for n, step in enumerate(steps, 1):
+        if not step.ok:
+            break
+        assert step.action is not None and step.args is not None
+        ground = task.ground(step.action, step.args)
+        needed, excluded = ground.pre_sets  # all preconditions hold: `unmet_preconditions` is empty
+        if (not (needed <= state and excluded.isdisjoint(state)) or (typed and task.type_errors(ground))
+                or (ground.equalities and unmet_equalities(ground.equalities))):
+            return _judge(task, vocab, n, step, ground, state, False)[1], state
+        state -= ground.delete  # VAL's order, as `apply`: delete effects, then add effects
+        state |= ground.add
+    return None, state
+
+
+def check_plan(task: Task, vocab: Vocabulary, extraction: Extraction, optimality: bool = True,
+               details: bool = True) -> PlanCheck:
+    """The plan's verdict. Without `details` (rewards: the verdict only) there is no per-step
+    verdict or state (`actions` and `states` are empty); verdict, error and notes are the same."""
+    steps = extraction.steps
+    notes: dict[str, Any] = {"extraction": extraction.region, "plan_length": len(steps)}
+    if extraction.span is not None:
+        notes["plan_span"] = list(extraction.span)
+    if extraction.source:
+        notes["plan_source"] = extraction.source
+    if extraction.notes:
+        notes["extraction_notes"] = list(extraction.notes)
+    if extraction.claims_no_plan and not any(s.ok for s in steps):
+        return _no_plan_claim(task, extraction, notes)
+
+    state: frozenset[Atom] | set[Atom]
+    if details:
+        verdicts, states, failure, state = _run(task, vocab, steps)
+    else:
+        verdicts, states = [], []
+        failure, state = _run_verdict_only(task, vocab, steps)
 
     bad = next((i for i, s in enumerate(steps) if not s.ok), None)
     error: AnswerError | None = None

@@ -143,6 +143,7 @@ _EXPLAINING = re.compile(
     re.I)
 _ANNOTATION = re.compile(r"^[A-Za-z][\w ]{0,30}:\s")
 _NOT_AN_ACTION = "not an action of this domain"
+_ALL_ACTIONS = "the last list whose items all read as actions"
 _ITEM_MAX = 150
 # Lines read per Lexicon, kept for reuse: answers to one problem (a GRPO group, a corpus of
 # PlanBench answers) repeat the same lines ("(unstack b a)", "2. put down the red block").
@@ -259,6 +260,8 @@ class Lexicon:
             + r")(?![\w\-])", re.I) if ordered else None
         self.static = domain.static_predicates
         self.line_memo: dict[tuple[bool, bool, str], _Line] = {}
+        # Each answer line as `_one_list_of_actions` sees it (extract_plan's path for bare lists).
+        self.item_memo: dict[str, object] = {}
 
     @staticmethod
     def _inflections(heads: set[str]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
@@ -474,17 +477,21 @@ class _LineReader:
     def read(self, start: int, end: int, raw: str) -> _Line:
         """The line at [start, end): a reading depends on the text and the lexicon only, so it is
         made once at offset 0 and shifted to where the line stands (fresh objects each time)."""
+        return _shifted(self.read_at_zero(raw), start)
+
+    def read_at_zero(self, raw: str) -> _Line:
+        """The memo's reading of `raw` at offset 0: shared, so callers must not change it."""
         memo = self.lex.line_memo
         key = (self.explicit, self.answer, raw)
         line = memo.get(key)
         if line is None:
-            line = memo[key] = self._read(0, end - start, raw)
+            line = memo[key] = self._read(0, len(raw), raw)
             if len(memo) > _LINE_MEMO_SIZE:
                 try:
                     del memo[next(iter(memo))]
                 except (KeyError, RuntimeError, StopIteration):
                     pass  # another thread evicted first; the memo is shared by the app's threads
-        return _shifted(line, start)
+        return line
 
     def _read(self, start: int, end: int, raw: str) -> _Line:
         indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
@@ -894,7 +901,7 @@ def _choose(outline: _Outline) -> tuple[_List | None, str]:
     for pool, where in ((stated, ""), (candidates, " (under a heading that explains)")):
         whole = [lst for lst in pool if lst.all_actions()]
         if whole:
-            return whole[-1], "the last list whose items all read as actions" + where
+            return whole[-1], _ALL_ACTIONS + where
         mostly = [lst for lst in pool if lst.plan_like()]
         if mostly:
             return mostly[-1], "the last list whose items mostly read as actions" + where
@@ -926,10 +933,97 @@ def _tried(outline: _Outline, region: str, explicit: bool) -> list[str]:
     return out
 
 
+def _one_list_of_actions(text: str, lex: Lexicon) -> Extraction | None:
+    """The plan of an answer that is one list and nothing else, or None for any other answer.
+
+    Most answers a trainer scores are a bare list of actions, one per line ("(unstack b a)",
+    "1. Put down the red block."). For those the precedence has one outcome, reached here
+    without building the outline: no [PLAN]/[COST] mark, so the region is the whole answer;
+    every line (blank, fence and rule lines skipped, as `_Outline.build` skips them) reads as
+    actions, none is labelled, all share one marker and indent, and numbers go up. Then
+    `_Outline` makes exactly one list with every line as an item, under the unnamed first
+    section, and `_choose` takes it by rule 3 (`tests/test_answer_reading.py` compares both
+    paths on the dev answers).
+    """
+    if "[" in text and (_END_MARK.search(text) or _START_MARK.search(text) or _COST_MARK.search(text)):
+        return None  # each mark starts with "["
+    memo = lex.item_memo
+    steps: list[PlanStep] = []
+    first: int | None = None
+    last_end = 0
+    shape: tuple[str | None, int] | None = None
+    number = -1
+    pos = 0
+    for chunk in text.splitlines(keepends=True):
+        raw = chunk.rstrip("\r\n")
+        start, pos = pos, pos + len(chunk)
+        item = memo.get(raw, _UNSEEN)
+        if item is _UNSEEN:
+            item = _list_item(raw, lex)
+            _remember(memo, raw, item)
+        if item is _SKIPPED:
+            continue
+        if item is None:
+            return None
+        marker, indent, n, reads = item
+        if shape is None:
+            first, shape = start, (marker, indent)
+        elif shape != (marker, indent):
+            return None
+        if marker == "number":
+            if n is None or n <= number:
+                return None
+            number = n
+        steps.extend(PlanStep((start + s0, start + s1), text_, action, args, None, note)
+                     for s0, s1, text_, action, args, note in reads)
+        last_end = start + len(raw)
+    if first is None:
+        return None
+    return Extraction(steps, "whole answer", 1, bool(_NO_PLAN.search(text)), [], span=(first, last_end),
+                      source=_ALL_ACTIONS, tried=[])
+
+
+_UNSEEN = object()
+_SKIPPED = object()
+_ListItem = tuple[str | None, int, int | None, tuple[tuple[int, int, str, str | None, tuple[str, ...] | None,
+                                                           str | None], ...]]
+
+
+def _list_item(raw: str, lex: Lexicon) -> _ListItem | object | None:
+    """What a line is to `_one_list_of_actions`: skipped (blank, fence, rule: `_Outline.build`
+    skips them), an item that reads as actions only (marker, indent, number, its steps at offset
+    0), or None (anything else: the outline decides)."""
+    if not raw.strip() or _FENCE.match(raw) or _RULE_LINE.match(raw):
+        return _SKIPPED
+    line = _LineReader(lex, False, answer=True).read_at_zero(raw)
+    if not line.steps or line.labelled or not all(step.ok for step in line.steps):
+        return None
+    return line.marker, line.indent, line.number, tuple(
+        (step.span[0], step.span[1], step.text, step.action, step.args, step.note) for step in line.steps)
+
+
+def _remember(memo: dict, key: str, value: object) -> None:
+    """Bounded as the line memo is, and as safe when the app's threads share it."""
+    memo[key] = value
+    if len(memo) > _LINE_MEMO_SIZE:
+        try:
+            del memo[next(iter(memo))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
+
+
 def extract_plan(text: str, lex: Lexicon) -> Extraction:
     """The answer's plan, by the precedence in the module docstring."""
     if not text or not text.strip():
         return Extraction([], "empty answer", tried=["the answer is empty"])
+    fast = _one_list_of_actions(text, lex)
+    if fast is not None:
+        return fast
+    return _extract(text, lex)
+
+
+def _extract(text: str, lex: Lexicon) -> Extraction:
+    """`extract_plan` through the outline: every answer (the fast path's answers give the same)."""
     lo, hi, region, explicit = _region(text)
     reader = _LineReader(lex, explicit, answer=True)
     outline = _Outline(reader, explicit).build(text, lo, hi)

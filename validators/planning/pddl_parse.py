@@ -298,6 +298,10 @@ class _HashCache:
 _DOMAINS = _HashCache(256)
 _PROBLEMS = _HashCache(4096)
 _TASKS = _HashCache(4096)
+# The tasks of recent texts, found by the texts themselves: a reward batch passes the same problem
+# strings again and again, and Python keeps a string's hash, where the sha256 key of _TASKS is
+# computed afresh for every call. Errors are not kept here (they go through _TASKS each time).
+_RECENT_TASKS: dict[tuple[str, str], Task] = {}
 
 
 def parse_domain(text: str) -> Domain:
@@ -323,4 +327,14 @@ def load_task(domain_text: str, problem_text: str) -> Task:
         raise PddlError("the problem has no domain_pddl")
     if not problem_text or not problem_text.strip():
         raise PddlError("the problem has no problem_pddl")
-    return _TASKS.get_or_make((domain_text, problem_text), lambda: _make_task(domain_text, problem_text))
+    key = (domain_text, problem_text)
+    task = _RECENT_TASKS.get(key)
+    if task is None:
+        task = _TASKS.get_or_make(key, lambda: _make_task(domain_text, problem_text))
+        _RECENT_TASKS[key] = task
+        if len(_RECENT_TASKS) > _TASKS.size:
+            try:
+                del _RECENT_TASKS[next(iter(_RECENT_TASKS))]
+            except (KeyError, RuntimeError, StopIteration):
+                pass  # another thread evicted first
+    return task

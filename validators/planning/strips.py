@@ -58,7 +58,7 @@ class Domain:
     actions: dict[str, ActionSchema]
     notes: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property
     def typed(self) -> bool:
         return any(t != "object" for t in self.types) or any(
             t != "object" for a in self.actions.values() for t in a.param_types)
@@ -104,6 +104,13 @@ class GroundAction:
 
     def text(self) -> str:
         return self._text
+
+    @functools.cached_property
+    def pre_sets(self) -> tuple[frozenset[Atom], frozenset[Atom]]:
+        """The atoms the preconditions need true and false: whether all hold is two set tests
+        instead of one per literal (`check_plan` lists the unmet ones only when some fail)."""
+        return (frozenset(lit.atom for lit in self.pre if lit.positive),
+                frozenset(lit.atom for lit in self.pre if not lit.positive))
 
     @functools.cached_property
     def _text(self) -> str:
@@ -159,8 +166,11 @@ class Task:
         return errors
 
 
-def unmet_preconditions(action: GroundAction, state: frozenset[Atom]) -> list[Literal]:
+def unmet_preconditions(action: GroundAction, state: frozenset[Atom] | set[Atom]) -> list[Literal]:
     """All preconditions that do not hold, in the order the domain lists them (as VAL's advice)."""
+    needed, excluded = action.pre_sets
+    if needed <= state and excluded.isdisjoint(state):
+        return []
     return [lit for lit in action.pre if (lit.atom in state) != lit.positive]
 
 
@@ -173,5 +183,5 @@ def apply(action: GroundAction, state: frozenset[Atom]) -> frozenset[Atom]:
     return (state - action.delete) | action.add
 
 
-def unmet_goals(problem: Problem, state: frozenset[Atom]) -> list[Literal]:
+def unmet_goals(problem: Problem, state: frozenset[Atom] | set[Atom]) -> list[Literal]:
     return [lit for lit in problem.goal if (lit.atom in state) != lit.positive]
