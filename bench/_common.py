@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
@@ -38,3 +40,25 @@ def print_table(rows: list[dict]) -> None:
         ratio = f"  ratio {r['ratio']:.3g}" if r.get("ratio") is not None else ""
         against = f"  (vs {r['compared_to']})" if r.get("compared_to") else ""
         print(f"{r['name']:<{width}}  {r['value']:>12,.2f} {r['unit']:<10}{ratio}{against}")
+
+
+@contextmanager
+def pg_schema(base: str, prefix: str = "bench") -> Iterator[str]:
+    """A URL to a fresh schema on the PostgreSQL at `base`, dropped afterwards: a benchmark's
+    tables never meet another run's."""
+    import sqlalchemy as sa
+
+    from db.engine import database_url, dispose_engines
+
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(database_url(base))
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        dispose_engines()
+        with admin.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()

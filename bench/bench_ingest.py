@@ -10,12 +10,11 @@ import random
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import print_table, row, timed  # noqa: E402
+from bench._common import pg_schema, print_table, row, timed  # noqa: E402
 
 
 def make_jsonl(path: Path, n: int, seed: int = 7, domain: str = "freeform") -> None:
@@ -51,19 +50,6 @@ def _ingest_in_child(path: str, url: str) -> tuple[int, float, float]:
     return count, time.perf_counter() - start, _hwm_mb()
 
 
-def _pg_url(base: str) -> str:
-    import sqlalchemy as sa
-
-    from db.engine import database_url
-    schema = f"bench_{uuid.uuid4().hex[:8]}"
-    eng = sa.create_engine(database_url(base))
-    with eng.begin() as conn:
-        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    eng.dispose()
-    sep = "&" if "?" in base else "?"
-    return f"{base}{sep}options=-csearch_path%3D{schema}", schema
-
-
 def run(quick: bool) -> list[dict]:
     """Each small trace is a real audit (think-format segmentation, free-form arithmetic
     replay), not a bare insert."""
@@ -95,18 +81,10 @@ def run(quick: bool) -> list[dict]:
                         "target 5,000 traces/s", (m / secs_w) / 5000))
         pg = os.environ.get("STEPSCOPE_BENCH_POSTGRES_URL") or os.environ.get("STEPSCOPE_TEST_POSTGRES_URL")
         if pg:
-            url, schema = _pg_url(pg)
-            secs3, count3 = timed(lambda: ingest(side, url))
+            with pg_schema(pg) as url:
+                secs3, count3 = timed(lambda: ingest(side, url))
             rows.append(row(f"ingest {count3:,} small traces into PostgreSQL", count3 / secs3, "traces/s",
                             "SQLite in this run", (count3 / secs3) / (count / secs)))
-            import sqlalchemy as sa
-
-            from db.engine import database_url, dispose_engines
-            dispose_engines()
-            eng = sa.create_engine(database_url(pg))
-            with eng.begin() as conn:
-                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-            eng.dispose()
     return rows
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import REPO, row  # noqa: E402
+from bench._common import REPO, pg_schema, row  # noqa: E402
 
 MODELS = [f"model-{i}" for i in range(8)]
 DOMAINS = ["blocksworld", "mystery_blocksworld", "logistics", "countdown"]
@@ -178,30 +178,14 @@ def _measure(label: str, url: str, sizes: list[int]) -> list[dict]:
 
 
 def run(quick: bool) -> list[dict]:
-    from db.engine import dispose_engines
-
     sizes = [100_000] if quick else [100_000, 1_000_000]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         rows += _measure("SQLite", f"sqlite:///{tmp}/problems.db", sizes)
     pg = os.environ.get("STEPSCOPE_TEST_POSTGRES_URL")
     if pg:
-        import sqlalchemy as sa
-
-        from db.engine import database_url
-
-        schema = f"bench_{uuid.uuid4().hex[:10]}"
-        admin = sa.create_engine(database_url(pg))
-        with admin.begin() as conn:
-            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-        try:
-            sep = "&" if "?" in pg else "?"
-            rows += _measure("PostgreSQL", f"{pg}{sep}options=-csearch_path%3D{schema}", sizes)
-        finally:
-            dispose_engines()
-            with admin.begin() as conn:
-                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-            admin.dispose()
+        with pg_schema(pg) as url:
+            rows += _measure("PostgreSQL", url, sizes)
     return rows
 
 

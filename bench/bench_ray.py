@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import REPO, print_table, row  # noqa: E402
+from bench._common import REPO, pg_schema, print_table, row  # noqa: E402
 
 FULL_N = 1_000_000
 QUICK_N = 20_000
@@ -88,30 +88,6 @@ def _cli(args: list[str], log: Path) -> tuple[float, float, float]:
     peak = next(int(line.split()[1]) for line in text.splitlines() if line.startswith("PEAK_KB"))
     cpu = next(float(line.split()[1]) for line in text.splitlines() if line.startswith("CPU_S"))
     return secs, peak / 1024, cpu
-
-
-def _pg_schema(base: str) -> tuple[str, str]:
-    import sqlalchemy as sa
-
-    from db.engine import database_url
-    schema = f"bench_ray_{os.getpid()}_{int(time.time())}"
-    eng = sa.create_engine(database_url(base))
-    with eng.begin() as conn:
-        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    eng.dispose()
-    sep = "&" if "?" in base else "?"
-    return f"{base}{sep}options=-csearch_path%3D{schema}", schema
-
-
-def _drop_schema(base: str, schema: str) -> None:
-    import sqlalchemy as sa
-
-    from db.engine import database_url, dispose_engines
-    dispose_engines()
-    eng = sa.create_engine(database_url(base))
-    with eng.begin() as conn:
-        conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-    eng.dispose()
 
 
 def _count(url: str, table: str) -> int:
@@ -179,17 +155,13 @@ def _store(url: str, path: str, lo: int, hi: int) -> float:
 def _pg_ceiling(base: str, path: Path, m: int) -> list[dict]:
     """PostgreSQL's own write rate for these records: one writer, then two writers at once."""
     out = []
-    url, schema = _pg_schema(base)
-    try:
+    with pg_schema(base, "bench_ray") as url:
         ctx = mp.get_context("spawn")
         with ctx.Pool(1) as pool:
             secs = pool.apply(_store, (url, str(path), 0, m))
         out.append(row(f"PostgreSQL write rate, 1 writer ({m:,} records, results precomputed)", m / secs,
                        "records/s", "the ceiling for audit workers writing to one database"))
-    finally:
-        _drop_schema(base, schema)
-    url, schema = _pg_schema(base)
-    try:
+    with pg_schema(base, "bench_ray") as url:
         with ctx.Pool(2) as pool:
             jobs = [pool.apply_async(_store, (url, str(path), 0, m // 2)),
                     pool.apply_async(_store, (url, str(path), m // 2, m))]
@@ -197,8 +169,6 @@ def _pg_ceiling(base: str, path: Path, m: int) -> list[dict]:
             secs = max(j.get() for j in jobs)
         out.append(row("  same, 2 writers at once (this machine's 2 cores, shared with PostgreSQL)", m / secs,
                        "records/s"))
-    finally:
-        _drop_schema(base, schema)
     return out
 
 
@@ -250,13 +220,10 @@ def run(quick: bool, n: int | None = None) -> list[dict]:
         rows.append(row("  its peak RSS (one process: reads, audits, writes)", peak, "MB"))
         local_pg_rate = None
         if pg:
-            url, schema = _pg_schema(pg)
-            try:
+            with pg_schema(pg, "bench_ray") as url:
                 secs, peak, _ = _cli(["audit", str(whole), "--db", url, "--out", os.devnull], tmp / "local_pg.log")
                 local_pg_rate = n / secs
                 rows.append(row(f"local engine, {n:,} small traces -> PostgreSQL", local_pg_rate, "records/s"))
-            finally:
-                _drop_schema(pg, schema)
 
         cpus = os.cpu_count() or 1
         start = time.perf_counter()
@@ -279,8 +246,7 @@ def run(quick: bool, n: int | None = None) -> list[dict]:
             rows.append(row(f"  scaling efficiency: Ray -> Parquet rate / ({cpus} CPUs x per-core rate)", efficiency, ""))
             rows += _projection(per_core, n / cpu)
             if pg:
-                url, schema = _pg_schema(pg)
-                try:
+                with pg_schema(pg, "bench_ray") as url:
                     secs, peak, cpu = _cli(["audit", str(shards), "--engine", "ray", "--address", address, "--db",
                                             url], tmp / "ray_pg.log")
                     stored = _count(url, "record"), _count(url, "trace_verdict")
@@ -289,8 +255,6 @@ def run(quick: bool, n: int | None = None) -> list[dict]:
                                     (n / secs) / local_pg_rate if local_pg_rate else None))
                     rows.append(row("  peak RSS of the Ray driver", peak, "MB"))
                     rows.append(row("  Ray driver CPU time per record (summary columns only)", cpu / n * 1e6, "us"))
-                finally:
-                    _drop_schema(pg, schema)
         finally:
             ray.shutdown()
         if pg:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from audit import audit_record
+from core.intake import object_to_record
 from validators.last_letter.generate import generate as last_letter_problems
 from validators.last_letter.synthetic import INJECTIONS as LETTER_INJECTIONS
 from validators.last_letter.synthetic import synthetic_trace as letter_trace
@@ -52,3 +54,14 @@ def root_scores(records: list[dict[str, Any]], verdicts: list[Any]) -> tuple[int
         want = {rec["meta"]["injected_step"]} if rec["meta"]["injected_step"] is not None else set()
         injected, flagged, hits = injected + len(want), flagged + len(roots), hits + len(roots & want)
     return injected, flagged, hits
+
+
+def assert_injected_errors_found(domain: str, per_length: int, at_least: int) -> None:
+    """Every injected step error found as the root of its error, nothing else flagged as a root
+    (precision = recall = 1.0 over lengths 2..12), and the answer verdict as injected."""
+    records = length_records(domain, per_length=per_length, models={"synthetic-a": 0.03, "synthetic-b": 0.08})
+    verdicts = [audit_record(object_to_record(rec)).verdict for rec in records]
+    assert [v.answer_correct for v in verdicts] == [rec["meta"]["injected"] is None for rec in records]
+    injected, flagged, hits = root_scores(records, verdicts)
+    assert injected >= at_least
+    assert hits / flagged == 1.0 and hits / injected == 1.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from audit import audit_record
 from core.intake import object_to_record
-from tests.lengths_fixtures import length_records, root_scores
+from tests.lengths_fixtures import assert_injected_errors_found
 from validators.multiplication.generate import generate, generate_pairs
 from validators.multiplication.problem import problem_length
 from validators.registry import get_domain
@@ -68,11 +68,4 @@ def test_generator_is_deterministic_by_seed_and_length():
 
 
 def test_precision_and_recall_on_injected_errors():
-    """Every injected step error found as the root of its error, nothing else flagged as a root
-    (precision = recall = 1.0 over lengths 2..12), and the answer verdict as injected."""
-    records = length_records("multiplication", per_length=5, models={"synthetic-a": 0.03, "synthetic-b": 0.08})
-    verdicts = [audit_record(object_to_record(rec)).verdict for rec in records]
-    assert [v.answer_correct for v in verdicts] == [rec["meta"]["injected"] is None for rec in records]
-    injected, flagged, hits = root_scores(records, verdicts)
-    assert injected >= 30
-    assert hits / flagged == 1.0 and hits / injected == 1.0
+    assert_injected_errors_found("multiplication", per_length=5, at_least=30)
