@@ -208,10 +208,13 @@ def _m0009_corpus_tallies(conn: Connection) -> None:
     stored before."""
     from db.tally import rebuild
 
-    conn.execute(text("CREATE TABLE corpus_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
-                      "answer SMALLINT NOT NULL, trace SMALLINT NOT NULL, first_step INTEGER NOT NULL, "
-                      "pos_bin SMALLINT NOT NULL, n BIGINT NOT NULL, "
-                      "PRIMARY KEY (model, domain, answer, trace, first_step, pos_bin))"))
+    conn.execute(text("CREATE TABLE verdict_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
+                      "answer SMALLINT NOT NULL, trace SMALLINT NOT NULL, n BIGINT NOT NULL, "
+                      "PRIMARY KEY (model, domain, answer, trace))"))
+    conn.execute(text("CREATE TABLE first_step_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
+                      "first_step INTEGER NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (model, domain, first_step))"))
+    conn.execute(text("CREATE TABLE pos_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
+                      "pos_bin SMALLINT NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (model, domain, pos_bin))"))
     conn.execute(text("CREATE TABLE rule_tally (rule VARCHAR(64) NOT NULL PRIMARY KEY, n BIGINT NOT NULL)"))
     conn.execute(text("CREATE TABLE gap_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
                       "kind VARCHAR(64) NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (model, domain, kind))"))

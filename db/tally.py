@@ -2,14 +2,18 @@
 they count, so the corpus page's unfiltered first view and the model x domain summary read a
 few thousand tally rows instead of every trace (issue #20: 1,000,000 traces in under 2 s).
 
-Three tables (migration 9), each a count `n` per key:
+Five tables (migration 9), each a count `n` per key:
 
-* `corpus_tally`: records per (model, domain, answer verdict, trace verdict, first invalid
-  step, position bin of the first invalid step). Records without a verdict count as
-  undecided / not checked, as the row queries' left join counts them. The first invalid step is
-  kept whole, a histogram rather than a running median, so medians stay exact.
+* `verdict_tally`: records per (model, domain, answer verdict, trace verdict). Records without
+  a verdict count as undecided / not checked, as the row queries' left join counts them.
+* `first_step_tally`: records per (model, domain, first invalid step): a histogram rather than
+  a running median, so the summary's medians stay exact.
+* `pos_tally`: records per (model, domain, slice of the trace where the first invalid step falls).
 * `rule_tally`: invalid step verdicts per rule.
 * `gap_tally`: gaps per (model, domain, kind).
+
+Each is keyed by as little as its readers need: one table keyed by all of the verdict, first
+step and slice had nearly as many rows as traces at 100,000 (bench/bench_problems.py).
 
 Keys cannot be NULL (ON CONFLICT needs equal keys to collide), so NULL is stored as a
 sentinel no real value takes: model '' (the writer stores an empty model as NULL), rule ''
@@ -34,8 +38,6 @@ POS_BINS = 20  # slices of a trace's length the first invalid step is binned int
 NO_MODEL = ""
 NO_RULE = ""
 UNDECIDED = -1
-
-CORPUS_KEY = ("model", "domain", "answer", "trace", "first_step", "pos_bin")
 
 
 def verdict_code(value: bool | None) -> int:
@@ -120,9 +122,23 @@ def _upsert(conn: Connection, table: str, key: tuple[str, ...], counts: Counter)
 
 def apply(conn: Connection, delta: Delta) -> None:
     """Add the net delta: sorted keys, tables always in this order (no deadlock between writers)."""
-    _upsert(conn, "corpus_tally", CORPUS_KEY, delta.corpus)
+    verdicts: Counter = Counter()
+    firsts: Counter = Counter()
+    slices: Counter = Counter()
+    for (model, domain, answer, trace, first, pos), n in delta.corpus.items():
+        verdicts[(model, domain, answer, trace)] += n
+        if first != UNDECIDED:
+            firsts[(model, domain, first)] += n
+        if pos != UNDECIDED:
+            slices[(model, domain, pos)] += n
+    _upsert(conn, "verdict_tally", ("model", "domain", "answer", "trace"), verdicts)
+    _upsert(conn, "first_step_tally", ("model", "domain", "first_step"), firsts)
+    _upsert(conn, "pos_tally", ("model", "domain", "pos_bin"), slices)
     _upsert(conn, "rule_tally", ("rule",), Counter({(r,): n for r, n in delta.rules.items()}))
     _upsert(conn, "gap_tally", ("model", "domain", "kind"), delta.gaps)
+
+
+TABLES = ("verdict_tally", "first_step_tally", "pos_tally", "rule_tally", "gap_tally")
 
 
 def rebuild(conn: Connection) -> None:
@@ -130,15 +146,22 @@ def rebuild(conn: Connection) -> None:
     writers, such as bench/bench_problems.py, call it after loading)."""
     least = "min" if conn.dialect.name == "sqlite" else "least"
     code = "CASE WHEN {0} IS NULL THEN -1 WHEN {0} THEN 1 ELSE 0 END"
-    for table in ("corpus_tally", "rule_tally", "gap_tally"):
+    joined = "FROM record r LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk"
+    for table in TABLES:
         conn.execute(text(f"DELETE FROM {table}"))
     conn.execute(text(
-        "INSERT INTO corpus_tally (model, domain, answer, trace, first_step, pos_bin, n) "
+        "INSERT INTO verdict_tally (model, domain, answer, trace, n) "
         f"SELECT coalesce(r.model, ''), r.domain, {code.format('tv.answer_correct')}, "
-        f"{code.format('tv.trace_valid')}, coalesce(tv.first_invalid_step, -1), "
-        f"CASE WHEN tv.first_invalid_rel IS NULL THEN -1 "
-        f"ELSE CAST({least}(floor(tv.first_invalid_rel * {POS_BINS}), {POS_BINS - 1}) AS INTEGER) END, COUNT(*) "
-        "FROM record r LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk GROUP BY 1, 2, 3, 4, 5, 6"))
+        f"{code.format('tv.trace_valid')}, COUNT(*) {joined} GROUP BY 1, 2, 3, 4"))
+    conn.execute(text(
+        "INSERT INTO first_step_tally (model, domain, first_step, n) "
+        f"SELECT coalesce(r.model, ''), r.domain, tv.first_invalid_step, COUNT(*) {joined} "
+        "WHERE tv.first_invalid_step IS NOT NULL GROUP BY 1, 2, 3"))
+    conn.execute(text(
+        "INSERT INTO pos_tally (model, domain, pos_bin, n) "
+        f"SELECT coalesce(r.model, ''), r.domain, "
+        f"CAST({least}(floor(tv.first_invalid_rel * {POS_BINS}), {POS_BINS - 1}) AS INTEGER), COUNT(*) {joined} "
+        "WHERE tv.first_invalid_rel IS NOT NULL GROUP BY 1, 2, 3"))
     conn.execute(text("INSERT INTO rule_tally (rule, n) SELECT coalesce(rule, ''), COUNT(*) FROM step_verdict "
                       "WHERE status = 'invalid' GROUP BY 1"))
     conn.execute(text("INSERT INTO gap_tally (model, domain, kind, n) SELECT coalesce(r.model, ''), r.domain, g.kind, "
@@ -152,18 +175,18 @@ def _model(value: str) -> str | None:
 
 
 def total(conn: Connection) -> int:
-    return int(conn.execute(text("SELECT coalesce(SUM(n), 0) FROM corpus_tally")).scalar_one())
+    return int(conn.execute(text("SELECT coalesce(SUM(n), 0) FROM verdict_tally")).scalar_one())
 
 
 def matrix(conn: Connection) -> list[tuple[str | None, bool | None, bool | None, int]]:
     """(model, answer_correct, trace_valid, records) for every group with records."""
-    rows = conn.execute(text("SELECT model, answer, trace, SUM(n) FROM corpus_tally WHERE n > 0 "
+    rows = conn.execute(text("SELECT model, answer, trace, SUM(n) FROM verdict_tally WHERE n > 0 "
                              "GROUP BY model, answer, trace"))
     return [(_model(m), verdict_value(a), verdict_value(t), int(n)) for m, a, t, n in rows]
 
 
 def first_invalid_bins(conn: Connection) -> list[tuple[int, int]]:
-    rows = conn.execute(text("SELECT pos_bin, SUM(n) FROM corpus_tally WHERE pos_bin >= 0 AND n > 0 "
+    rows = conn.execute(text("SELECT pos_bin, SUM(n) FROM pos_tally WHERE n > 0 "
                              "GROUP BY pos_bin ORDER BY pos_bin"))
     return [(int(b), int(n)) for b, n in rows]
 
@@ -176,8 +199,8 @@ def rules(conn: Connection, limit: int) -> list[tuple[str | None, int]]:
 
 def options(conn: Connection) -> dict[str, list[str]]:
     """What the corpus filters offer: models (None for no model), domains, gap kinds, rules."""
-    models = [_model(m) for (m,) in conn.execute(text("SELECT DISTINCT model FROM corpus_tally WHERE n > 0"))]
-    domains = [d for (d,) in conn.execute(text("SELECT DISTINCT domain FROM corpus_tally WHERE n > 0"))]
+    models = [_model(m) for (m,) in conn.execute(text("SELECT DISTINCT model FROM verdict_tally WHERE n > 0"))]
+    domains = [d for (d,) in conn.execute(text("SELECT DISTINCT domain FROM verdict_tally WHERE n > 0"))]
     gaps = [g for (g,) in conn.execute(text("SELECT DISTINCT kind FROM gap_tally WHERE n > 0"))]
     named = [None if r == NO_RULE else r for (r,) in conn.execute(text("SELECT rule FROM rule_tally WHERE n > 0"))]
     return {"models": models, "domains": domains, "gaps": gaps, "rules": named}
@@ -188,23 +211,26 @@ def summary_groups(conn: Connection, keys: tuple[str, ...]) -> tuple[dict[tuple,
     """db.summary's inputs from the tallies: per group [records, correct, wrong, valid, invalid],
     its (first invalid step, records) pairs, and (group..., gap kind, records) rows."""
     cols = list(keys)
-    listed = ", ".join(cols + ["answer", "trace", "first_step"])
+    grouped = ", ".join(cols + ["answer", "trace"])
     totals: dict[tuple, list[int]] = {}
     firsts: dict[tuple, list[tuple[int, int]]] = {}
-    for row in conn.execute(text(f"SELECT {listed}, SUM(n) FROM corpus_tally WHERE n > 0 GROUP BY {listed}")):
-        key = tuple(_model(v) if c == "model" else v for c, v in zip(cols, row)) or ("all",)
-        answer, trace, first, n = row[len(cols)], row[len(cols) + 1], row[len(cols) + 2], int(row[len(cols) + 3])
-        acc = totals.setdefault(key, [0] * 5)
+
+    def group(row: Any) -> tuple:
+        return tuple(_model(v) if c == "model" else v for c, v in zip(cols, row)) or ("all",)
+
+    for row in conn.execute(text(f"SELECT {grouped}, SUM(n) FROM verdict_tally WHERE n > 0 GROUP BY {grouped}")):
+        answer, trace, n = row[len(cols)], row[len(cols) + 1], int(row[len(cols) + 2])
+        acc = totals.setdefault(group(row), [0] * 5)
         acc[0] += n
         acc[1] += n if answer == 1 else 0
         acc[2] += n if answer == 0 else 0
         acc[3] += n if trace == 1 else 0
         acc[4] += n if trace == 0 else 0
-        if first != UNDECIDED:
-            firsts.setdefault(key, []).append((int(first), int(n)))
+    by_first = ", ".join(cols + ["first_step"])
+    for row in conn.execute(text(f"SELECT {by_first}, SUM(n) FROM first_step_tally WHERE n > 0 GROUP BY {by_first}")):
+        firsts.setdefault(group(row), []).append((int(row[len(cols)]), int(row[len(cols) + 1])))
     gap_cols = ", ".join(cols + ["kind"])
     gap_rows = []
     for row in conn.execute(text(f"SELECT {gap_cols}, SUM(n) FROM gap_tally WHERE n > 0 GROUP BY {gap_cols}")):
-        key = tuple(_model(v) if c == "model" else v for c, v in zip(cols, row)) or ("all",)
-        gap_rows.append((*key, row[len(cols)], int(row[len(cols) + 1])))
+        gap_rows.append((*group(row), row[len(cols)], int(row[len(cols) + 1])))
     return totals, firsts, gap_rows

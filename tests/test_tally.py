@@ -70,7 +70,7 @@ def assert_tallies_match_rows(engine) -> None:
 
 def _tally_rows(engine) -> int:
     with engine.connect() as conn:
-        return conn.execute(sa.text("SELECT COUNT(*) FROM corpus_tally WHERE n > 0")).scalar_one()
+        return conn.execute(sa.text("SELECT COUNT(*) FROM verdict_tally WHERE n > 0")).scalar_one()
 
 
 def test_tallies_equal_rows_after_inserts_reaudit_and_delete(db_url) -> None:
