@@ -10,6 +10,7 @@ import random
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -50,6 +51,48 @@ def _ingest_in_child(path: str, url: str) -> tuple[int, float, float]:
     return count, time.perf_counter() - start, _hwm_mb()
 
 
+def _without_tallies():
+    """A context in which the writers skip the tallies (db/tally.py): the writer as it was before
+    them, in this process, for the cost comparison only."""
+    from contextlib import contextmanager
+
+    from db import store
+
+    @contextmanager
+    def patched():
+        saved = store.apply_tally, store.subtract_stored
+        store.apply_tally, store.subtract_stored = (lambda conn, delta: None), (lambda conn, keys, delta: {})
+        try:
+            yield
+        finally:
+            store.apply_tally, store.subtract_stored = saved
+    return patched()
+
+
+def tally_cost(src: Path, fresh_url, label: str, rounds: int = 2) -> dict:
+    """Ingest the same file into fresh databases with and without keeping the tallies,
+    alternating, best of `rounds` each (CPU time of this process and wall time)."""
+    best = {True: (float("inf"), float("inf")), False: (float("inf"), float("inf"))}
+    count = 0
+    for _ in range(rounds):
+        for keep in (True, False):
+            url = fresh_url()
+            from db.engine import make_engine
+            make_engine(url)  # schema outside the timing
+            wall, cpu = time.perf_counter(), time.process_time()
+            if keep:
+                count = ingest(src, url)
+            else:
+                with _without_tallies():
+                    count = ingest(src, url)
+            took = (time.perf_counter() - wall, time.process_time() - cpu)
+            best[keep] = tuple(min(a, b) for a, b in zip(best[keep], took))
+    (w1, c1), (w0, c0) = best[True], best[False]
+    return row(f"{label}: ingest keeping the corpus tallies, {count:,} traces", count / w1, "traces/s",
+               f"the same writer without them, same run: {count / w0:,.0f} traces/s; time ratio "
+               f"{w1 / w0:.3f} wall, {c1 / c0:.3f} CPU (best of {rounds})", w1 / w0)
+
+
 def run(quick: bool) -> list[dict]:
     """Each small trace is a real audit (think-format segmentation, free-form arithmetic
     replay), not a bare insert."""
@@ -79,9 +122,13 @@ def run(quick: bool) -> list[dict]:
         secs_w, _ = timed(lambda: ingest(side, f"sqlite:///{tmp}/ingest2.db", workers=2))
         rows.append(row(f"ingest {m:,} small traces into SQLite, --workers 2", m / secs_w, "traces/s",
                         "target 5,000 traces/s", (m / secs_w) / 5000))
+        fresh = iter(range(1_000))
+        rows.append(tally_cost(side, lambda: f"sqlite:///{tmp}/tally{next(fresh)}.db", "SQLite"))
         pg = os.environ.get("STEPSCOPE_BENCH_POSTGRES_URL") or os.environ.get("STEPSCOPE_TEST_POSTGRES_URL")
         if pg:
-            with pg_schema(pg) as url:
+            with ExitStack() as schemas:
+                rows.append(tally_cost(side, lambda: schemas.enter_context(pg_schema(pg)), "PostgreSQL"))
+                url = schemas.enter_context(pg_schema(pg))
                 secs3, count3 = timed(lambda: ingest(side, url))
             rows.append(row(f"ingest {count3:,} small traces into PostgreSQL", count3 / secs3, "traces/s",
                             "SQLite in this run", (count3 / secs3) / (count / secs)))

@@ -203,6 +203,24 @@ def _m0008_problem_identity(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_trace_verdict_audited ON trace_verdict (audited_at)"))
 
 
+def _m0009_corpus_tallies(conn: Connection) -> None:
+    """Running totals the writers keep with the rows (db/tally.py), filled here from the rows
+    stored before."""
+    from db.tally import rebuild
+
+    conn.execute(text("CREATE TABLE verdict_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
+                      "answer SMALLINT NOT NULL, trace SMALLINT NOT NULL, n BIGINT NOT NULL, "
+                      "PRIMARY KEY (model, domain, answer, trace))"))
+    conn.execute(text("CREATE TABLE first_step_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
+                      "first_step INTEGER NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (model, domain, first_step))"))
+    conn.execute(text("CREATE TABLE pos_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
+                      "pos_bin SMALLINT NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (model, domain, pos_bin))"))
+    conn.execute(text("CREATE TABLE rule_tally (rule VARCHAR(64) NOT NULL PRIMARY KEY, n BIGINT NOT NULL)"))
+    conn.execute(text("CREATE TABLE gap_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
+                      "kind VARCHAR(64) NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (model, domain, kind))"))
+    rebuild(conn)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
@@ -212,6 +230,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (6, "replay notes", _m0006_replay_notes),
     (7, "step search indexed by batch", _m0007_step_search_by_batch),
     (8, "problem identity and answer keys", _m0008_problem_identity),
+    (9, "corpus tallies", _m0009_corpus_tallies),
 ]
 
 LATEST = MIGRATIONS[-1][0]

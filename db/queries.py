@@ -12,6 +12,7 @@ from sqlalchemy import ARRAY, Integer, and_, case, func, select, text
 from sqlalchemy import bindparam as sa_bindparam
 from sqlalchemy.engine import Engine
 
+from db import tally
 from db.store import COMMENT, GAP, RECORD, STEP, STEP_VERDICT, TRACE_VERDICT
 from validators.registry import get_domain
 
@@ -237,7 +238,7 @@ class CorpusFilter:
     pos: float | None = None  # traces whose first invalid step starts this 1/POS_BINS slice of the trace
 
 
-POS_BINS = 20
+POS_BINS = tally.POS_BINS
 
 
 def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
@@ -281,8 +282,14 @@ def _joined():
     return RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk)
 
 
-def filter_options(engine: Engine) -> dict[str, list[str]]:
+def filter_options(engine: Engine, from_rows: bool = False) -> dict[str, list[str]]:
+    """What each filter offers. From the writers' tallies (db/tally.py) unless `from_rows`:
+    DISTINCT over every record cost a scan per page view."""
     with engine.connect() as conn:
+        if not from_rows:
+            got = tally.options(conn)
+            return {"models": sorted(m or "(unknown)" for m in got["models"]), "domains": sorted(got["domains"]),
+                    "gaps": sorted(got["gaps"]), "rules": sorted(r or "(unnamed)" for r in got["rules"])}
         models = [m or "(unknown)" for (m,) in conn.execute(select(RECORD.c.model).distinct())]
         domains = [d for (d,) in conn.execute(select(RECORD.c.domain).distinct())]
         gaps = [g for (g,) in conn.execute(select(GAP.c.kind).distinct())]
@@ -291,9 +298,17 @@ def filter_options(engine: Engine) -> dict[str, list[str]]:
     return {"models": sorted(models), "domains": sorted(domains), "gaps": sorted(gaps), "rules": sorted(rules)}
 
 
-def corpus_matrix(engine: Engine, f: CorpusFilter) -> list[dict[str, Any]]:
+def _tallied(conn: Any, f: CorpusFilter, from_rows: bool) -> bool:
+    """The unfiltered view is read from the writers' tallies (db/tally.py), any filter from rows."""
+    return not from_rows and not _filter_conditions(conn, f)
+
+
+def corpus_matrix(engine: Engine, f: CorpusFilter, from_rows: bool = False) -> list[dict[str, Any]]:
     """Counts per (model, answer_correct, trace_valid) over the filtered traces."""
     with engine.connect() as conn:
+        if _tallied(conn, f, from_rows):
+            return [{"model": m or "(unknown)", "answer": _label(a), "trace": _label(t), "n": n}
+                    for m, a, t, n in tally.matrix(conn)]
         stmt = (select(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
                        func.count().label("n"))
                 .select_from(_joined()).where(*_filter_conditions(conn, f))
@@ -302,9 +317,12 @@ def corpus_matrix(engine: Engine, f: CorpusFilter) -> list[dict[str, Any]]:
                 for m, a, t, n in conn.execute(stmt)]
 
 
-def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = POS_BINS) -> list[tuple[float, int]]:
+def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = POS_BINS,
+                            from_rows: bool = False) -> list[tuple[float, int]]:
     """How many traces first go wrong in each 1/bins slice of their length."""
     with engine.connect() as conn:
+        if bins == tally.POS_BINS and _tallied(conn, f, from_rows):
+            return [(b / bins, n) for b, n in tally.first_invalid_bins(conn)]
         bucket = func.min(func.floor(TRACE_VERDICT.c.first_invalid_rel * bins), bins - 1)
         if conn.dialect.name == "postgresql":
             bucket = func.least(func.floor(TRACE_VERDICT.c.first_invalid_rel * bins), bins - 1)
@@ -314,14 +332,19 @@ def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = POS_BIN
         return [(float(b) / bins, n) for b, n in conn.execute(stmt)]
 
 
-def invalid_by_rule(engine: Engine, f: CorpusFilter, limit: int = 30) -> list[tuple[str, int]]:
+def invalid_by_rule(engine: Engine, f: CorpusFilter, limit: int = 30, from_rows: bool = False
+                    ) -> list[tuple[str, int]]:
+    """Invalid steps per rule, most first (ties by rule name)."""
     with engine.connect() as conn:
+        if _tallied(conn, f, from_rows):
+            return [(r or "(unnamed)", n) for r, n in tally.rules(conn, limit)]
         conds = _filter_conditions(conn, f)
         # Unfiltered, every step verdict counts: no membership test against every record.
         scope = [STEP_VERDICT.c.record_pk.in_(select(RECORD.c.pk).select_from(_joined()).where(*conds))] if conds else []
         stmt = (select(STEP_VERDICT.c.rule, func.count().label("n"))
                 .where(STEP_VERDICT.c.status == "invalid", *scope)
-                .group_by(STEP_VERDICT.c.rule).order_by(text("n DESC")).limit(limit))
+                .group_by(STEP_VERDICT.c.rule).order_by(text("n DESC"), func.coalesce(STEP_VERDICT.c.rule, ""))
+                .limit(limit))
         return [(r or "(unnamed)", n) for r, n in conn.execute(stmt)]
 
 
@@ -356,8 +379,10 @@ def length_sample(engine: Engine, f: CorpusFilter, limit: int = 3000) -> list[di
         return [dict(r._mapping) for r in conn.execute(stmt)]
 
 
-def count_traces(engine: Engine, f: CorpusFilter) -> int:
+def count_traces(engine: Engine, f: CorpusFilter, from_rows: bool = False) -> int:
     with engine.connect() as conn:
+        if _tallied(conn, f, from_rows):
+            return tally.total(conn)
         return conn.execute(select(func.count()).select_from(_joined())
                             .where(*_filter_conditions(conn, f))).scalar_one()
 
@@ -386,11 +411,14 @@ def data_revision(engine: Engine) -> tuple[str, int, int, str]:
     """Changes whenever the database, its records, verdicts or comments change: the key for
     cached page queries (pages pass it as a hashed argument)."""
     with engine.connect() as conn:
-        rec = conn.execute(select(func.count(), func.max(RECORD.c.pk)).select_from(RECORD)).one()
+        # The record count from the tallies, which change with it in every writer's transaction:
+        # COUNT(*) scanned an index of every record on each page view.
+        records = tally.total(conn)
+        top = conn.execute(select(func.max(RECORD.c.pk))).scalar()
         audited = conn.execute(select(func.max(TRACE_VERDICT.c.audited_at))).scalar()
         comments = conn.execute(select(func.count()).select_from(COMMENT)).scalar_one()
-    return (engine.url.render_as_string(hide_password=True), int(rec[0]),
-            int(rec[1] or 0) * 1_000_003 + int(comments), str(audited))
+    return (engine.url.render_as_string(hide_password=True), records,
+            int(top or 0) * 1_000_003 + int(comments), str(audited))
 
 
 def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[int] | None = None

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection, Engine
 from core.intake import InputUnit
 from db.models import Comment, Record, Step, StepVerdictRow, TraceVerdictRow, VerdictGap
 from db.rows import STEP_COLUMNS, STEP_VERDICT_COLUMNS, ResultRows, clean_text, record_row
+from db.tally import Delta, apply as apply_tally, subtract_stored
 
 RECORD = Record.__table__
 STEP = Step.__table__
@@ -23,6 +24,7 @@ STEP_VERDICT = StepVerdictRow.__table__
 TRACE_VERDICT = TraceVerdictRow.__table__
 GAP = VerdictGap.__table__
 COMMENT = Comment.__table__
+_STATUS, _RULE = STEP_VERDICT_COLUMNS.index("status"), STEP_VERDICT_COLUMNS.index("rule")
 
 
 def new_share_ids(n: int) -> list[str]:
@@ -171,6 +173,10 @@ def store_raw(engine: Engine, units: Sequence[InputUnit], source: str | None = N
             else:
                 _bulk_insert_dicts(conn, RECORD, ordered, ignore_conflict_on="content_hash")
                 inserted = set(fresh)  # SQLite writers hold the database lock (BEGIN IMMEDIATE)
+            delta = Delta()
+            for h in inserted:
+                delta.add_record(fresh[h]["model"], fresh[h]["domain"], None)
+            apply_tally(conn, delta)
         after = dict(conn.execute(lookup, keys).all())
     seen: set[str] = set()
     out = []
@@ -209,12 +215,22 @@ def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> 
         if conn.dialect.name == "postgresql":
             # Writers of the same records take turns (SQLite's BEGIN IMMEDIATE already does).
             conn.execute(text("SELECT pk FROM record WHERE pk = ANY(:k) ORDER BY pk FOR UPDATE"), {"k": pks})
+        delta = Delta()
+        owners = subtract_stored(conn, _key_param(conn, pks), delta)
         _delete_results(conn, pks)
         if steps:
             _insert_steps(conn, steps)
         _bulk_insert(conn, STEP_VERDICT, ("record_pk", *STEP_VERDICT_COLUMNS), svs)
         _bulk_insert_dicts(conn, TRACE_VERDICT, tvs)
         _bulk_insert_dicts(conn, GAP, gaps)
+        for pk, rows in uniq.items():
+            if pk not in owners:  # no such record: its rows count nowhere (the row queries start from record)
+                continue
+            model, domain = owners[pk]
+            delta.add_record(model, domain, rows.trace_verdict)
+            delta.add_rules(sv[_RULE] for sv in rows.step_verdicts if sv[_STATUS] == "invalid")
+            delta.add_gaps(model, domain, rows.gaps)
+        apply_tally(conn, delta)
 
 
 def _delete_results(conn: Connection, pks: list[int]) -> None:
@@ -256,9 +272,15 @@ def add_comment(engine: Engine, record_pk: int, step_idx: int | None, author: st
 
 def delete_record(engine: Engine, record_pk: int) -> None:
     with _write(engine) as conn, conn.begin():
+        if conn.dialect.name == "postgresql":
+            # Locked first, as store_results locks it, so the tallies subtract what is stored.
+            conn.execute(text("SELECT pk FROM record WHERE pk = :pk FOR UPDATE"), {"pk": record_pk})
+        delta = Delta()
+        subtract_stored(conn, _key_param(conn, [record_pk]), delta)
         for table in (COMMENT, STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
             conn.execute(delete(table).where(table.c.record_pk == record_pk))
         conn.execute(delete(RECORD).where(RECORD.c.pk == record_pk))
+        apply_tally(conn, delta)
 
 
 def get_setting(engine: Engine, key: str) -> str | None:

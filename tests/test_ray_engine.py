@@ -311,6 +311,9 @@ def test_a_worker_killed_mid_run_loses_nothing_and_stores_nothing_twice(cluster,
 
     rows = verdict_rows(make_engine(pg_url), pks=filtered_pks(make_engine(pg_url), CorpusFilter()))
     assert len(rows) == got["records"]
+    # The killed task's transaction took its tally updates with it; the retry counted once.
+    from tests.test_tally import assert_tallies_match_rows
+    assert_tallies_match_rows(make_engine(pg_url))
     dispose_engines()
 
 
