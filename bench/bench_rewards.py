@@ -9,8 +9,8 @@
   problems, half corrupted, in PDDL or PlanBench wording) as `<answer>` completions: with the
   default weights (no trace to replay) and with process weight 0, against `audit_record` on the
   same records (the path every plan reward took before rewards/plan_answer.py) and
-  `validate_plan_text` with optimality off (the validator alone). Timed by CPU time of this
-  process (the machine may be shared). Repeated runs reuse the lines the answer reader has read
+  `validate_plan_text` with optimality off (the validator alone).
+* Countdown and planning rows are timed by CPU time of this process (the machine may be shared). Repeated runs reuse the lines the answer reader has read
   per problem (validators/planning/extract.py, as a GRPO group's answers to one problem do); the
   "first pass" row empties those memos first.
 * Process rewards per MB of thinking: the DeepSeek-R1 PlanBench traces of the dev set as
@@ -108,10 +108,10 @@ def run(quick: bool) -> list[dict]:
     for solution, gt in batch[:50]:  # warm-up: imports, regexes, registries
         compute_score("countdown", solution, gt, tz)
         compute_score("countdown", solution, gt, ours)
-    t_tz = best_of(lambda: [compute_score("countdown", s, g, tz) for s, g in batch], repeats)
-    t_ours = best_of(lambda: [compute_score("countdown", s, g, ours) for s, g in batch], repeats)
-    t_outcome = best_of(lambda: [compute_score("countdown", s, g, outcome_only) for s, g in batch], repeats)
-    t_audit = best_of(lambda: [audit_record(r) for r in records], repeats)
+    t_tz = best_cpu_of(lambda: [compute_score("countdown", s, g, tz) for s, g in batch], repeats)
+    t_ours = best_cpu_of(lambda: [compute_score("countdown", s, g, ours) for s, g in batch], repeats)
+    t_outcome = best_cpu_of(lambda: [compute_score("countdown", s, g, outcome_only) for s, g in batch], repeats)
+    t_audit = best_cpu_of(lambda: [audit_record(r) for r in records], repeats)
     scores = [compute_score("countdown", s, g, tz) for s, g in batch]
 
     plans = make_batch(300 if quick else 1000)
@@ -138,11 +138,11 @@ def run(quick: bool) -> list[dict]:
     t_think_audit = best_of(lambda: [audit_record(r) for r in r1_records], repeats)
 
     return [
-        row(f"countdown, mode tinyzero ({n:,} completions)", n / t_tz, "rewards/s", "mode stepscope", t_ours / t_tz),
-        row("countdown, mode stepscope (outcome+format+process)", n / t_ours, "rewards/s",
+        row(f"countdown, mode tinyzero ({n:,} completions), CPU", n / t_tz, "rewards/s", "mode stepscope", t_ours / t_tz),
+        row("countdown, mode stepscope (outcome+format+process), CPU", n / t_ours, "rewards/s",
             "audit_record on the same records", t_ours / t_audit),
         row("  audit_record alone", n / t_audit, "records/s"),
-        row("countdown, mode stepscope, process weight 0 (trace not replayed)", n / t_outcome, "rewards/s",
+        row("countdown, mode stepscope, process weight 0 (trace not replayed), CPU", n / t_outcome, "rewards/s",
             "mode tinyzero", t_outcome / t_tz),
         row("  completions TinyZero scores 1.0", scores.count(1.0) / n, "share",
             f"0.1: {scores.count(0.1) / n:.2f}, 0: {scores.count(0) / n:.2f}"),

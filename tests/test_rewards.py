@@ -731,3 +731,33 @@ def test_rewards_import_without_streamlit_database_or_litellm():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_countdown_answers_without_a_replayed_trace_score_as_through_the_audit(monkeypatch):
+    """With process weight 0 a Countdown answer is scored from the replay's own answer check,
+    without the audit around it (rewards/score.py `_countdown_answer`). Every field of the result
+    must be the audit path's (the same call with the shortcut turned off): generated completions
+    (right, wrong, unreadable, numbers reused or left out), the dev logs' answers, hostile text."""
+    import rewards.score as rscore
+    from bench.bench_rewards import countdown_batch
+
+    jobs = [(text, gt) for text, gt in countdown_batch(400, seed=5)]
+    for row in load_dev("countdown_sos.jsonl")[:60]:
+        if isinstance(row.get("answer"), str) and row["answer"].strip():
+            jobs.append((f"<answer>{row['answer']}</answer>", row["problem"]))
+    gt = {"numbers": [3, 5, 7, 11], "target": 24}
+    jobs += [(f"<answer>{text}</answer>", gt) for text in
+             ("3*5+11-7", "(11-7)*(5+3-2)", "11+7+5+3", "3 * 8 = 24", "24", "<script>alert(1)</script>",
+              "11 + 7 = 18\n18 + 5 = 23\n23 + 3 = 26", "5+5+7+7", "(3+5)*(11-7-1)", "1e9", "3/0+24")]
+    jobs += [("<answer>3+4</answer>", {"numbers": [3, 4.5], "target": 7}), ("<answer>3+4</answer>", {"numbers": [3, 4]}),
+             ("<answer>11 + 7</answer>", {"numbers": [3, 5, 7, 11], "target": 18})]  # right, leaves 3 and 5
+    configs = [RewardConfig(process_weight=0.0), RewardConfig(process_weight=0.0, countdown_all_numbers=False),
+               RewardConfig(process_weight=0.0, details=True, outcome_weight=0.7, format_weight=0.3)]
+    fast = [reward("countdown", text, problem, config).to_dict() for text, problem in jobs for config in configs]
+    monkeypatch.setattr(rscore, "countdown_answer_check", lambda *args: None)
+    slow = [reward("countdown", text, problem, config).to_dict() for text, problem in jobs for config in configs]
+    assert len(fast) >= 1200
+    for n, (a, b) in enumerate(zip(fast, slow)):
+        assert a == b, jobs[n // len(configs)]
+    assert {d["outcome"] for d in fast} == {0.0, 1.0} and 0.0 in {d["format"] for d in fast}
+    assert any("unused (countdown_all_numbers)" in d["reason"] for d in fast)
