@@ -5,7 +5,7 @@ purpose (they must not follow later edits of `db.models`)."""
 from __future__ import annotations
 
 import json
-from typing import Callable
+from typing import Callable, Iterator
 
 from sqlalchemy import (
     Boolean, Column, DateTime, Float, ForeignKey, Integer, LargeBinary, MetaData, String, Table,
@@ -154,6 +154,15 @@ def _m0007_step_search_by_batch(conn: Connection) -> None:
         conn.execute(text("DROP TRIGGER IF EXISTS step_fts_ai"))
 
 
+def _keyset_pages(conn: Connection, sql: str, size: int = 5_000) -> Iterator[list]:
+    """The rows of `sql` (ordered by its first column, taking :last and :n) a page at a time, so
+    a migration never holds a whole table in memory."""
+    last = 0
+    while rows := conn.execute(text(sql), {"last": last, "n": size}).all():
+        yield rows
+        last = rows[-1][0]
+
+
 def _m0008_problem_identity(conn: Connection) -> None:
     """Each record's canonical problem hash and each verdict's normalised answer
     (core/problem_key.py), indexed so that grouping the samples of a problem is a query. Rows
@@ -162,16 +171,10 @@ def _m0008_problem_identity(conn: Connection) -> None:
 
     conn.execute(text("ALTER TABLE record ADD COLUMN problem_hash VARCHAR(32)"))
     conn.execute(text("ALTER TABLE trace_verdict ADD COLUMN answer_key VARCHAR(32)"))
-    batch = 5_000
-    last = 0
-    while True:
-        rows = conn.execute(text(
+    for rows in _keyset_pages(conn, (
             "SELECT pk, domain, problem_json, CASE WHEN domain = 'maze' AND problem_json = '{}' "
             "THEN substr(trace, 1, 200000) ELSE '' END FROM record WHERE status = 'ok' AND pk > :last "
-            "ORDER BY pk LIMIT :n"), {"last": last, "n": batch}).all()
-        if not rows:
-            break
-        last = rows[-1][0]
+            "ORDER BY pk LIMIT :n")):
         updates = []
         for pk, domain, problem_json, trace in rows:
             try:
@@ -181,14 +184,9 @@ def _m0008_problem_identity(conn: Connection) -> None:
             updates.append({"pk": pk, "h": problem_hash(domain, problem if isinstance(problem, dict) else {},
                                                         trace or "")})
         conn.execute(text("UPDATE record SET problem_hash = :h WHERE pk = :pk"), updates)
-    last = 0
-    while True:
-        rows = conn.execute(text(
+    for rows in _keyset_pages(conn, (
             "SELECT tv.record_pk, r.answer, tv.notes_json FROM trace_verdict tv JOIN record r ON r.pk = tv.record_pk "
-            "WHERE tv.record_pk > :last ORDER BY tv.record_pk LIMIT :n"), {"last": last, "n": batch}).all()
-        if not rows:
-            break
-        last = rows[-1][0]
+            "WHERE tv.record_pk > :last ORDER BY tv.record_pk LIMIT :n")):
         updates = []
         for pk, answer, notes_json in rows:
             try:
