@@ -176,6 +176,67 @@ def _retracted(parsed: ParsedTrace, cand: Candidate, items: set[int], doubts: bo
     return False
 
 
+_RECHECK = re.compile(r"\b(?:let(?:'s| me| us)\s+(?:double[- ])?(?:check|verify|confirm|make sure|re-?check|go through|walk through)"
+                      r"|to (?:double[- ])?(?:check|verify|confirm|make sure))\b", re.I)
+_SETTLES_DOUBT = re.compile(r"\b(?:that'?s|it'?s|which is|is still)\s+(?:allowed|okay|ok|fine|correct|right|acceptable|valid)\b"
+                            r"|\bdoesn'?t matter\b|\bno problem\b|\bstill (?:works?|valid|correct)\b|\?\s*yes\b", re.I)
+
+
+def _taken_back(parsed: ParsedTrace, cand: Candidate, candidates: list[Candidate]) -> bool:
+    """Does the trace take its last conclusion back? A rejection ("No.", "But this doesn't work")
+    does; a doubt ("Wait, but after step 2 ...", "But Overcome c from b requires Province b,
+    which is removed") does unless the trace reaffirms the plan ("Yes, that seems to work.")
+    before it moves on or ends; a re-check ("Wait, let me verify"), a hedge ("But maybe I made
+    a mistake") and a doubt the same step settles ("But that's allowed") do not. Dev
+    annotations (`settled_plan`): a trace that re-checks its plan and answers with it has
+    settled on it; walking through the same plan again is a re-check too."""
+    owner = {s: c for c in candidates for s in c.steps}
+    doubted = False
+    for j in range(cand.steps[-1] + 1, len(parsed.graph)):
+        if j in owner:
+            if owner[j].key is not None and owner[j].key == cand.key:
+                continue
+            return doubted
+        step = parsed.graph[j]
+        polarities = {c["polarity"] for c in step.payload.get("claims", ())}
+        if "fail" in polarities:
+            return True
+        head = step.text.lstrip("*_ ").lower()
+        if head.startswith("no") and not head[2:3].isalpha():
+            return True
+        if "pass" in polarities or step.kind == "conclude":
+            doubted = False
+            continue
+        doubt = step.kind == "backtrack" or (head.startswith("but") and not head[3:4].isalpha())
+        if (doubt and not _HEDGED.search(step.text) and not _RECHECK.search(step.text)
+                and not _SETTLES_DOUBT.search(step.text) and not _COMMIT.search(step.text)):
+            doubted = True
+    return doubted
+
+
+def _finals(parsed: ParsedTrace, concluded: list[Candidate], items: set[int], answer_key: Any) -> list[Candidate]:
+    """Concluded candidates the trace introduces as final ("Final guess: The required plan is:"),
+    in order. A "final" plan the trace rejects right after ("I think the intended answer is: ...
+    Even though it's invalid") is left out, unless the answer uses it anyway."""
+    return [c for c in concluded if _introduced(parsed, c) and c.steps[0] - 1 not in items
+            and _FINAL.search(parsed.graph[c.steps[0] - 1].text)
+            and ((answer_key is not None and c.key == answer_key) or not _retracted(parsed, c, items, doubts=False, firm=True))]
+
+
+def _conclusion(parsed: ParsedTrace, concluded: list[Candidate], finals: list[Candidate],
+                candidates: list[Candidate]) -> Candidate | None:
+    """The candidate the trace settles on last (thinking-claims.md, `settled_plan`): its last
+    conclusion unless taken back, else the last plan it called final ("Final guess: ...")
+    before that (dev annotations: a trace that gives up on a later "Alternatively, the correct
+    answer is: ..." keeps its final guess)."""
+    last = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
+    if last is None:
+        return None
+    if not _taken_back(parsed, last, candidates):
+        return last
+    return finals[-1] if finals else None
+
+
 def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_key: Any,
             answer_label: str = "", mentioned: Callable[[], bool] | None = None,
             arithmetic: bool = True, claim_verdicts: list[StepVerdict] | None = None,
@@ -230,15 +291,11 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
                               [idx, *cand.steps]))
 
     concluded = [c for c in candidates if c.complete and (c.stated or id(c) in confirmed or _introduced(parsed, c))]
+    finals = _finals(parsed, concluded, items, answer_key)
     if adoption:
-        # A failing plan the trace settles on is a false plan_verdict claim at the words that
+        # A failing plan the trace settles on is a false plan_verdict_claim at the words that
         # adopt it (thinking-claims.md): its last "final" plan, else its conclusion when not
         # taken back. Earlier sketches and hedged guesses it moves on from are not flagged.
-        # A "final" plan the trace rejects right after ("I think the intended answer is: ...
-        # Even though it's invalid") is not adopted, unless the answer uses it anyway.
-        finals = [c for c in concluded if _introduced(parsed, c) and c.steps[0] - 1 not in items
-                  and _FINAL.search(parsed.graph[c.steps[0] - 1].text)
-                  and ((answer_key is not None and c.key == answer_key) or not _retracted(parsed, c, items, doubts=False, firm=True))]
         last = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
         settled = finals[-1] if finals else (last if last is not None and _introduced(parsed, last)
                                              and not _retracted(parsed, last, items) else None)
@@ -250,10 +307,9 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
                 f"settles on the candidate at {_steps_label(settled.steps)}"
                 + (" (the answer's plan)" if in_answer else "") + f", but it fails: {settled.summary}",
                 expected=False, found=True))
-    final = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
-    if final is not None and _retracted(parsed, final, items):
-        found.notes["retracted_conclusion"] = final.to_json()
-        final = None
+    final = _conclusion(parsed, concluded, finals, candidates)
+    if final is None and concluded:
+        found.notes["retracted_conclusion"] = max(concluded, key=lambda c: c.steps[-1]).to_json()
     if final is not None and answer_key is not None and final.key is not None and final.key != answer_key:
         found.gaps.append(Gap("answer_contradicts_trace",
                               f"the trace concludes with {final.label} ({_steps_label(final.steps)}), "
