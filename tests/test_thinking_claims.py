@@ -223,3 +223,92 @@ def test_traces_of_one_problem_audited_at_once_get_their_own_verdicts() -> None:
     with ThreadPoolExecutor(8) as pool:
         together = list(pool.map(verdict, variants * 4))
     assert together == alone * 4
+
+
+def _claims(result) -> list[dict]:
+    return [c for s in result.replay.states.values() if isinstance(s, dict) for c in s.get("claims", ())]
+
+
+MY_WALK = ("Okay, I need a to crave b.\n\n"
+           "1. Feast c from a: needs c craves a, Province c, Harmony. Yes. Gives Pain c, Province a.\n\n")
+
+
+def test_a_fact_said_to_be_left_alone_still_holds() -> None:
+    """"Province(a) was not removed" and "c craves b was not touched" say the fact still holds
+    (review of unannotated R1 traces: both were read as denials and flagged)."""
+    for said in ("Province b was not touched, so Province b is still there.",
+                 "Province b was not removed by the Feast."):
+        result = _audit("mystery_blocksworld", MY_WALK + said, MY_ANSWER)
+        assert result.verdict.to_json()["invalid_steps"] == [], said
+    denied = _audit("mystery_blocksworld", MY_WALK + "Province b was not present any more.", MY_ANSWER)
+    (bad,) = denied.verdict.to_json()["invalid_steps"]
+    assert bad["rule"] == "false_state_claim" and "(province b)" in bad["message"]
+
+
+def test_a_fact_supposed_in_an_if_clause_is_not_an_effect_claim() -> None:
+    """"Succumb c brings Planet c back even if Planet c was removed" supposes a state; it does not
+    say Succumb removes Planet c (review flag: "(succumb a) does not remove (planet a)")."""
+    trace = MY_WALK + "2. Succumb c: needs Pain c. Yes. Even if Planet c was removed, it would bring it back."
+    result = _audit("mystery_blocksworld", trace, MY_ANSWER)
+    assert not [s for s in result.verdict.to_json()["invalid_steps"] if s["rule"] == "false_effect_claim"]
+    said = _audit("mystery_blocksworld", MY_WALK + "2. Succumb c: needs Pain c. Yes. Planet c is removed.", MY_ANSWER)
+    assert [s["rule"] for s in said.verdict.to_json()["invalid_steps"]] == ["false_effect_claim"]
+
+
+def test_the_cause_named_is_an_action_before_the_judged_state() -> None:
+    """A need denied before Overcome c from a is explained by what made it hold then (Feast b from
+    a added Province a), not by the Overcome itself (review of R1 trace e338...: the message
+    read "but it holds ((overcome c a) removed it)")."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("e338"))
+    verdict = audit_record(record_from_json(row)).step_verdicts[349]
+    assert verdict.rule == "false_applicability_claim" and "says (province a)" in verdict.message
+    assert "(feast b a) added it" in verdict.message and "(overcome c a) removed it" not in verdict.message
+
+
+BW_PLAN = ("Okay, blue is on red and I need red on blue.\n\n"
+           "So the plan is:\n\n1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.\n\n")
+
+
+def test_a_plan_rechecked_and_reaffirmed_stays_the_conclusion() -> None:
+    """A conclusion followed by "Wait, let me verify ..." and "Yes, that works." is still the plan the
+    trace settled on (dev annotations: 10 of 13 settled plans found, 3 before); one followed by a
+    rejection or an unresolved doubt is not."""
+    for after in ("Wait, let me verify each step again. Blue is clear, so the unstack is allowed.\n\nYes, that works.",
+                  "But wait, after step 2 the hand is empty. But that's allowed."):
+        notes = _audit("blocksworld", BW_PLAN + after, VALID_ANSWER).replay.notes["thinking"]
+        assert notes["conclusion"] is not None and "(stack a b)" in notes["conclusion"]["label"], after
+    for after in ("But step 3 needs the hand empty, which it is not.", "Wait, maybe I misread which block is on top."):
+        notes = _audit("blocksworld", BW_PLAN + after, VALID_ANSWER).replay.notes["thinking"]
+        assert notes["conclusion"] is None and notes["retracted_conclusion"] is not None, after
+
+
+def test_an_answer_other_than_the_settled_plan_contradicts_the_trace() -> None:
+    rechecked = BW_PLAN + "Wait, let me verify each step again.\n\nYes, that works."
+    other = "unstack the blue block from on top of the red block\nput down the blue block"
+    gaps = _audit("blocksworld", rechecked, other).verdict.to_json()["gaps"]
+    assert [g["kind"] for g in gaps if g["kind"] == "answer_contradicts_trace"] == ["answer_contradicts_trace"]
+    # The answer's plan proposed after the conclusion: the trace moved towards it.
+    moved = rechecked + "\n\nAlternatively, maybe:\n\n1. Unstack blue from red.\n2. Put down blue."
+    gaps = _audit("blocksworld", moved, other).verdict.to_json()["gaps"]
+    assert "answer_contradicts_trace" not in [g["kind"] for g in gaps]
+
+
+def test_settled_plans_and_contradicted_answers_on_the_dev_annotations() -> None:
+    """`settled_plan` and `answer_matches_settled_plan` of the 13 annotated traces: the conclusion
+    is the annotated plan on at least 10 (the other 3 have none: no wrong one), and
+    answer_contradicts_trace is raised exactly where the annotation says the answer differs."""
+    def words(text: str) -> str:
+        return " ".join(text.lower().replace("(", " ").replace(")", " ").replace(",", " ").split())
+
+    agree = 0
+    for row in load_dev("thinking_claims_dev.jsonl"):
+        ann = row["expected"]["claims"]
+        result = audit_record(record_from_json(row))
+        conclusion = result.replay.notes["thinking"]["conclusion"]
+        if conclusion is not None:
+            assert words(conclusion["label"].removeprefix("the plan")) == words(ann["settled_plan"]), row["id"]
+            agree += 1
+        contradicted = "answer_contradicts_trace" in [g.kind for g in result.verdict.gaps]
+        assert contradicted == (conclusion is not None and ann["answer_matches_settled_plan"] is False), row["id"]
+    print(f"\nsettled plans found: {agree}/13")
+    assert agree >= 10

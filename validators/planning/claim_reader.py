@@ -533,6 +533,8 @@ class ClaimReader:
             elif kind in ("add", "del"):
                 if frame is None or not fresh_frame or f.atom[-1] == "*" or frame.guess:
                     continue  # "Feast a from c would generate Pain c" still claims what Feast does
+                if P.IN_IF_CLAUSE.search(text, max(body_at, f.span[0] - 80), f.span[0]):
+                    continue
                 between = text[frame.span[1]:f.span[0]]
                 passive = f.verb in ("add", "del") and ("\n\n" not in between or not text[frame.span[1]:s0].strip(" \t\n:"))
                 if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
@@ -803,25 +805,30 @@ class ClaimReader:
             some = sorted(a for a in state if a[0] == f.atom[0])
             msg = (f"no {f.atom[0]} {where}: right" if holds else
                    f"says no {f.atom[0]} holds {where}, but {', '.join(map(_atom, some))} "
-                   f"{'holds' if len(some) == 1 else 'hold'}" + (self._why(some[0], line) if some else ""))
+                   f"{'holds' if len(some) == 1 else 'hold'}" + (self._why(some[0], line, state) if some else ""))
             return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=True,
                          state=sorted(map(_atom, state)))
         said = "does not hold" if f.negated else "holds"
         truth = "holds" if f.atom in state else "does not hold"
         msg = (f"{_atom(f.atom)} {said} {where}: right" if holds else
                f"says {_atom(f.atom)} ({self._nl(f.atom)}) {said} {where}, but it {truth}"
-               + self._why(f.atom, line))
+               + self._why(f.atom, line, state))
         return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=f.negated,
                      state=sorted(map(_atom, state)))
 
-    def _why(self, atom: Atom, line: LineOfReasoning) -> str:
-        """Which action of the line last changed the atom (the action that made the claim false)."""
-        for act, before in zip(reversed(line.actions), reversed(line.states[:-1])):
+    def _why(self, atom: Atom, line: LineOfReasoning, state: frozenset[Atom] | None = None) -> str:
+        """Which action of the line last changed the atom before the state the claim is judged in
+        (the action that made the claim false): for a claim judged before an action, the
+        action itself is not a cause."""
+        upto = len(line.actions)
+        if state is not None:
+            upto = next((k for k in range(len(line.states) - 1, -1, -1) if line.states[k] is state), upto)
+        for act, before in zip(reversed(line.actions[:upto]), reversed(line.states[:upto])):
             if atom in act.delete and atom in before:
                 return f" ({act.text()} removed it)"
             if atom in act.add and atom not in before:
                 return f" ({act.text()} added it)"
-        if line.actions:
+        if upto:
             return " (no action of the line changed it)"
         return ""
 
@@ -849,7 +856,7 @@ class ClaimReader:
         f, atom = implied[0]
         claims.append(Claim("applicability", f.span, text[f.span[0]:f.span[1]], False,
                             f"\"{text[f.span[0]:f.span[1]]}\" denies {_atom(atom)} ({self._nl(atom)}), which "
-                            f"{frame.action.text()} needs, but it holds here" + self._why(atom, line),
+                            f"{frame.action.text()} needs, but it holds here" + self._why(atom, line, frame.pre),
                             line.id, negative=True, state=sorted(map(_atom, frame.pre))))
 
     def _true_elsewhere(self, line: LineOfReasoning, atom: Atom, negated: bool) -> bool:
@@ -896,7 +903,7 @@ class ClaimReader:
         else:
             msg = (f"presents {act} as doable, but its precondition{'s' if len(unmet) > 1 else ''} "
                    f"{', '.join(f'{_atom(l.atom)} ({self._nl(l.atom)})' for l in unmet)} "
-                   f"{'do' if len(unmet) > 1 else 'does'} not hold" + self._why(unmet[0].atom, line))
+                   f"{'do' if len(unmet) > 1 else 'does'} not hold" + self._why(unmet[0].atom, line, frame.pre))
         claims.append(Claim("applicability", at, text[at[0]:at[1]].strip(), holds, msg, line.id, negative=negative,
                             state=sorted(map(_atom, frame.pre))))
 

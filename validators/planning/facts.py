@@ -25,10 +25,13 @@ _TAG_NEG = re.compile(r"^\s*(?:\)\s*)?(?:\(\s*(?:no|not|false|removed|gone|missi
                       r"|:\s*(?:no|false)\b|\s-\s*(?:no|false)\b)", re.I)
 _TAG_POS = re.compile(r"^\s*(?:\(\s*(?:yes|present|true|still|ok)\b|(?:→|->)\s*(?:yes|true|ok)\b|:\s*(?:yes|true)\b"
                       r"|\s-\s*(?:yes|true)\b|\s*[✓✔])", re.I)
+# "was not touched", "isn't affected": the fact was left alone, so it still holds (review of
+# unannotated R1 traces: "the initial c craves b was not touched yet. So c craves b is still true.")
+_UNCHANGED = r"(?!\s+(?:yet\s+|been\s+)?(?:touched|changed|affected|modified|removed|deleted|moved|altered|disturbed|consumed|used|involved))"
 _VERB_NEG = re.compile(
     r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+(?:now\s+|also\s+|then\s+|already\s+)?"
-    r"(?:gone|removed|deleted|not\b|no longer|false|missing|absent|consumed|lost)"
-    r"|isn't|aren't|wasn't|weren't|no longer\b|(?:removed|gone|deleted)\b(?!\s+(?:from|by)\b))", re.I)
+    r"(?:gone|removed|deleted|not\b" + _UNCHANGED + r"|no longer|false|missing|absent|consumed|lost)"
+    r"|(?:isn't|aren't|wasn't|weren't)" + _UNCHANGED + r"|no longer\b|(?:removed|gone|deleted)\b(?!\s+(?:from|by)\b))", re.I)
 _VERB_POS = re.compile(r"^\s*(?:(?:is|are|was|were)\s+(?:still\s+)?(?:present|true|there|available)\b|exists?\b|remains?\b"
                        r"|(?:is|are)\s+still\b)", re.I)
 _VERB_ADD = re.compile(r"^\s*(?:(?:is|are|was|were|gets?|get)\s+(?:now\s+|also\s+|then\s+)?(?:added|created|restored|set)|added\b)",

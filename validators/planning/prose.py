@@ -108,6 +108,9 @@ NOT_HELPFUL = re.compile(r"\b(?:not|isn't|doesn't|won't) (?:help|helpful|useful|
                           r"|\bno (?:help|use|point|progress)\b|\bdoesn't (?:achieve|give|get|lead)\b", re.I)
 RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
 CAUSE_BEFORE = re.compile(r"\b(?:because|since|as|given that)\s+(?:the\s+)?$", re.I)
+# A fact inside a conditional clause ("even if Planet a was removed, it would bring it back"): the
+# clause supposes a state, it does not say what the action does (review of unannotated R1 traces).
+IN_IF_CLAUSE = re.compile(r"\b(?:if|unless|whether)\b[^,.;:!?()\n]*$", re.I)
 ABSENT_AFTER = re.compile(r"\s*(?:(?:does not|doesn't|do not|don't) (?:exist|hold)|(?:is|are)(?:n't| not) (?:present|there|available|true)"
                           r"|(?:is|are) missing)\b", re.I)
 EFFECT_TAIL = re.compile(r"\s*(?:adds|gives|removes|generates|creates|restores)\b", re.I)

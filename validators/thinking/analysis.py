@@ -182,12 +182,18 @@ _SETTLES_DOUBT = re.compile(r"\b(?:that'?s|it'?s|which is|is still)\s+(?:allowed
                             r"|\bdoesn'?t matter\b|\bno problem\b|\bstill (?:works?|valid|correct)\b|\?\s*yes\b", re.I)
 
 
+# "Alternatively, maybe the correct answer is: ...": another candidate, which replaces the
+# conclusion only if the trace concludes it (dev 37efd3e6 keeps the earlier one).
+_ALTERNATIVE = re.compile(r"\W*(?:alternatively|another (?:option|way|approach|idea|possibility)|or (?:maybe|perhaps))\b", re.I)
+_REJECT_HEAD = re.compile(r"(?:(?:wait|hmm+|oh|ah|but)[,.!]*\s+)?no\b(?!\s+(?:problem|issue|conflict|need|worries|doubt))", re.I)
+
+
 def _taken_back(parsed: ParsedTrace, cand: Candidate, candidates: list[Candidate]) -> bool:
     """Does the trace take its last conclusion back? A rejection ("No.", "But this doesn't work")
-    does; a doubt ("Wait, but after step 2 ...", "But Overcome c from b requires Province b,
-    which is removed") does unless the trace reaffirms the plan ("Yes, that seems to work.")
-    before it moves on or ends; a re-check ("Wait, let me verify"), a hedge ("But maybe I made
-    a mistake") and a doubt the same step settles ("But that's allowed") do not. Dev
+    does; a doubt ("Wait, maybe I misread", "But Overcome c from b requires Province b, which
+    is removed") does unless the trace reaffirms the plan ("Yes, that seems to work.") before
+    it moves on or ends; a re-check ("Wait, let me verify"), a hedged "But maybe ..." and a
+    doubt the same step settles ("But that's allowed") do not. Dev
     annotations (`settled_plan`): a trace that re-checks its plan and answers with it has
     settled on it; walking through the same plan again is a re-check too."""
     owner = {s: c for c in candidates for s in c.steps}
@@ -201,15 +207,18 @@ def _taken_back(parsed: ParsedTrace, cand: Candidate, candidates: list[Candidate
         polarities = {c["polarity"] for c in step.payload.get("claims", ())}
         if "fail" in polarities:
             return True
-        head = step.text.lstrip("*_ ").lower()
-        if head.startswith("no") and not head[2:3].isalpha():
+        if _REJECT_HEAD.match(step.text.lstrip("*_ ")):
             return True
+        head = step.text.lstrip("*_ ").lower()
         if "pass" in polarities or step.kind == "conclude":
             doubted = False
             continue
-        doubt = step.kind == "backtrack" or (head.startswith("but") and not head[3:4].isalpha())
-        if (doubt and not _HEDGED.search(step.text) and not _RECHECK.search(step.text)
-                and not _SETTLES_DOUBT.search(step.text) and not _COMMIT.search(step.text)):
+        # "Wait, maybe I misread the numbers." doubts; "But maybe there's a mistake here.
+        # Because ..." goes on to argue, as the trace does anyway.
+        doubt = step.kind == "backtrack" or (head.startswith("but") and not head[3:4].isalpha()
+                                             and not _HEDGED.search(step.text))
+        if doubt and not _RECHECK.search(step.text) and not _SETTLES_DOUBT.search(step.text) \
+                and not _COMMIT.search(step.text) and not _ALTERNATIVE.match(step.text):
             doubted = True
     return doubted
 
@@ -310,7 +319,10 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
     final = _conclusion(parsed, concluded, finals, candidates)
     if final is None and concluded:
         found.notes["retracted_conclusion"] = max(concluded, key=lambda c: c.steps[-1]).to_json()
-    if final is not None and answer_key is not None and final.key is not None and final.key != answer_key:
+    later = final is not None and any(c.key == answer_key for c in candidates if c.steps[0] > final.steps[-1])
+    if final is not None and answer_key is not None and final.key is not None and final.key != answer_key and not later:
+        # The answer's own plan proposed after the conclusion ("Alternatively, ...") is the trace
+        # moving towards the answer, not contradicting it.
         found.gaps.append(Gap("answer_contradicts_trace",
                               f"the trace concludes with {final.label} ({_steps_label(final.steps)}), "
                               f"but the answer is {answer_label}", list(final.steps)))
