@@ -13,9 +13,10 @@ import plotly.graph_objects as go
 
 from app_pages._view import STATUS_COLOURS, Outline
 
-SETTLED, REJECTED, ABANDONED = "settled", "rejected", "abandoned"
+SETTLED, REJECTED, ABANDONED, TAKEN_BACK = "settled", "rejected", "abandoned", "taken back"
 _SOLVES_COLOUR = {True: "#2ca02c", False: "#d62728", None: "#8c8c8c"}
-_END_MARK = {SETTLED: ("star", "#2ca02c"), REJECTED: ("x", "#d62728"), ABANDONED: ("circle-open", "#666666")}
+_END_MARK = {SETTLED: ("star", "#2ca02c"), REJECTED: ("x", "#d62728"), ABANDONED: ("circle-open", "#666666"),
+             TAKEN_BACK: ("star-open", "#ff7f0e")}
 
 
 @dataclass
@@ -93,6 +94,7 @@ def build_map(thinking: dict[str, Any] | None, outline: Outline, states: dict[in
     status = {o[0]: o[3] for o in outline}
     n = len(outline)
     conclusion = thinking.get("conclusion") or None
+    taken_back = thinking.get("retracted_conclusion") or None
     raw: list[tuple[str, dict[str, Any]]] = [("candidate", c) for c in thinking.get("candidates") or ()
                                             if c.get("steps")]
     lines = _lines(states)
@@ -112,7 +114,10 @@ def build_map(thinking: dict[str, Any] | None, outline: Outline, states: dict[in
         left = _left_at(steps[-1], nxt, kinds)
         if kind == "candidate":
             is_settled = conclusion is not None and list(conclusion.get("steps") or ()) == list(c["steps"])
-            outcome = SETTLED if is_settled else (REJECTED if left is not None else ABANDONED)
+            # Concluded, then doubted or rejected without a reaffirmation: the trace ends unsettled.
+            was_taken_back = taken_back is not None and list(taken_back.get("steps") or ()) == list(c["steps"])
+            outcome = (SETTLED if is_settled else TAKEN_BACK if was_taken_back
+                       else REJECTED if left is not None else ABANDONED)
             lane = Lane("candidate", str(c.get("label") or "a candidate"), steps, outcome,
                         steps[-1] if left is None else left, c.get("solves") if c.get("complete") else None,
                         str(c.get("summary") or ""))
@@ -135,7 +140,9 @@ def build_map(thinking: dict[str, Any] | None, outline: Outline, states: dict[in
     answer = {True: "correct", False: "wrong"}.get(answer_correct, "undecided")
     contradiction = next((g for g in gaps if g.get("kind") == "answer_contradicts_trace"), None)
     detail = str(contradiction.get("message")) if contradiction else (
-        "the answer is the settled candidate's" if settled is not None else "no conclusion in the trace")
+        "the answer is the settled candidate's" if settled is not None
+        else f"the trace concluded {taken_back.get('label') or 'a candidate'} and took it back" if taken_back
+        else "no conclusion in the trace")
     return ThinkingMap(lanes, n, answer, detail, settled)
 
 
@@ -154,7 +161,8 @@ def around(tmap: ThinkingMap, selected: int, cap: int = 30) -> ThinkingMap:
 def map_figure(tmap: ThinkingMap, selected: int) -> go.Figure:
     """One row per lane, oldest on top: a bar from its first step to where it ended, each of its
     steps coloured by verdict, its start (click: open its first step) and its end marked as
-    settled (star), rejected (x) or abandoned (open circle); the answer after the last step."""
+    settled (star), concluded then taken back (open star), rejected (x) or abandoned (open
+    circle); the answer after the last step."""
     names = [f"{i + 1}. {lane.label[:70]}" for i, lane in enumerate(tmap.lanes)]
     answer_row = f"answer: {tmap.answer}"
     rows = names + [answer_row]
@@ -184,7 +192,8 @@ def map_figure(tmap: ThinkingMap, selected: int) -> go.Figure:
               f"{head}<br>opens step {lane.first}", lane.first, "#000" if lane.first == selected else "#333")
         symbol, colour = _END_MARK[lane.outcome]
         where = {SETTLED: f"the trace settles on this (step {lane.end})", REJECTED: f"rejected at step {lane.end}",
-                 ABANDONED: f"left after step {lane.end}"}[lane.outcome]
+                 ABANDONED: f"left after step {lane.end}",
+                 TAKEN_BACK: f"concluded at step {lane.end}, then taken back"}[lane.outcome]
         point(lane.end, name, colour, 14, symbol, where, lane.end)
     last = max(tmap.n_steps - 1, 0)
     point(tmap.n_steps, answer_row, {"correct": "#2ca02c", "wrong": "#d62728"}.get(tmap.answer, "#8c8c8c"), 16,

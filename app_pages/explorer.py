@@ -430,8 +430,9 @@ with left:
                 st.plotly_chart(map_figure(shown, step), width="stretch", key=map_key, on_select=_map_picked,
                                 selection_mode="points")
                 st.caption("one row per line of reasoning (circle) and candidate (square; green: solves, red: fails, "
-                           "grey: a fragment), oldest on top; it ends at ★ settled on, ✕ rejected (where the trace "
-                           "turned away) or ○ left; step dots by verdict; ◆ the answer. Click a mark to open its step.")
+                           "grey: a fragment), oldest on top; it ends at ★ settled on, ☆ concluded then taken back, ✕ "
+                           "rejected (where the trace turned away) or ○ left; step dots by verdict; ◆ the answer. "
+                           "Click a mark to open its step.")
     tab_read, tab_tree, tab_overview, tab_list, tab_answer = tabs[-5:]
     view_link = f"{_explorer_base()}?trace={share_id}" + (f"&q={query}" if query else "") + (
         "&mode=review" if review_view() else "")

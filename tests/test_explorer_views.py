@@ -12,7 +12,7 @@ from tests.conftest import load_dev
 from tests.test_pages import app  # noqa: F401 - fixture
 
 from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
-from app_pages._thinking_map import ABANDONED, REJECTED, SETTLED, around, build_map, map_figure
+from app_pages._thinking_map import ABANDONED, REJECTED, SETTLED, TAKEN_BACK, around, build_map, map_figure
 
 
 def _audited(rec: dict):
@@ -42,6 +42,25 @@ def test_the_map_of_an_r1_trace_follows_its_candidates_to_the_answer():
     assert set(firsts) <= opened and len(outline) - 1 in opened  # every lane's first step; the answer
     shown = around(tmap, 10, cap=3).lanes
     assert 3 <= len(shown) <= 4 and tmap.settled in shown  # the 3 nearest, and always the settled one
+
+
+def test_a_conclusion_taken_back_has_its_own_mark():
+    """A plan the trace concluded and then doubted without reaffirming it ends unsettled: its lane
+    says so (open star), and the answer row says which plan was taken back."""
+    trace = ("Okay, blue is on red and I need red on blue.\n\nSo the plan is:\n\n1. Unstack blue from red.\n"
+             "2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.\n\nBut step 3 needs the hand empty, "
+             "which it is not.")
+    from tests.test_thinking_claims import BW_PROBLEM, VALID_ANSWER
+    from tests.test_planning import BW_DOMAIN
+    res, outline = _audited({"domain": "blocksworld", "format": "think", "trace": trace, "answer": VALID_ANSWER,
+                             "problem": {"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}})
+    thinking = res.replay.notes["thinking"]
+    tmap = build_map(thinking, outline, res.replay.states, res.verdict.answer_correct)
+    (lane,) = [lane for lane in tmap.lanes if lane.kind == "candidate"]
+    assert lane.outcome == TAKEN_BACK and tmap.settled is None
+    assert "took it back" in tmap.answer_detail and "(stack a b)" in tmap.answer_detail
+    hovers = [h for t in map_figure(tmap, 2).data for h in (t.hovertext or ())]
+    assert any("then taken back" in h for h in hovers)
 
 
 def test_no_map_without_candidates_or_lines():
