@@ -196,7 +196,9 @@ def stored_validators(engine: Engine, pks: Iterable[int]) -> dict[int, str | Non
 
 
 def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> None:
-    """Replace steps and verdicts of these records in one transaction (all or nothing)."""
+    """Replace steps and verdicts of these records in one transaction (all or nothing). A record
+    deleted meanwhile (the owner pressed Delete while its audit ran) is skipped: its rows would
+    point at nothing, and their foreign keys would fail the whole batch."""
     if not results:
         return
     uniq: dict[int, ResultRows] = {}
@@ -204,13 +206,6 @@ def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> 
         uniq[pk] = rows
     pks = list(uniq)
     now = _now()
-    steps, svs, tvs, gaps = [], [], [], []
-    for pk, rows in uniq.items():
-        key = (pk,)
-        steps.extend([key + s for s in rows.steps])
-        svs.extend([key + s for s in rows.step_verdicts])
-        tvs.append({**rows.trace_verdict, "record_pk": pk, "audited_at": now})
-        gaps.extend({"record_pk": pk, "kind": k} for k in rows.gaps)
     with _write(engine) as conn, conn.begin():
         if conn.dialect.name == "postgresql":
             # Writers of the same records take turns (SQLite's BEGIN IMMEDIATE already does).
@@ -218,18 +213,24 @@ def store_results(engine: Engine, results: Sequence[tuple[int, ResultRows]]) -> 
         delta = Delta()
         owners = subtract_stored(conn, _key_param(conn, pks), delta)
         _delete_results(conn, pks)
+        steps, svs, tvs, gaps = [], [], [], []
+        for pk, rows in uniq.items():
+            if pk not in owners:
+                continue
+            key = (pk,)
+            steps.extend([key + s for s in rows.steps])
+            svs.extend([key + s for s in rows.step_verdicts])
+            tvs.append({**rows.trace_verdict, "record_pk": pk, "audited_at": now})
+            gaps.extend({"record_pk": pk, "kind": k} for k in rows.gaps)
+            model, domain = owners[pk]
+            delta.add_record(model, domain, rows.trace_verdict)
+            delta.add_rules(sv[_RULE] for sv in rows.step_verdicts if sv[_STATUS] == "invalid")
+            delta.add_gaps(model, domain, rows.gaps)
         if steps:
             _insert_steps(conn, steps)
         _bulk_insert(conn, STEP_VERDICT, ("record_pk", *STEP_VERDICT_COLUMNS), svs)
         _bulk_insert_dicts(conn, TRACE_VERDICT, tvs)
         _bulk_insert_dicts(conn, GAP, gaps)
-        for pk, rows in uniq.items():
-            if pk not in owners:  # no such record: its rows count nowhere (the row queries start from record)
-                continue
-            model, domain = owners[pk]
-            delta.add_record(model, domain, rows.trace_verdict)
-            delta.add_rules(sv[_RULE] for sv in rows.step_verdicts if sv[_STATUS] == "invalid")
-            delta.add_gaps(model, domain, rows.gaps)
         apply_tally(conn, delta)
 
 

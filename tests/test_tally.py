@@ -104,6 +104,27 @@ def test_tallies_equal_rows_after_inserts_reaudit_and_delete(db_url) -> None:
     assert_tallies_match_rows(engine)
 
 
+def test_results_of_a_record_deleted_during_its_audit_do_not_fail_the_batch(db_url) -> None:
+    """Delete pressed while a batch is being audited: the batch's other records still get their
+    verdicts, the deleted one stays gone (its rows used to fail the batch on a foreign key)."""
+    engine = make_engine(db_url)
+    units = _units(_records(40, seed=9, prefix="d"))
+    list(audit_units(units, engine, source="t"))
+    with engine.connect() as conn:
+        pks = [pk for (pk,) in conn.execute(sa.text("SELECT pk FROM record ORDER BY pk"))]
+    gone = pks[::4]
+    for pk in gone:
+        delete_record(engine, pk)
+    donors = [unit_rows(u) for u in units if not isinstance(u, str)][:len(pks)]
+    store_results(engine, list(zip(pks, donors)))
+    with engine.connect() as conn:
+        stored = {pk for (pk,) in conn.execute(sa.text("SELECT record_pk FROM trace_verdict"))}
+        orphans = conn.execute(sa.text("SELECT COUNT(*) FROM step WHERE record_pk NOT IN (SELECT pk FROM record)")).scalar()
+    assert stored == set(pks) - set(gone) and orphans == 0
+    assert count_traces(engine, ALL) == len(pks) - len(gone)
+    assert_tallies_match_rows(engine)
+
+
 def test_tallies_equal_rows_after_concurrent_writers(db_url) -> None:
     """Four writers at once on overlapping records: uploads, re-audits that change verdicts and
     deletes. On PostgreSQL they update the same tally rows; a deadlock would fail a writer."""
