@@ -15,6 +15,7 @@ from db.queries import comments_for, verdict_rows
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from pipeline import audit_units
+from rewards.rollouts import RolloutConverter
 
 st.title("Upload & audit")
 if not can_write():
@@ -23,8 +24,8 @@ if not can_write():
     st.stop()
 
 limits = current_limits()
-st.caption("JSONL (one record per line), a JSON record or array, a plain-text trace, or chat-completion "
-           f"responses. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
+st.caption("JSONL (one record per line), a JSON record or array, a plain-text trace, chat-completion "
+           f"responses, or verl / TRL rollout dumps. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
            f"{limits.max_records_per_upload:,} records per upload.")
 
 files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log"],
@@ -45,10 +46,13 @@ if st.button("Audit", type="primary", disabled=not files):
                      f"{limits.max_upload_bytes / 2**20:.0f} MB; nothing from it was read.")
             continue
         kind = fmt if fmt != "auto" else guess_format(up.name, data[:4096])
+        # verl / TRL rollout dumps become records as in `cli.py audit` (the chosen domain for rows
+        # that do not name one); records and chat completions pass unchanged.
+        rollouts = RolloutConverter("auto", domain)
         if kind == "jsonl":
-            units = iter_jsonl(io.BufferedReader(io.BytesIO(data)), default_domain=domain)
+            units = iter_jsonl(io.BufferedReader(io.BytesIO(data)), default_domain=domain, convert=rollouts)
         elif kind == "json":
-            units = iter_json_document(data, default_domain=domain)
+            units = iter_json_document(data, default_domain=domain, convert=rollouts)
         else:
             units = iter([text_unit(data, domain, up.name)])
         estimate = max(1, data.count(b"\n") + 1) if kind == "jsonl" else 1

@@ -208,6 +208,27 @@ def test_no_domain_is_a_clear_error():
         rollout_to_record({"input": TINYZERO_PROMPT, "output": RIGHT, "data_source": "openai/gsm9k-ish"})
 
 
+def test_upload_page_reads_a_verl_dump_as_the_cli_does(app):  # noqa: F811 - the fixture
+    """A rollout dump uploaded in the browser becomes records with their rewards; the chosen
+    domain stands for rows that name none, and a row that cannot become a record is listed with
+    its reason while the others go through."""
+    rows = verl_rows()[:3] + [verl_rows()[4]]
+    at = app("upload").run()
+    at.selectbox[0].set_value("countdown")
+    at.file_uploader[0].set_value(("7.jsonl", "\n".join(json.dumps(r) for r in rows).encode(), "application/octet-stream"))
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Records"] == "4" and metrics["Unreadable"] == "1"
+    stored = sorted(verdict_rows(make_engine(app.url)), key=lambda r: r["line_no"])
+    assert [r["domain"] for r in stored[:3]] == ["countdown"] * 3
+    assert [r["verdict"]["answer_correct"] for r in stored[:3]] == [True, False, False]
+    assert stored[0]["rollout"]["rewards"]["score"] == 1.1 and stored[1]["rollout"]["problem_from"] == "prompt"
+    problems = next(d.value for d in at.dataframe if "file line" in d.value.columns)
+    assert list(problems["file line"]) == [4] and "no countdown problem" in " ".join(map(str, problems.iloc[0]))
+
+
 def test_export_and_explorer_show_the_rewards(app, tmp_path):  # noqa: F811 - the fixture
     rows = verl_rows()[:3]
     rows[2] = {**rows[2], "<img src=x onerror=alert(3)>": 2.5}  # a hostile reward column name
