@@ -312,3 +312,16 @@ def test_settled_plans_and_contradicted_answers_on_the_dev_annotations() -> None
         assert contradicted == (conclusion is not None and ann["answer_matches_settled_plan"] is False), row["id"]
     print(f"\nsettled plans found: {agree}/13")
     assert agree >= 10
+
+
+def test_a_state_that_restates_a_false_effect_is_its_consequence() -> None:
+    """"Feast c from a adds Pain a" then "Now, Pain a, Province a.": one misconception; the state
+    step names the effect step in `consequence_of` (record format), an unrelated false state
+    does not (33 of 342 invalid steps on the R1 dev traces are such restatements)."""
+    head = "Okay, I need a to crave b.\n\n1. Feast c from a: needs c craves a, Province c, Harmony. Yes. It adds Pain a.\n\n"
+    steps = _audit("mystery_blocksworld", head + "Now, Pain a and Province a.", MY_ANSWER).verdict.to_json()["invalid_steps"]
+    effect, state = steps
+    assert effect["rule"] == "false_effect_claim" and effect["consequence_of"] is None
+    assert state["rule"] == "false_state_claim" and state["consequence_of"] == effect["step"]
+    steps = _audit("mystery_blocksworld", head + "Now, Pain b and Province a.", MY_ANSWER).verdict.to_json()["invalid_steps"]
+    assert [s["consequence_of"] for s in steps] == [None, None]

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 
 from core.gates import lowered
 from validators.planning import prose as P
-from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
+from validators.planning.claims import Claim, ClaimReport, LineOfReasoning, link_consequences
 from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.facts import FactIndex, FactMention, FactReader
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_preconditions
@@ -376,6 +376,7 @@ class ClaimReader:
             self._close(frame, claims, line, text)
         self._stamp(claims, lines)
         self._mark_retractions(text, claims)
+        link_consequences(claims)
         return ClaimReport(claims, lines, line_at)
 
     def _unread_action(self, text: str, lo: int, hi: int, mentions: list) -> bool:
@@ -555,7 +556,7 @@ class ClaimReader:
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} adds {_atom(f.atom)}" if holds else
                         f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
-                        f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
+                        f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id, atom=f.atom, after=act.text()))
                 else:
                     if f.verb is None and f.atom in act.add and f.atom not in act.delete:
                         continue  # "Pain a, Province a and Planet a are removed": the list's first item is what it adds
@@ -563,14 +564,15 @@ class ClaimReader:
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} removes {_atom(f.atom)}" if holds else
                         f"{act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}); it removes "
-                        f"{', '.join(map(_atom, sorted(act.delete))) or 'nothing'}"), line.id, negative=True))
+                        f"{', '.join(map(_atom, sorted(act.delete))) or 'nothing'}"), line.id, negative=True,
+                        atom=f.atom, after=act.text()))
             elif kind == "post":
                 if frame is not None and fresh_frame and not frame.hedged and self._wrong_result(frame, f):
                     # "Feast a from c → Pain c, Province c": Feast a from c gives Pain a, not Pain c
                     act = frame.action
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], False, (
                         f"{act.text()} does not give {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
-                        f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id))
+                        f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id, atom=f.atom, after=act.text()))
                     continue
                 if frame is None or not (frame.performed or frame.context) or not line.known or line.actions[-1:] != [frame.action]:
                     continue
@@ -582,6 +584,7 @@ class ClaimReader:
                 where = f"after {', '.join(a.text() for a in line.actions)}"
                 holds = self._fact_holds(f, line.state)
                 claims.append(self._fact_claim("state", text, f, holds, line.state, line, where))
+                claims[-1].after = line.actions[-1].text()
             elif kind == "state":
                 if P.COND.search(text[body_at:f.span[0]]):
                     continue  # "if we have Province c": a condition, not a claim
@@ -621,6 +624,8 @@ class ClaimReader:
                 if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated):
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
+                if state is line.state and line.actions:
+                    claims[-1].after = line.actions[-1].text()
         return undone
 
     @staticmethod
@@ -814,7 +819,7 @@ class ClaimReader:
                f"says {_atom(f.atom)} ({self._nl(f.atom)}) {said} {where}, but it {truth}"
                + self._why(f.atom, line, state))
         return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=f.negated,
-                     state=sorted(map(_atom, state)))
+                     state=sorted(map(_atom, state)), atom=f.atom)
 
     def _why(self, atom: Atom, line: LineOfReasoning, state: frozenset[Atom] | None = None) -> str:
         """Which action of the line last changed the atom before the state the claim is judged in

@@ -35,6 +35,10 @@ class Claim:
     retracted: bool = False
     state: list[str] | None = None  # the line's state it was judged against (PDDL atoms)
     line_actions: tuple[str, ...] | None = None  # the line's actions when the claim was made
+    atom: Atom | None = None        # the fact the claim is about, for state and effect claims
+    after: str | None = None        # the action whose result it speaks of (an effect's action, or the
+                                    # line's last action for a claim about the line's current state)
+    follows: tuple[int, int] | None = None  # span of the earlier false claim this one only restates
 
     @property
     def correction(self) -> bool:
@@ -76,6 +80,21 @@ class ClaimReport:
     line_at: list[tuple[int, int]]  # (char position, line id): the line in force from there on
 
 
+def link_consequences(claims: list[Claim]) -> None:
+    """Mark a false claim about the state after an action that only restates an earlier false
+    effect claim about that action on the same line ("Feast c from a gives Pain a." ... "Now,
+    Pain a, Province a."): one misconception, whose root is the effect claim."""
+    said: dict[tuple, tuple[int, int]] = {}
+    for c in claims:
+        if c.holds is not False or c.retracted or c.atom is None or c.after is None:
+            continue
+        key = (c.line, c.line_actions, c.after, c.atom, c.negative)
+        if c.kind == "effect":
+            said.setdefault(key, c.span)
+        elif c.kind == "state" and key in said:
+            c.follows = said[key]
+
+
 def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]:
     """One verdict per step holding a judged claim: invalid when a claim in it is false and not
     retracted, `corrected` when it catches an error (a correct rejection, or a retraction),
@@ -93,9 +112,14 @@ def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]
         false = [c for c in cs if c.holds is False and not c.retracted]
         if false:
             head = false[0]
+            # A step whose every error restates an earlier step's ("Feast c from a gives Pain a",
+            # then "Now, Pain a") is a consequence of it (record-format: `consequence_of`).
+            roots = {max(0, bisect.bisect_right(starts, c.follows[0]) - 1) if c.follows else None for c in false}
+            root = roots.pop() if len(roots) == 1 else None
             out.append(StepVerdict(idx, "invalid", f"false_{head.kind}_claim",
                                    "; ".join(f"\"{_short(c.text)}\": {c.message}" for c in false[:4]),
-                                   expected=head.state, found=[c.text for c in false]))
+                                   expected=head.state, found=[c.text for c in false],
+                                   consequence_of=root if root is not None and root < idx else None))
         elif any(c.correction or c.retracted for c in cs):
             out.append(StepVerdict(idx, "corrected", "self_correction",
                                    "; ".join(f"\"{_short(c.text)}\": " + (
