@@ -133,6 +133,20 @@ def test_hanoi_pegs_come_from_the_simulator_snapshots():
     assert hanoi_pegs({"final": [[], [], [1]]}) == [[], [], [1]] and hanoi_pegs([[1, "a"], [], []]) is None
 
 
+def test_hanoi_pegs_of_a_thinking_trace_come_from_its_move_lists():
+    """R1-style thinking that writes move lists gets the same pictures: each step holding moves
+    keeps the pegs after its last move, the illegal one the pegs it was tried on."""
+    trace = ("Let me think about this.\n\nFirst try: moves = [[1, 0, 2], [2, 0, 2]]\n\n"
+             "Hmm, no. Better: moves = [[1, 0, 1], [2, 0, 2], [1, 1, 2]]. Yes, that works.")
+    rec = {"domain": "hanoi", "format": "think", "problem": {"disks": 2}, "trace": trace,
+           "answer": "moves = [[1, 0, 1], [2, 0, 2], [1, 1, 2]]"}
+    res = audit_record(record_from_json(rec))
+    pegs = {i: hanoi_pegs(s) for i, s in res.replay.states.items()}
+    (bad,) = [i for i, v in res.step_verdicts.items() if v.status == "invalid"]
+    assert pegs[bad] == [[2], [], [1]]  # disk 2 could not go onto disk 1
+    assert [[], [], [2, 1]] in pegs.values()  # the list that solves it
+
+
 def test_explorer_shows_the_map_and_the_sokoban_picture(app):  # noqa: F811
     from core.intake import iter_jsonl
     from db.engine import make_engine

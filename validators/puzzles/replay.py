@@ -105,8 +105,10 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         return out
 
     if parsed.format in THINKING_FORMATS and record.trace.strip():
-        findings = analyse(parsed, record.trace, puzzle_candidates(parsed, record.trace, record.domain, puzzle),
-                           moves_key(moves), f"the moves {moves_label(moves)}")
+        candidates = puzzle_candidates(parsed, record.trace, record.domain, puzzle)
+        findings = analyse(parsed, record.trace, candidates, moves_key(moves), f"the moves {moves_label(moves)}")
+        for cand in candidates:
+            out.states.update(cand.states)  # each move's state, as for move lists, for the explorer
         out.step_verdicts.extend(findings.step_verdicts)
         out.gaps.extend(findings.gaps)
         out.notes["thinking"] = findings.notes

@@ -67,6 +67,7 @@ class Candidate:
     summary: str = ""
     verdicts: list[StepVerdict] = field(default_factory=list)
     stated: bool = False
+    states: dict[int, Any] = field(default_factory=dict)  # step -> the domain's state after its last item
 
     def to_json(self) -> dict[str, Any]:
         return {"steps": list(self.steps), "label": self.label, "complete": self.complete,

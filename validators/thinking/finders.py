@@ -83,12 +83,14 @@ def puzzle_candidates(parsed: ParsedTrace, text: str, domain: str, puzzle: Puzzl
     for k, lst in enumerate(extract_move_lists(text, domain)):
         result = simulate(puzzle, lst.moves)
         verdicts: list[StepVerdict] = []
+        states: dict[int, Any] = {}
         failed: int | None = None
         where = f"move list {k + 1}"
         for i, span in enumerate(lst.move_spans):
             step = step_at(span[0])
             if i < len(result.results):
                 res = result.results[i]
+                states[step] = res.state  # the explorer's picture of the step: the last move in it wins
                 if res.legal:
                     verdicts.append(StepVerdict(step, "valid", None, f"{where}, move {i + 1}: {res.message}"))
                 else:
@@ -104,7 +106,7 @@ def puzzle_candidates(parsed: ParsedTrace, text: str, domain: str, puzzle: Puzzl
                    f"{len(lst.moves)} legal moves that do not solve the puzzle")
         out.append(Candidate(steps, f"the moves {moves_label(lst.moves)}", True, result.solved,
                              moves_key(lst.moves), summary, verdicts,
-                             stated=any(parsed.graph[s].kind in _STATING_KINDS for s in steps)))
+                             stated=any(parsed.graph[s].kind in _STATING_KINDS for s in steps), states=states))
     return out
 
 
