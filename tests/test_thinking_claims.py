@@ -190,7 +190,7 @@ def dev_score():
 
 
 def test_dev_annotations_floor(dev_score) -> None:
-    """The issue's targets, precision >= 0.9 and recall >= 0.7 (measured 0.940 and 0.704, printed).
+    """The issue's targets, precision >= 0.9 and recall >= 0.7 (measured 0.948 and 0.709, printed).
     These 13 traces are also what the reader was tuned on: on 24 flags sampled from 27 unannotated
     R1 traces, 19 were right by hand (README, "Thinking traces")."""
     print("\n" + dev_score.summary())
@@ -325,3 +325,32 @@ def test_a_state_that_restates_a_false_effect_is_its_consequence() -> None:
     assert state["rule"] == "false_state_claim" and state["consequence_of"] == effect["step"]
     steps = _audit("mystery_blocksworld", head + "Now, Pain b and Province a.", MY_ANSWER).verdict.to_json()["invalid_steps"]
     assert [s["consequence_of"] for s in steps] == [None, None]
+
+
+def _flagged_texts(result) -> list[str]:
+    trace = result.record.trace
+    return [trace[s["span"][0]:s["span"][1]] for s in result.verdict.to_json()["invalid_steps"]]
+
+
+def test_a_recap_of_an_earlier_step_keeps_the_later_steps_of_the_line() -> None:
+    # "So after step 1, X is there." recalls a state; only "after step 1, <action>" branches
+    # from it (dev trace 37efd3e6: the recap dropped step 2, and a craving step 2 made was then
+    # called false).
+    trace = ("Let me try.\n\n1. Feast c from a: gives Pain c and Province a.\n\n"
+             "2. Overcome c from b: gives c craves b, Harmony, Province c.\n\n"
+             "So after step 1, Province a is there. So now: c craves b, Harmony.")
+    assert _flagged_texts(_audit("mystery_blocksworld", trace, "feast object c from object a")) == []
+    branch = trace.replace("So after step 1, Province a is there. So now: c craves b, Harmony.",
+                           "Alternatively, after step 1, Succumb c. Now c craves b.")
+    assert any("c craves b" in t for t in _flagged_texts(_audit("mystery_blocksworld", branch, "feast object c from object a")))
+
+
+def test_a_rejection_in_the_paragraph_after_an_item_takes_its_action_back() -> None:
+    # "Step 3: Feast a from c.\n\nRequires ... (no). Can't do." (dev trace be9643f4): the model
+    # did not perform the step, so the state it goes on with is the one before it.
+    trace = ("Let me try.\n\n1. Feast c from a.\n\n2. Succumb c.\n\nRequires Pain c (no). Can't do.\n\n"
+             "So the state stays: Pain c, Province a.")
+    result = _audit("mystery_blocksworld", trace, "feast object c from object a")
+    flagged = _flagged_texts(result)
+    assert any("Pain c (no)" in t for t in flagged), "Pain c holds after Feast c from a: the denial is false"
+    assert not any("stays" in t for t in flagged), "Succumb c was not performed: Pain c still holds"

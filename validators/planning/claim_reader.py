@@ -119,6 +119,32 @@ def _ends_with(text: str, end: int, char: str) -> bool:
     return i > 0 and text[i - 1] == char
 
 
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """A sentence's span without the blank space around it: the indentation before "   - Requires
+    ..." belongs to the step before it, and a claim is placed in the step its span starts in."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _same_talk(text: str, action_end: int, pos: int) -> bool:
+    """Is text at `pos` still about the action that ends at `action_end`: the same paragraph, or
+    the next one when the action's paragraph ends with it ("Step 3: Feast a from c.\n\nRequires
+    a→c (yes), Province a (no). Can't do." weighs step 3)? A paragraph further on may be about
+    anything."""
+    brk = text.find("\n\n", action_end, pos)
+    if brk < 0:
+        return True
+    if text[action_end:brk].strip(" \t.:*"):
+        return False
+    nxt = brk + 2
+    while nxt < pos and text[nxt] == "\n":
+        nxt += 1
+    return text.find("\n\n", nxt, pos) < 0
+
+
 class ClaimReader:
     """Reads and judges the claims of a trace. Its patterns depend only on the task's lexicon, so
     one reader serves every trace on the same problem (`for_lexicon`), from any thread (the app
@@ -238,8 +264,11 @@ class ClaimReader:
                 item_base = None
             elif (number is None and item_base is not None and line.known and "after" in low
                   and (m_after := P.AFTER_STEP_HEAD.match(sentence))
-                  and 0 < int(m_after.group(1)) < len(line.actions) - item_base):
-                # "Alternatively, after step 2, ...": the walk goes on from step 2 of the same list
+                  and 0 < int(m_after.group(1)) < len(line.actions) - item_base
+                  and any(m[2] is not None and m[0] >= s0 + m_after.end() for m in mentions)):
+                # "Alternatively, after step 2, Feast a from c": the walk goes on from step 2 of the
+                # same list. "So after step 1, c→a is still there." only recalls that state (judged
+                # there, _judge_sentence): the line keeps its later steps (37efd3e6 dev trace).
                 line = self._fork(lines, line_at, line, item_base + int(m_after.group(1)), s0)
             elif number is not None and number > 1 and item_base is not None and acts_at_head:
                 keep = item_base + number - 1
@@ -447,7 +476,7 @@ class ClaimReader:
         if frame is not None and fresh_frame:
             if P.says_no(sentence) and not P.RETRACT_HEAD.match(sentence) and not P.NOT_HELPFUL.search(sentence):
                 frame.rejected = True
-                near = frame.span[0] >= s0 or "\n\n" not in text[frame.span[1]:s0]
+                near = frame.span[0] >= s0 or _same_talk(text, frame.span[1], s0)
                 judged_in = line
                 if (frame.performed and near and P.CANT.search(sentence) and line.actions
                         and line.actions[-1] is frame.action):
@@ -679,7 +708,7 @@ class ClaimReader:
             misses.append((len(unmet), ground, unmet))
         misses.sort(key=lambda m: m[0])
         detail = "; ".join(f"{g.text()} lacks {', '.join(_atom(l.atom) for l in unmet)}" for _, g, unmet in misses[:3])
-        claims.append(Claim("applicability", (s0, s1), sentence.strip(), False,
+        claims.append(Claim("applicability", _trimmed(text, s0, s1), sentence.strip(), False,
                             f"presents {schema.name} as doable, but no object satisfies its preconditions here ({detail})",
                             line.id, state=sorted(map(_atom, state))))
         return True
@@ -722,7 +751,7 @@ class ClaimReader:
         model names a need it finds missing, so it does not perform the action (no "can't" needed)."""
         if not (frame.req_at is not None or P.REQ.search(text, body_at, s1)):
             return False
-        if frame.span[0] < s0 and "\n\n" in text[frame.span[1]:s0]:
+        if frame.span[0] < s0 and not _same_talk(text, frame.span[1], s0):
             return False
         needs = {l.atom for l in frame.action.pre if l.positive}
         for f in facts:
@@ -909,7 +938,7 @@ class ClaimReader:
             msg = (f"presents {act} as doable, but its precondition{'s' if len(unmet) > 1 else ''} "
                    f"{', '.join(f'{_atom(l.atom)} ({self._nl(l.atom)})' for l in unmet)} "
                    f"{'do' if len(unmet) > 1 else 'does'} not hold" + self._why(unmet[0].atom, line, frame.pre))
-        claims.append(Claim("applicability", at, text[at[0]:at[1]].strip(), holds, msg, line.id, negative=negative,
+        claims.append(Claim("applicability", _trimmed(text, *at), text[at[0]:at[1]].strip(), holds, msg, line.id, negative=negative,
                             state=sorted(map(_atom, frame.pre))))
 
     def _close(self, frame: _Frame, claims: list[Claim], line: LineOfReasoning, text: str) -> None:
