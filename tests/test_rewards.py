@@ -386,7 +386,9 @@ def test_maze_right_wrong_valid_invalid():
 
 R1_CASES = {  # PlanBench R1 thinking traces (../shared/data/dev and the sample in tests/data/dev)
     "blocksworld": ("9fef5aa451c406d3", "5d1ebc0fda9e6dfa"),
-    "mystery_blocksworld": ("e4d2ffdd3c2cc0b3", "1d4320567b339e7f"),
+    # e3382e...: right answer, and a rejection of an Overcome that works (independently reviewed);
+    # 1d4320... was the case until its two flags were found wrong (third independent review)
+    "mystery_blocksworld": ("e4d2ffdd3c2cc0b3", "e3382e54e28b78e1"),
 }
 # No R1 Blocksworld trace with a right answer makes a false claim (the one flag on them, in
 # 5d1ebc..., misread "After putting red down, orange is clear."): that trace gets one written in.

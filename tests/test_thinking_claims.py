@@ -354,3 +354,100 @@ def test_a_rejection_in_the_paragraph_after_an_item_takes_its_action_back() -> N
     flagged = _flagged_texts(result)
     assert any("Pain c (no)" in t for t in flagged), "Pain c holds after Feast c from a: the denial is false"
     assert not any("stays" in t for t in flagged), "Succumb c was not performed: Pain c still holds"
+
+
+# Causes of the wrong flags and self-corrections found by the third independent review (30 flags
+# and 10 self-corrections drawn with seed 2027 from the 27 unannotated R1 traces, each checked
+# with the reviewer's own STRIPS simulator). Each test also checks that a real false claim
+# written the same way is still flagged.
+MY_FEAST = MY_WALK  # after it: Pain c, Province a and b, Planets a, b, c; no Harmony, no craving
+# After it: Harmony, Provinces and Planets a, b, c, no Pain. A false claim is judged only when no
+# other state of the line makes it true (CHARITABLE), hence two steps.
+MY_WALK2 = MY_WALK + "2. Succumb c: needs Pain c. Yes.\n\n"
+
+
+def _rules(trace: str) -> list[str]:
+    return [s["rule"] for s in _audit("mystery_blocksworld", trace, MY_ANSWER).verdict.to_json()["invalid_steps"]]
+
+
+def test_a_fact_an_action_is_said_not_to_remove() -> None:
+    # "Attack a removes Planet a, not Planet b" says Planet b stays (1d43...: read as "removes Planet b")
+    trace = "Okay.\n\n1. Attack b: needs Province b, Planet b, Harmony. Yes. Attack b removes Planet b, not Planet c."
+    assert _rules(trace) == []
+    assert _rules(trace.replace("not Planet c", "not Province b")) == ["false_effect_claim"]
+
+
+def test_what_a_hypothesis_would_make_false_is_not_an_effect_claim() -> None:
+    # "But perhaps the Planet fact is singular. In that case, ... Planet(a) becomes false." (6e3f...)
+    told = "When you Succumb(c), Planet(c) becomes true, and Planet(a) becomes false."
+    trace = MY_FEAST + "2. Succumb c.\n\nBut perhaps the Planet fact is singular. In that case, w" + told[1:]
+    result = _audit("mystery_blocksworld", trace, MY_ANSWER)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    assert not any("planet a" in c["message"] for c in _claims(result))
+    assert _rules(MY_FEAST + "2. Succumb c.\n\n" + told) == ["false_effect_claim"]
+    supposed = MY_FEAST + "2. Succumb c.\n\nIf Succumb(c) adds Planet(c), then Planet(a) would be false."
+    assert _rules(supposed) == []
+
+
+def test_set_to_false_is_a_removal() -> None:
+    # "you set Province(c), Planet(c), Harmony to true, and Pain(c) to false" (6e3f...: "adds Pain c")
+    trace = MY_FEAST + "2. Succumb c. So when you Succumb c, you set Province c, Planet c, Harmony to true, and Pain c to false."
+    result = _audit("mystery_blocksworld", trace, MY_ANSWER)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    assert any("(succumb c) removes (pain c)" in c["message"] for c in _claims(result))
+    assert _rules(trace.replace("Pain c to false", "Pain c to true")) == ["false_effect_claim"]
+
+
+def test_a_question_about_what_to_do_next_does_not_take_a_claim_back() -> None:
+    # "But Pain c is missing. How to get Pain c?" (d21a...: shown as a self-correction)
+    assert _rules(MY_WALK2 + "But Planet a is missing. How to get Planet a?") == ["false_state_claim"]
+    assert _rules(MY_WALK2 + "But Planet a is missing? Hmm.") == []
+
+
+def test_a_claim_questioned_and_taken_back_right_after_is_not_an_error() -> None:
+    # "Province(c): No, because ... which removed Province(c)? Wait, no." (6e3f...)
+    trace = MY_WALK2 + ("So now Planet a is not present, because the Feast changed the planets. Feast c from a "
+                        "removed Planet a? Wait, no. Feast does not touch the planets.")
+    assert _rules(trace) == []
+    assert _rules(trace.replace("Wait, no.", "So")) == ["false_state_claim"]
+
+
+def test_an_action_named_as_the_time_of_a_state_does_not_own_the_next_effects() -> None:
+    # "Pre: ... Both are true after Attack a.\nPost: Harmony is set, ..." lists Overcome's effects,
+    # written "Overcome a (object) from c (other object)", which we cannot ground (1d43..., 6d91...)
+    trace = MY_FEAST + ("Now Overcome c (object) from b (other object):\nPre: Province b and Pain c. "
+                        "Both are true after Feast c from a.\nPost: Harmony is set, Province c is set, and c craves b.")
+    assert _rules(trace) == []
+    heading = MY_FEAST + "After Feast c from a:\n- Harmony is added."
+    assert _rules(heading) == ["false_effect_claim"]
+
+
+def test_an_effect_said_to_be_another_actions_is_not_credited_to_this_one() -> None:
+    # "Harmony is removed by Feast, but after Succumb b, Harmony is restored." (e338...)
+    trace = MY_FEAST + "2. Succumb c.\n\nHarmony is removed by Feast, but after Succumb c, Harmony is restored."
+    assert _rules(trace) == []
+    assert _rules(trace.replace("by Feast", "by Succumb")) == ["false_effect_claim"]
+
+
+def test_a_state_recalled_after_the_initial_steps_leaves_the_line_unknown() -> None:
+    # "Alternative idea: After the initial Attack and Succumb, we have ..." goes back to a state we
+    # cannot pin down; a rejection after it is not judged on the walk-through before (aad2...)
+    walk = MY_FEAST + "2. Succumb c.\n\n"
+    rejection = "Maybe use Attack b. Attack requires Province b (no, current Province is a), so can't."
+    assert _rules(walk + "Alternative idea: After the initial Attack and Succumb, we have Province a, Planet a, "
+                         "Harmony. " + rejection) == []
+    assert "false_applicability_claim" in _rules(walk + "Now we have Province a, Planet a, Harmony. " + rejection)
+
+
+def test_a_yes_about_the_plan_does_not_say_the_action_before_is_doable() -> None:
+    # "So Attack c is the way to get Pain(c).\n\nYes, the plan seems necessary." (6d91...)
+    trace = MY_WALK2 + "So Overcome a from b is the way to get a craves b.\n\nYes, the plan seems necessary."
+    assert _rules(trace) == []
+    assert _rules(trace.replace("Yes, the plan seems necessary.", "Yes.")) == ["false_applicability_claim"]
+
+
+def test_a_sentence_that_ends_in_a_quote_is_read() -> None:
+    # '... as the rules say "Feast gives Pain object."' could not end, and its claims were never read
+    trace = MY_FEAST + 'Feast c from a gives Pain a, as the rules say "Feast gives Pain object." Then Succumb c.'
+    assert _rules(trace) == ["false_effect_claim"]
+    assert _rules(trace.replace("gives Pain a,", "gives Pain c,")) == []

@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "5"
+VERSION = "6"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 

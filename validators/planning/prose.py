@@ -15,8 +15,13 @@ from typing import Iterator
 
 from core.gates import AnyOf, Gated
 
+# A sentence ends at . ! or ? before a space, closing quotes or brackets included ('... Harmony."');
+# a full stop inside a word or number ("e.g.", "3.5") does not end it. Before, a sentence whose
+# stop was followed by a quote could not end, and the text up to it was never read (1.2% of the
+# R1 dev traces' text; independent review, e338...).
+_STOP = r"[.!?]+[)\]\"'”’*_]*(?=\s|$)"
 SENT = re.compile(r"(?:[ \t]*[*_#>-]*[ \t]*(?:(?:step|action)[ \t]*\d{1,3}[ \t]*[*_]*[ \t]*[:.)\-]|\d{1,3}[ \t]*[.)])(?!\d))?"
-                   r"[^.!?\n]*(?:\([^()\n]*\)[^.!?\n]*)*(?:[.!?]+(?=\s|$)|\n|$)", re.I)
+                   rf"[^.!?\n]*(?:(?:\([^()\n]*\)|(?!{_STOP})[.!?]+)[^.!?\n]*)*(?:{_STOP}|\n|$)", re.I)
 ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:then|so|now|next|and),?\s+)?(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s*[:.)\-]|(?P<n>\d{1,3})\s*[.)](?!\d))\s*[*_]*\s*", re.I)
 HEAD_FILLER = re.compile(
     r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
@@ -71,8 +76,16 @@ def says_no(sentence: str) -> bool:
 RESTART_WORDS = ("start", "scratch", "initial", "beginning", "again")
 # "After putting red down, orange is clear.": the state after the action the clause names, which
 # may be an earlier one than the action under discussion (flag 0 of the unannotated R1 review).
-AFTER_CLAUSE = re.compile(r"\W*(?:(?:so|now|then|and|but|wait),?\s+)*after\s+(?!(?:step|action)\s+\d)"
+AFTER_CLAUSE = re.compile(r"\W*(?:(?:alternative|another|new|different)(?:\s+\w+)?\s*:\s*)?(?:(?:so|now|then|and|but|wait),?\s+)*after\s+(?!(?:step|action)\s+\d)"
                           r"(?P<what>[^,.;:\n]{1,60}?)\s*,", re.I)
+# "If Succumb(c) adds Planet(c), then ... Planet(a) would be false.": a supposition about what the
+# action does; what follows from it is not a claim about the action (independent review, 6e3f...).
+IF_EFFECT = re.compile(r"\W*(?:(?:but|so|and|now|wait),?\s+)*(?:if|suppose|supposing|assuming)\b[^,.;:\n]*"
+                       r"\b(?:adds?|removes?|gives?|sets?|generates?|creates?|deletes?|produces?)\b", re.I)
+# "Harmony is removed by Feast": the passive names the action that did it.
+BY_AGENT = re.compile(r"\s*(?:(?:is|are|was|were|has been|have been|had been|gets?|got)\s+)?(?:\w+\s+)?"
+                      r"(?:removed|deleted|added|created|restored|consumed|set|generated|produced|given)\s+by\s+(?:the\s+)?(\w+)", re.I)
+EARLIER_STEPS = re.compile(r"\b(?:initial|first|original|earlier|previous)\b", re.I)
 EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
 THIS_ONE = re.compile(r"(?:(?:doing|performing|executing|applying|taking)\b\s*)?"
                       r"(?:(?:this|that|these|those|the)(?:\s+(?:action|step|move|one)s?)?\b|it\b|so\b|them\b)?\s*", re.I)
@@ -81,8 +94,11 @@ CLAUSE_LEAD = re.compile(r"^\W*(?:after|before|once|while|by)\b", re.I)
 CLAUSE_SPLIT = re.compile(r"[.,;:!?\n]")
 IN_STEP = re.compile(r"\b(?:in|at|by) step \d", re.I)
 STEP_NUM = re.compile(r"\bstep (\d{1,2})\b", re.I)
-TAIL = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+)?"
-                   r"(?:also\s+)?(removed|deleted|gone|false|added|true|present|created)\b")
+# "Planet(a) becomes false" and "set ... Pain(c) to false" say what an action removes, "Planet(c)
+# becomes true" what it adds (independent review of unannotated R1 traces, 6e3f...: both were read
+# as additions from the "becomes true" or "set" before them).
+TAIL = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+"
+                   r"|(?P<become>(?:becomes?|to)\s+))?(?:also\s+)?(?P<word>removed|deleted|gone|false|added|true|present|created)\b")
 LETTER = re.compile(r"[a-z]", re.I)
 ARROW_LIST = re.compile(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$")
 COLON_LIST = re.compile(r"^\s*:\s*(?:[^.;:]*?,\s*)?$")
@@ -101,6 +117,9 @@ STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|
 HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying|assum(?:e|ing)|suppose|hypothetically)\b", re.I)
 # A guess, unlike "let's try" or "suppose", which the annotators read as walk-throughs that assert.
 GUESS = re.compile(r"\b(?:maybe|perhaps|possibly|what if|how about)\b", re.I)
+# "Yes, the plan seems necessary.": the yes agrees with what it goes on to name, not with the
+# action of the sentence before (independent review, 6d91...).
+YES_ABOUT = re.compile(r"\W*yes\W+(?:the|this|that|so the|so this)\s+(?:plan|sequence|approach|way|order|answer|solution|path)\b", re.I)
 YES_HEAD = re.compile(r"^\W*(?:so,? )?(?:yes|(?:all|both)(?: three| of them)? (?:are )?(?:present|true|met|satisfied))\b", re.I)
 CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not applicable|not allowed|isn't possible"
                    r"|so no\b(?! problem)|can't do)\b|(?:^|[.(,]\s*)no[.)]|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
@@ -150,6 +169,13 @@ NO = re.compile(
     r"|\b(?:isn't|is not|aren't|are not|wasn't|not) (?:present|there|available|true)\b|\b(?:don't|do not|doesn't|does not) have\b"
     r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b"
     r"|\bbut\b[^.]{0,30}\b(?:is|are) (?:now |currently |only )?(?:on )?[a-z]\b(?![\w-])|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
+# "In that case, ..." right after a hedged sentence ("But perhaps the Planet fact is singular.") goes
+# on with the same hypothesis (independent review, 6e3f...).
+CASE_HEAD = re.compile(r"^\W*(?:but\s+|and\s+|so\s+)?in (?:that|this|which) case\b", re.I)
+# A question that asks what to do next ("How to get Pain c?") does not doubt the claim before it,
+# unlike "Pain c is missing?" or "Or is it?" (independent review: C5 of d21a...).
+NEXT_QUESTION = re.compile(r"\s*(?:but\s+|so\s+|then\s+|and\s+)?(?:how|what|which|where|why|who|when)\b", re.I)
+STRONG_RETRACT = re.compile(r"\s*(?:wait,?\s+no\b|no,?\s+wait\b|no,\s+that'?s\s+(?:wrong|not right)|that'?s\s+wrong)", re.I)
 RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|mistake)\b|(?:^|[.!;]\s+)no,|\?", re.I)
 
 # Searched sentence by sentence (or in a clause of one): each gets a literal gate (core/gates.py), which
