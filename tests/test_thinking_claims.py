@@ -451,3 +451,24 @@ def test_a_sentence_that_ends_in_a_quote_is_read() -> None:
     trace = MY_FEAST + 'Feast c from a gives Pain a, as the rules say "Feast gives Pain object." Then Succumb c.'
     assert _rules(trace) == ["false_effect_claim"]
     assert _rules(trace.replace("gives Pain a,", "gives Pain c,")) == []
+
+
+# Causes found by the fourth independent review (unchecked flags of the same 27 traces, seed 31).
+def test_a_goal_phrase_is_not_a_state_claim() -> None:
+    # "Now, to get b craves a. Need to use Overcome b from a." (371a...)
+    assert _rules(MY_WALK2 + "Now, to get b craves a. Need to use Overcome b from a.") == []
+    assert _rules(MY_WALK2 + "Now b craves a.") == ["false_state_claim"]
+
+
+def test_another_approach_from_the_initial_state_starts_a_new_line() -> None:
+    # "Another approach: Use Attack first.\n\nInitial state: ..." (aad2...: judged on the walk before)
+    check = "Initial state: Province b, Planet b, Harmony.\n\nAttack a requires Province a (no), Planet a, Harmony. So can't."
+    assert _rules(MY_WALK2 + "Another approach: Use Attack first.\n\n" + check) == []
+    assert "false_applicability_claim" in _rules(MY_WALK2 + "Hmm.\n\n" + check)
+
+
+def test_a_purpose_then_a_tagged_step_performs_it() -> None:
+    # "To do that, Succumb a (step 2):\n\nState: Province a, Planet a, ..." (aad2...)
+    trace = MY_WALK2 + "To get Pain a, Attack a (step 3):\n\nState: Pain a, Province b."
+    assert _rules(trace) == []
+    assert _rules(trace.replace(" (step 3):", ".")) == ["false_state_claim"]

@@ -60,6 +60,7 @@ from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
+NEW_APPROACH_REACH = 200  # "Another approach: ...\n\nInitial state: ..." starts over if the heading follows this close
 TAG_AFTER = re.compile(r"^\s*\([^()]*\)")
 _WHITESPACE = re.compile(r"\s*")
 FRESH = 400
@@ -241,6 +242,7 @@ class ClaimReader:
         unnamed: tuple[str, int] | None = None  # the same, at the head of any sentence, until judged
         lost: tuple[LineOfReasoning, str, int] | None = None  # a line made unknown by an unnamed action
         previous = (0, 0)  # the sentence before: "In that case, ..." goes on with its hypothesis
+        approach_at = -NEW_APPROACH_REACH - 1  # where the last "Another approach:" ended
         for s0, s1 in P.sentences(text):
             prior, previous = previous, (s0, s1)
             sentence = text[s0:s1]
@@ -254,10 +256,16 @@ class ClaimReader:
             mentions = self._actions_in(text, body_at, s1)
             # A purpose clause before the action ("2. Now, to get Harmony back, Succumb a.") makes it
             # a step only in a numbered item: in prose "To get Pain a, Attack a." names a means.
-            acts_at_head = bool(mentions) and (P.filler_only(text[body_at:mentions[0][0]]) or (
+            tagged_step = (item is None and bool(mentions) and P.STEP_TAG.match(text, mentions[0][1], s1) is not None
+                           and P.purpose_then_action(text[body_at:mentions[0][0]]))
+            acts_at_head = bool(mentions) and (P.filler_only(text[body_at:mentions[0][0]]) or tagged_step or (
                 item is not None and P.purpose_then_action(text[body_at:mentions[0][0]])))
             low = sentence.lower()
-            restart = not item and any(w in low for w in P.RESTART_WORDS) and bool(P.RESTART.search(sentence))
+            restart = not item and any(w in low for w in P.RESTART_WORDS) and (
+                bool(P.RESTART.search(sentence))
+                or (s0 - approach_at <= NEW_APPROACH_REACH and bool(P.INITIAL_HEADING.match(sentence))))
+            if P.NEW_APPROACH.match(sentence):
+                approach_at = s1
             if (number == 1 and acts_at_head) or restart:
                 line = self._new_line(lines, line_at, s0)
                 item_base = 0 if number == 1 else None
@@ -289,7 +297,7 @@ class ClaimReader:
                 frame = None
                 continue
             unparen = P.PAREN.sub(" ", sentence) if mentions else sentence
-            cond = bool(mentions) and bool(P.COND.search(unparen))
+            cond = bool(mentions) and not tagged_step and bool(P.COND.search(unparen))  # "To do that, Succumb a (step 2):" is no condition
             hedge: bool | None = None  # asked of the sentence once, when an action in it is weighed
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
@@ -645,8 +653,8 @@ class ClaimReader:
                 claims.append(self._fact_claim("state", text, f, holds, line.state, line, where))
                 claims[-1].after = line.actions[-1].text()
             elif kind == "state":
-                if P.COND.search(text[body_at:f.span[0]]):
-                    continue  # "if we have Province c": a condition, not a claim
+                if P.COND.search(text[body_at:f.span[0]]) or P.GOAL_BEFORE.search(text, max(body_at, f.span[0] - 40), f.span[0]):
+                    continue  # "if we have Province c": a condition; "to get b craves a": a goal; neither is a claim
                 step_k = P.AFTER_STEP.search(text[s0:f.span[0]]) or P.AFTER_STEP.search(text, f.span[1], s1)
                 k = int(step_k.group(1)) if step_k else (lead[1] if lead else None)
                 pos = step_k.end() if step_k else 0
@@ -820,7 +828,9 @@ class ClaimReader:
         its preconditions."""
         if f.verb == "state":
             return "state"  # its own verb: "so only c→a remains", "Planet c was removed earlier"
-        tail = P.TAIL.match(after) if P.TAIL_WORDS.search(after) else None
+        tail = P.TAIL.match(after)  # anchored: one try, cheaper than its word gate; the gate kept as a condition
+        if tail is not None and not P.TAIL_WORDS.search(after):
+            tail = None
         if tail and not f.tagged:
             word = tail.group("word")
             if word in ("removed", "deleted", "gone", "false"):

@@ -52,7 +52,7 @@ def filler_only(head: str) -> bool:
 
 
 # "2. Now, to get Harmony back, Succumb a.": the item's action, its purpose said first (review flag 26).
-PURPOSE_HEAD = re.compile(r"(?:in order )?to (?:get|restore|generate|create|make|produce|gain|obtain|bring|reset|regain|have)\b"
+PURPOSE_HEAD = re.compile(r"(?:in order )?to (?:get|restore|generate|create|make|produce|gain|obtain|bring|reset|regain|have|do (?:that|this|so))\b"
                           r"[^,.;:()\n]{0,60},\s*", re.I)
 
 
@@ -85,6 +85,16 @@ IF_EFFECT = re.compile(r"\W*(?:(?:but|so|and|now|wait),?\s+)*(?:if|suppose|suppo
 # "Harmony is removed by Feast": the passive names the action that did it.
 BY_AGENT = re.compile(r"\s*(?:(?:is|are|was|were|has been|have been|had been|gets?|got)\s+)?(?:\w+\s+)?"
                       r"(?:removed|deleted|added|created|restored|consumed|set|generated|produced|given)\s+by\s+(?:the\s+)?(\w+)", re.I)
+# "Now, to get b craves a, ...", "we need to have Province a": what is wanted, not what holds
+# (fourth independent review, 371a...).
+GOAL_BEFORE = re.compile(r"\b(?:to|need|needs|want|wants)\s+(?:get|make|create|achieve|have|reach|obtain|produce|generate)"
+                         r"\s+(?:the\s+)?(?:fact\s+)?(?:that\s+)?$", re.I)
+# "Another approach: Use Attack first. Initial state: Province a, ...": a fresh start from the initial
+# state (fourth independent review, aad2...), unlike "Initial state: ..." recalled inside a walk.
+NEW_APPROACH = re.compile(r"^\W*(?:another|alternative|a different|new)\s+(?:approach|idea|plan|way|attempt)\b|^\W*alternatively\b", re.I)
+INITIAL_HEADING = re.compile(r"^\W*(?:the\s+)?initial\s+state\s*(?:is\s*)?:", re.I)
+# "To restore Harmony, Succumb a (step 2):": a purpose, then the step it takes (fourth review, aad2...)
+STEP_TAG = re.compile(r"\s*\(\s*(?:step|action)\s+\d{1,2}\s*\)\s*:", re.I)
 EARLIER_STEPS = re.compile(r"\b(?:initial|first|original|earlier|previous)\b", re.I)
 EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
 THIS_ONE = re.compile(r"(?:(?:doing|performing|executing|applying|taking)\b\s*)?"
