@@ -192,7 +192,8 @@ def test_explorer_shows_a_thinking_steps_line_state_and_self_correction(app):
     assert not at.exception
     assert any("self-correction" in m.value for m in at.markdown)
     (claims,) = [t.value for t in at.table if "verdict" in t.value.columns]
-    assert list(claims["verdict"]) == ["true"]
+    # the rejection, and "red is not clear" read as a fact of the state it is judged in: both true
+    assert len(claims) >= 1 and set(claims["verdict"]) == {"true"}
 
 
 def test_corpus_offers_exports_of_the_filtered_view(app):

@@ -472,3 +472,45 @@ def test_a_purpose_then_a_tagged_step_performs_it() -> None:
     trace = MY_WALK2 + "To get Pain a, Attack a (step 3):\n\nState: Pain a, Province b."
     assert _rules(trace) == []
     assert _rules(trace.replace(" (step 3):", ".")) == ["false_state_claim"]
+
+
+# Blocksworld recall (an independent reader found the 16 unannotated Blocksworld R1 traces clean
+# but for one, and planted false states in copies of them: 1 of 20 was flagged). Blocks: a red,
+# b blue; blue starts on red.
+def _bw_rules(trace: str) -> list[str]:
+    return [s["rule"] for s in _audit("blocksworld", trace, VALID_ANSWER).verdict.to_json()["invalid_steps"]]
+
+
+BW_UNSTACK = "Okay, blue is on red and I want red on blue.\n\n1. Unstack blue from red. "
+
+
+def test_blocks_facts_as_models_write_them() -> None:
+    # "blue is on red" (PlanBench: "on top of"), "red is not clear", "red is no longer clear"
+    assert _bw_rules(BW_UNSTACK + "Now red is clear and I am holding blue.") == []
+    for false in ("Now blue is on red.", "Now red is not clear.", "Now red is no longer clear.", "Now the hand is empty."):
+        assert _bw_rules(BW_UNSTACK + false) == ["false_state_claim"], false
+
+
+def test_a_state_said_right_after_an_action_is_judged_there() -> None:
+    # "2. Stack blue on red. Now red is clear.": another state of the line making it true is no
+    # excuse when "now" ties the claim to the action just taken; without it, a sentence next to the
+    # action often restates its precondition ("Since blue is clear and on red.") and is left alone
+    assert _bw_rules(BW_UNSTACK + "Now blue is on red.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Since blue is clear and on red.") == []
+    assert _bw_rules(BW_UNSTACK + "\n\nLater, maybe blue is on red.") == []
+
+
+def test_a_walk_stepping_back_before_an_unread_action_is_known_again() -> None:
+    # "So we can pick it up." is an action we cannot read: the line is lost, but "2. Put down blue"
+    # steps back to a state read before it (5f2855...: nothing after it was judged)
+    lost = BW_UNSTACK + "So we can put it down.\n\n2. Put down blue. Now blue is on the table."
+    assert _bw_rules(lost) == []
+    assert _bw_rules(lost.replace("Now blue is on the table.", "Now blue is on red.")) == ["false_state_claim"]
+
+
+def test_a_paragraph_recalling_the_initial_state_is_judged_there() -> None:
+    # "Wait, initial conditions: red is on orange, ... So orange is not clear because red is on
+    # top." after the walk moved on (6ccdb4...)
+    trace = BW_UNSTACK + "2. Put down blue.\n\nWait, initial conditions: blue is on red. So red is not clear because blue is on top."
+    assert _bw_rules(trace) == []
+    assert _bw_rules(trace.replace("red is not clear", "blue is not clear")) == ["false_state_claim"]

@@ -60,6 +60,7 @@ from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
+ANCHORED = 160  # a state claim this close after the line's last action, in its paragraph, is about that action's result
 NEW_APPROACH_REACH = 200  # "Another approach: ...\n\nInitial state: ..." starts over if the heading follows this close
 TAG_AFTER = re.compile(r"^\s*\([^()]*\)")
 _WHITESPACE = re.compile(r"\s*")
@@ -242,9 +243,12 @@ class ClaimReader:
         unnamed: tuple[str, int] | None = None  # the same, at the head of any sentence, until judged
         lost: tuple[LineOfReasoning, str, int] | None = None  # a line made unknown by an unnamed action
         previous = (0, 0)  # the sentence before: "In that case, ..." goes on with its hypothesis
+        initial_at = -1  # where the paragraph began to recall the initial state ("Wait, initial conditions: ...")
         approach_at = -NEW_APPROACH_REACH - 1  # where the last "Another approach:" ended
         for s0, s1 in P.sentences(text):
             prior, previous = previous, (s0, s1)
+            if P.INITIAL_RECALL.match(text, s0, s1):
+                initial_at = s0  # what follows in its paragraph, until an action is taken, is about the initial state
             sentence = text[s0:s1]
             carried = None
             if pending is not None:
@@ -284,10 +288,12 @@ class ClaimReader:
                 line = self._fork(lines, line_at, line, item_base + int(m_after.group(1)), s0)
             elif number is not None and number > 1 and item_base is not None and acts_at_head:
                 keep = item_base + number - 1
-                if len(line.actions) > keep:
+                if len(line.actions) > keep or (not line.known and line.known_at(keep)):
+                    # the item steps back to step k-1 of its list, or past an action we could not
+                    # read that came after it ("1. Unstack blue. So we can put it down. 2. Put down blue.")
                     line = self._fork(lines, line_at, line, keep, s0)
                 elif len(line.actions) < keep:
-                    line.known = False  # "4. Succumb b" after we read only one step: steps we missed
+                    line.lose()  # "4. Succumb b" after we read only one step: steps we missed
             if len(mentions) >= 2 and sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
                     P.DONE_BEFORE.search(text[max(s0, m[0] - 60):m[0]]) for m in mentions if m[2] is not None):
                 # A plan written in one sentence is a candidate (judged as a plan elsewhere),
@@ -344,7 +350,7 @@ class ClaimReader:
                 if ((performed or P.CAN_DO.search(text[max(s0, a0 - 40):a0])) and not question
                         and lost is not None and lost[0] is line and not line.known and a0 - lost[2] <= FRESH
                         and ground.name.lower().startswith(lost[1][:4])):
-                    line.known = True  # "1. Attack: ... Yes. ... Let's say Attack a.": the action, named at last
+                    line.known, line.known_upto = True, None  # "1. Attack: ... Yes. ... Let's say Attack a.": the action, named at last
                     lost = None
                 if frame is not None:
                     self._close(frame, claims, line, text)
@@ -389,17 +395,22 @@ class ClaimReader:
             if unnamed is not None and unnamed[1] != s0:
                 unnamed = None  # judged in its own sentence or the next, never later
             if carried is not None:
-                line.known = False  # the unnamed action was never resolved: the line may have moved
+                line.lose()  # the unnamed action was never resolved: the line may have moved
                 lost = (line, carried[0], s1)
             if frame is not None and frame.span[0] >= s0:
                 frame.sentence_end = s1
             if line.known and not question and self._unread_action(text, body_at, s1, mentions):
-                line.known = False
+                line.lose()
             if (lead is not None or proposal) and not (P.BULLET.match(sentence) or text[s0:s0 + 1] in " \t"):
                 lead = None
                 proposal = False
             if not question:
-                if self._judge_sentence(text, facts_index, s0, s1, body_at, frame, line, claims, mentions, lead) and frame.forked_from:
+                if mentions and initial_at != s0:
+                    initial_at = -1  # an action named: the talk has moved on from the initial state
+                recalls_initial = (initial_at >= 0 and line.last <= initial_at and text.find("\n\n", initial_at, s0) < 0
+                                   and not P.CHANGE_WORD.search(text, s0, s1))
+                if self._judge_sentence(text, facts_index, s0, s1, body_at, frame, line, claims, mentions, lead,
+                                        recalls_initial) and frame.forked_from:
                     line = frame.forked_from  # the step back was only for an action the model then did not take
                     line_at.append((s0, line.id))
                     frame.forked_from = None
@@ -461,8 +472,10 @@ class ClaimReader:
 
     def _fork(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], line: LineOfReasoning,
               keep: int, pos: int) -> LineOfReasoning:
-        new = LineOfReasoning(len(lines), pos, line.actions[:keep], line.states[:keep + 1], line.known,
-                              broken=line.broken if line.broken is not None and line.broken < keep else None)
+        known = line.known_at(keep)  # "2. Stack blue on red" after an unread "pick it up": the state before it is known
+        new = LineOfReasoning(len(lines), pos, line.actions[:keep], line.states[:keep + 1], known,
+                              broken=line.broken if line.broken is not None and line.broken < keep else None,
+                              known_upto=None if known else line.known_upto)
         new.last = pos
         lines.append(new)
         line_at.append((pos, new.id))
@@ -470,7 +483,7 @@ class ClaimReader:
 
     def _judge_sentence(self, text: str, facts_index: FactIndex, s0: int, s1: int, body_at: int, frame: _Frame | None,
                         line: LineOfReasoning, claims: list[Claim], mentions: list,
-                        lead: tuple[str, int | None] | None = None) -> bool:
+                        lead: tuple[str, int | None] | None = None, recalls_initial: bool = False) -> bool:
         """Judges the sentence's claims; True when it took back the frame's action (the model
         found it could not be done)."""
         facts = self.facts.find(text, body_at, s1, facts_index)
@@ -521,7 +534,7 @@ class ClaimReader:
                 frame.initial = bool(P.INITIAL.search(sentence))
         if not facts:
             return undone
-        initial = bool(P.INITIAL.search(sentence))
+        initial = recalls_initial or bool(P.INITIAL.search(sentence))
         if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
@@ -530,7 +543,7 @@ class ClaimReader:
                 # "After the initial Attack and Succumb, we have Province a, ...": the model goes back
                 # to a state we cannot pin down; what follows is not judged against the line we kept
                 # (independent review, aad2...: a rejection judged on the abandoned walk-through)
-                line.known = False
+                line.lose()
             return undone
         effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
         listed_kind: str | None = None  # what a "Attack a: Province b, ..." listing gives, read when one is found
@@ -688,7 +701,8 @@ class ClaimReader:
                     # "Province is b" while Province a also holds: judged through the rejection it
                     # supports (a wrong "can't"), not on its own (thinking-claims dev notes).
                     continue
-                if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated):
+                if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated) and not (
+                        state is line.state and self._anchored(text, line, s0, f.span[0])):
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
                 if state is line.state and line.actions:
@@ -936,6 +950,18 @@ class ClaimReader:
                             f"\"{text[f.span[0]:f.span[1]]}\" denies {_atom(atom)} ({self._nl(atom)}), which "
                             f"{frame.action.text()} needs, but it holds here" + self._why(atom, line, frame.pre),
                             line.id, negative=True, state=sorted(map(_atom, frame.pre))))
+
+    @staticmethod
+    def _anchored(text: str, line: LineOfReasoning, s0: int, pos: int) -> bool:
+        """Is a state claim at `pos` said of the state the line's last action left: close after it,
+        in its paragraph, and led by "now" or "after that" ("2. Stack blue on red. Now red is
+        clear.")? Then another state of the line making it true is no excuse. CHARITABLE stays for
+        the rest: a claim further off may follow a step we did not read, and one next to the
+        action without such a word is often its precondition ("3. Pick up orange. Since orange is
+        clear ...", dev trace daa491...). Blocksworld review: planted false states right after
+        an action all passed unjudged."""
+        return (pos - line.last <= ANCHORED and text.find("\n\n", line.last, pos) < 0
+                and P.POST_CUE.search(text, s0, pos) is not None)
 
     def _true_elsewhere(self, line: LineOfReasoning, atom: Atom, negated: bool) -> bool:
         """Would the claim hold in another state of the same line? Then the model is most

@@ -63,10 +63,22 @@ class LineOfReasoning:
     known: bool = True
     last: int = 0  # where the line last moved (an action applied, a restart)
     broken: int | None = None  # index of the first action applied although inapplicable
+    known_upto: int | None = None  # how many actions it had when its state was lost: those states still hold
 
     @property
     def state(self) -> frozenset[Atom]:
         return self.states[-1]
+
+    def lose(self) -> None:
+        """The line may have moved without us (an action we could not read): its state is no
+        longer known, but the states of the actions read before it still are."""
+        if self.known:
+            self.known = False
+            self.known_upto = len(self.actions)
+
+    def known_at(self, keep: int) -> bool:
+        """Is the state after the first `keep` actions known (a walk that steps back to it)?"""
+        return self.known or (self.known_upto is not None and keep <= self.known_upto)
 
     def to_json(self) -> dict[str, object]:
         return {"id": self.id, "start": self.start, "actions": [a.text() for a in self.actions],
@@ -123,7 +135,7 @@ def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]
         elif any(c.correction or c.retracted for c in cs):
             out.append(StepVerdict(idx, "corrected", "self_correction",
                                    "; ".join(f"\"{_short(c.text)}\": " + (
-                                       "said and taken back in the same step" if c.retracted else c.message)
+                                       "said, then taken back right after" if c.retracted else c.message)
                                              for c in cs if c.correction or c.retracted)))
         else:
             out.append(StepVerdict(idx, "valid", None, "; ".join(c.message for c in cs[:4])))

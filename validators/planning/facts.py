@@ -63,6 +63,7 @@ class FactIndex:
     starts: list[int]
     bare: list[tuple[int, int, str]]
     bare_starts: list[int]
+    denied: frozenset[tuple[int, int]] = frozenset()  # matches whose own words deny the fact ("orange is not clear")
 
 
 @dataclass(slots=True)
@@ -90,15 +91,24 @@ def _template_regex(template: str, obj: str) -> tuple[str, int, bool]:
     prefix = len(words) == 2 and words[-1] == "{}"
     pieces: list[tuple[str, bool]] = []
     n = 0
+    skip = 0
     for i, w in enumerate(words):
         low = w.lower()
-        if w == "{}":
+        if skip:
+            skip -= 1
+            continue
+        if low == "on" and [x.lower() for x in words[i + 1:i + 3]] == ["top", "of"]:
+            # "the blue block is on top of the red block", as models write it: "blue is on red"
+            pieces.append((r"on(?:\s+top\s+of)?", False))
+            skip = 2
+        elif w == "{}":
             pieces.append((rf"(?:(?:object|block)\s+)?\(?\s*(?P<o{n}>{obj})\s*\)?", False))
             n += 1
         elif low == "the":
             pieces.append((r"(?:the\s+)?", True))
         elif low in ("is", "are"):
-            pieces.append((r"(?:is|are)\s+(?:still\s+|now\s+|currently\s+)?", True))
+            # "orange is not clear", "red is no longer clear", "blue isn't on red": the same fact, denied
+            pieces.append((r"(?:is|are)(?P<neg>n't|\s+not|\s+no\s+longer)?\s+(?:still\s+|now\s+|currently\s+)?", True))
         elif low == "currently":
             pieces.append((r"(?:currently\s+)?", True))
         else:
@@ -184,7 +194,9 @@ class FactReader:
         once per sentence); `find` then reads the ones inside a sentence."""
         found: list[tuple[int, int, Atom]] = []
         low = text.lower()
+        denied: set[tuple[int, int]] = set()
         for scan, (pattern, pred, arity, listed) in zip(self._scans, self.patterns):
+            negatable = "neg" in pattern.groupindex
             for m in scan.finditer(text, low):
                 if listed:
                     head_end = _HEAD_WORD.match(text, m.start(), m.end()).end()
@@ -201,11 +213,13 @@ class FactReader:
                     args.append(arg)
                 else:
                     found.append((m.start(), m.end(), (pred, *args)))
+                    if negatable and m.group("neg"):
+                        denied.add((m.start(), m.end()))
         bare: list[tuple[int, int, str]] = []
         if self._bare_scan is not None:
             bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare_scan.finditer(text, low)]
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
-        return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare])
+        return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare], frozenset(denied))
 
     def find(self, text: str, lo: int, hi: int, index: "FactIndex | None" = None) -> list[FactMention]:
         """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""
@@ -231,6 +245,15 @@ class FactReader:
             if (start, atom) in seen or out and any(o.atom == atom and o.span[0] <= start < o.span[1] for o in out):
                 continue
             seen.add((start, atom))
+            if (start, end) in index.denied:
+                # "orange is not clear": denied in its own words; only a tag beside it can say more
+                while start < end and text[start] in " \t(":
+                    start += 1
+                after = text[end:min(hi, end + 40)]
+                tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
+                exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
+                out.append(FactMention((start, end), atom, not tag_pos, tag_neg or tag_pos, "state", exclusive))
+                continue
             while start < end and text[start] in " \t(":
                 start += 1
             after = text[end:min(hi, end + 40)]

@@ -95,6 +95,12 @@ NEW_APPROACH = re.compile(r"^\W*(?:another|alternative|a different|new)\s+(?:app
 INITIAL_HEADING = re.compile(r"^\W*(?:the\s+)?initial\s+state\s*(?:is\s*)?:", re.I)
 # "To restore Harmony, Succumb a (step 2):": a purpose, then the step it takes (fourth review, aad2...)
 STEP_TAG = re.compile(r"\s*\(\s*(?:step|action)\s+\d{1,2}\s*\)\s*:", re.I)
+# "Wait, initial conditions: red is on orange, ... So orange is not clear because red is on top.":
+# the paragraph recalls the initial state (Blocksworld review, 6ccdb4...).
+INITIAL_RECALL = re.compile(r"\W*(?:(?:wait|so|ok(?:ay)?|let's see|let me (?:check|recheck|re-check)(?: again)?|again),?\s+)*"
+                            r"(?:the\s+)?(?:initial(?:ly)?\s+(?:conditions?|state|setup)\s*(?:are|is|were|was)?\s*:|initially\s*[:,])", re.I)
+CHANGE_WORD = re.compile(r"\b(?:no longer|becomes?|became|now|after|then|anymore|any more)\b", re.I)
+POST_CUE = re.compile(r"\b(?:now|after (?:that|this|it|which)|afterwards|as a result|the (?:new |resulting )?state is)\b", re.I)
 EARLIER_STEPS = re.compile(r"\b(?:initial|first|original|earlier|previous)\b", re.I)
 EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
 THIS_ONE = re.compile(r"(?:(?:doing|performing|executing|applying|taking)\b\s*)?"
@@ -165,7 +171,7 @@ ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|g
                   r"|results? in|becomes? true|makes? true)\b", re.I)
 DEL = re.compile(r"\b(?:removes?|removed|removing|deletes?|deleted|deleting|consumes?|consumed|loses?|lost|uses? up|takes? away"
                   r"|becomes? false|no longer)\b", re.I)
-STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still"
+STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still|after (?:that|this)|afterwards"
                     r"|(?:we|i) (?:don't|do not|no longer) have|(?:we|i) have no|there is no|there are no)\b", re.I)
 YES = re.compile(
     r"\b(?:so (?:yes|possible|it's possible|that's possible|we can do (?:it|that|this))|(?<!\()(?<!\(\s)yes\b|(?:all|both)(?: three| are| of them)?"
