@@ -83,10 +83,14 @@ class FactMention:
 _GAP = r"(?:\s+|\s*(?=\())"
 
 
-def _template_regex(template: str, obj: str) -> tuple[str, int, bool]:
+def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[str, int, bool]:
     """A template ("{} craves {}", "the {} is clear") -> regex with one group per object; also
-    its arity and whether it is a prefix form ("planet {}") that may take a list of objects."""
+    its arity and whether it is a prefix form ("planet {}") that may take a list of objects.
+    `short_on`: the form models write for "the {} is on top of the {}": "blue is on red", led by
+    the object (so a scan can go from one object name to the next, core/gates.py)."""
     words = template.split()
+    if short_on:
+        words = words[1:] if words and words[0].lower() == "the" else words
     arity = words.count("{}")
     prefix = len(words) == 2 and words[-1] == "{}"
     pieces: list[tuple[str, bool]] = []
@@ -97,10 +101,12 @@ def _template_regex(template: str, obj: str) -> tuple[str, int, bool]:
         if skip:
             skip -= 1
             continue
-        if low == "on" and [x.lower() for x in words[i + 1:i + 3]] == ["top", "of"]:
-            # "the blue block is on top of the red block", as models write it: "blue is on red"
-            pieces.append((r"on(?:\s+top\s+of)?", False))
+        if short_on and low == "on" and [x.lower() for x in words[i + 1:i + 3]] == ["top", "of"]:
+            pieces.append(("on", False))
             skip = 2
+        elif w == "{}" and short_on and n == 0:
+            pieces.append((rf"(?P<o{n}>{obj})", False))
+            n += 1
         elif w == "{}":
             pieces.append((rf"(?:(?:object|block)\s+)?\(?\s*(?P<o{n}>{obj})\s*\)?", False))
             n += 1
@@ -151,6 +157,9 @@ class FactReader:
                 self._exclusive.add(pred)
             else:
                 self.patterns.append((re.compile(rf"(?<![\w\-]){body}(?![\w\-])", re.I), pred, arity, False))
+                if " on top of " in f" {template.lower()} ":
+                    short, _, _ = _template_regex(template, obj, short_on=True)
+                    self.patterns.append((re.compile(rf"(?<![\w\-]){short}(?![\w\-])", re.I), pred, arity, False))
                 words = template.split()
                 if arity == 1 and words[-1] == "{}" and words[-2].isalpha() and words[-2].lower() not in ("the", "is"):
                     tail = rf"{re.escape(words[-2])}\s+(?:the\s+)?(?P<o0>{obj})(?![\w\-])"
