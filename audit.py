@@ -92,7 +92,7 @@ def audit_record(record: TraceRecord, limits: Limits | None = None) -> AuditResu
         })
     trace_valid = replay.trace_valid
     if trace_valid is None and n_steps and by_step:
-        trace_valid = not invalid_steps
+        trace_valid = False if invalid_steps else (True if not replay.unjudged else None)
     if not record.trace.strip():
         trace_valid = None
     gaps = list(replay.gaps)

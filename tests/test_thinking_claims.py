@@ -116,7 +116,9 @@ def test_a_precondition_or_an_earlier_state_is_not_an_effect_of_the_action() -> 
     adds (clear b)")."""
     verdict = _audit("blocksworld", BW_CHECK, VALID_ANSWER).verdict.to_json()
     assert verdict["answer_correct"] is True
-    assert verdict["invalid_steps"] == [] and verdict["trace_valid"] is True
+    # not called valid either: after "After putting blue down" the reader cannot follow the line,
+    # and the claims after it are left unjudged (thinking-claims.md: valid only if all are judged)
+    assert verdict["invalid_steps"] == [] and verdict["trace_valid"] is None
     wrong = BW_CHECK.replace("Now red is on blue, hand empty.", "This adds red is on blue and blue is clear.")
     (bad,) = _audit("blocksworld", wrong, VALID_ANSWER).verdict.to_json()["invalid_steps"]
     assert bad["rule"] == "false_effect_claim" and "(stack a b) does not add (clear b)" in bad["message"]
@@ -514,3 +516,13 @@ def test_a_paragraph_recalling_the_initial_state_is_judged_there() -> None:
     trace = BW_UNSTACK + "2. Put down blue.\n\nWait, initial conditions: blue is on red. So red is not clear because blue is on top."
     assert _bw_rules(trace) == []
     assert _bw_rules(trace.replace("red is not clear", "blue is not clear")) == ["false_state_claim"]
+
+
+def test_a_trace_is_valid_only_when_every_claim_in_it_was_judged() -> None:
+    # thinking-claims.md: "trace_valid true when every claim was judged, else null"; an
+    # independent reader found clean Blocksworld traces called valid with 2 of 40 steps judged
+    judged = _audit("blocksworld", BW_UNSTACK + "Now red is clear and I am holding blue.", VALID_ANSWER)
+    assert judged.verdict.trace_valid is True and judged.replay.unjudged == 0
+    lost = _audit("blocksworld", BW_UNSTACK + "Then put it somewhere nice.\n\nSo now red is clear.", VALID_ANSWER)
+    assert lost.verdict.trace_valid is None and lost.replay.unjudged >= 1
+    assert lost.replay.notes["thinking"]["claims_unjudged"] == lost.replay.unjudged

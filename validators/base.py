@@ -26,6 +26,9 @@ class Replay:
     gaps: list[Gap] = field(default_factory=list)
     states: dict[int, Any] = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
+    # assertions the replay found but could not judge (a lost line of reasoning, a state another
+    # step may explain): a trace with any is never called valid, only not invalid
+    unjudged: int = 0
 
 
 @dataclass(frozen=True)

@@ -589,6 +589,8 @@ class ClaimReader:
                     if frame.req_at is None and (f.tagged or f.atom in {l.atom for l in frame.action.pre}):
                         frame.req_at = (s0, s1)
                 if not f.tagged or frame is None or frame.pre is None or not fresh_frame:
+                    if f.tagged and frame is not None and fresh_frame:
+                        self._unjudged(claims, "applicability", text, f.span, line, "its line of reasoning was lost")
                     continue
                 if line.broken is not None and line.broken < len(line.actions) - (1 if frame.performed else 0):
                     continue  # downstream of the line's first inapplicable step (dev annotation policy)
@@ -597,6 +599,7 @@ class ClaimReader:
                     g.exclusive and g.atom[0] == f.atom[0] and g.atom in frame.pre and f.span[1] <= g.span[0] <= f.span[1] + 40
                     for g in facts)  # "Province a (no, Province is b)": the model's reading of this very state
                 if not holds and not reasoned and self._true_elsewhere(line, f.atom, f.negated):
+                    self._unjudged(claims, "applicability", text, f.span, line, "another state of its line makes it true")
                     continue
                 claims.append(self._fact_claim("applicability", text, f, holds, frame.pre, line,
                                                f"before {frame.action.text()}"))
@@ -678,6 +681,8 @@ class ClaimReader:
                     state, where = self.init, "in the initial state"
                 elif k is not None:
                     if not line.known or len(line.states) <= k:
+                        if not line.known:
+                            self._unjudged(claims, "state", text, f.span, line, "its line of reasoning was lost")
                         continue
                     state, where = line.states[k], f"after step {k} ({', '.join(a.text() for a in line.actions[:k])})"
                 elif (line.known and line.actions and f.span[0] - line.last <= FRESH
@@ -686,6 +691,8 @@ class ClaimReader:
                     where = (f"after {', '.join(a.text() for a in line.actions)}" if line.actions
                              else "in the initial state")
                 else:
+                    if not line.known:
+                        self._unjudged(claims, "state", text, f.span, line, "its line of reasoning was lost")
                     continue
                 if DOWNSTREAM_STATES is False and not initial and k is None and line.broken is not None:
                     continue
@@ -703,6 +710,7 @@ class ClaimReader:
                     continue
                 if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated) and not (
                         state is line.state and self._anchored(text, line, s0, f.span[0])):
+                    self._unjudged(claims, "state", text, f.span, line, "another state of its line makes it true")
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
                 if state is line.state and line.actions:
@@ -976,6 +984,14 @@ class ClaimReader:
             return any(atom not in st for st in line.states[-3:-1])
         return any(atom in st for st in line.states)
 
+    @staticmethod
+    def _unjudged(claims: list[Claim], kind: str, text: str, span: tuple[int, int], line: LineOfReasoning,
+                  why: str) -> None:
+        """An assertion we could not judge: kept (holds None, never shown as an error) so that a
+        trace with one is not called valid (thinking-claims.md: valid only when every claim was
+        judged)."""
+        claims.append(Claim(kind, span, text[span[0]:span[1]], None, f"not judged: {why}", line.id))
+
     def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
                        negative: bool, at: tuple[int, int], doubted: bool = True) -> None:
         ref = P.STEP_NUM.search(text, at[0], at[1]) if negative else None
@@ -983,12 +999,14 @@ class ClaimReader:
             k = int(ref.group(1))
             frame = _Frame(line.actions[k - 1], f"step {k}", line.states[k - 1], False, False, at)
         if frame.pre is None:
+            self._unjudged(claims, "applicability", text, _trimmed(text, *at), line, "its line of reasoning was lost")
             return
         unmet = unmet_preconditions(frame.action, frame.pre)
         applicable = not unmet
         holds = applicable != negative
         if not holds and not negative and CHARITABLE and any(
                 not unmet_preconditions(frame.action, st) for st in line.states):
+            self._unjudged(claims, "applicability", text, _trimmed(text, *at), line, "another state of its line allows it")
             return
         index = line.actions.index(frame.action) if frame.performed and frame.action in line.actions else len(line.actions)
         if not holds and not negative and line.broken is not None and line.broken < index:

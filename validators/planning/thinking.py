@@ -448,7 +448,10 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
                 claim_verdicts = step_verdicts(parsed, report)
                 for idx, info in step_states(parsed, report).items():
                     replay.states.setdefault(idx, info)
-                stats["claims"] = len(report.claims)
+                unjudged = sum(1 for c in report.claims if c.holds is None)
+                stats["claims"] = len(report.claims) - unjudged
+                stats["claims_unjudged"] = unjudged
+                replay.unjudged += unjudged
                 stats["lines_of_reasoning"] = len(report.lines)
         elif parsed.format == "metacot":
             candidates = _metacot_candidates(record, parsed, task, vocab, lexicon)
