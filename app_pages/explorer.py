@@ -210,7 +210,12 @@ if rec["status"] != "ok":
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Answer", verdict_label(verdict.get("answer_correct"), "answer"))
-c2.metric("Trace", verdict_label(verdict.get("trace_valid"), "trace"))
+unjudged = ((rec.get("notes") or {}).get("thinking") or {}).get("claims_unjudged") or 0
+if verdict.get("trace_valid") is None and unjudged and not invalid:
+    c2.metric("Trace", "no error found", help=f"{unjudged:,} claim(s) could not be judged (a line of reasoning the "
+              "reader lost, or a state another step may explain), so the trace is not called valid")
+else:
+    c2.metric("Trace", verdict_label(verdict.get("trace_valid"), "trace"))
 c3.metric("Steps", f"{n_steps:,}")
 c4.metric("Invalid steps", f"{len(invalid):,}",
           help=None if not invalid else f"first invalid step: {invalid[0]}")

@@ -203,3 +203,20 @@ def test_corpus_offers_exports_of_the_filtered_view(app):
     assert any("1 trace(s) match" in c.value for c in at.caption)
     assert [e for e in at.expander if e.label.startswith("Export the 1 trace(s)")]
     assert [b.label for b in at.get("download_button")] == ["CSV", "JSON", "HTML", "Parquet"]
+
+
+def test_explorer_says_no_error_found_when_claims_were_left_unjudged(app):
+    """A thinking trace with no false claim but claims it could not judge is not called valid
+    (thinking-claims.md); the explorer says what it found and why it does not say more."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM, VALID_ANSWER
+
+    trace = ("Okay, blue is on red and I want red on blue.\n\n1. Unstack blue from red. "
+             "Then put it somewhere nice.\n\nSo now red is clear.")
+    record = {"id": "unjudged1", "domain": "blocksworld", "format": "think", "model": "r1",
+              "problem": {"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "trace": trace, "answer": VALID_ANSWER}
+    _upload(app, json.dumps(record).encode() + b"\n")
+    shares = {r["record_id"]: r["share_id"] for r in recent_traces(make_engine(app.url))}
+    at = app("explorer", trace=shares["unjudged1"]).run()
+    assert not at.exception
+    (trace_metric,) = [m for m in at.metric if m.label == "Trace"]
+    assert trace_metric.value == "no error found" and "could not be judged" in (trace_metric.help or "")

@@ -526,3 +526,11 @@ def test_a_trace_is_valid_only_when_every_claim_in_it_was_judged() -> None:
     lost = _audit("blocksworld", BW_UNSTACK + "Then put it somewhere nice.\n\nSo now red is clear.", VALID_ANSWER)
     assert lost.verdict.trace_valid is None and lost.replay.unjudged >= 1
     assert lost.replay.notes["thinking"]["claims_unjudged"] == lost.replay.unjudged
+
+
+def test_a_denial_with_still_and_a_state_said_now_are_read() -> None:
+    # "Red is still not clear.", "Now Planet(b) is gone as well." (planted-claims test: not read,
+    # or read as an effect of the last action and then not judged)
+    assert _bw_rules(BW_UNSTACK + "Now red is still not clear.") == ["false_state_claim"]
+    assert _rules(MY_WALK2 + "Now Planet(b) is gone as well.") == ["false_state_claim"]
+    assert _rules(MY_WALK2 + "Now Pain c is gone.") == []

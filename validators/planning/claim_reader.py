@@ -60,6 +60,7 @@ from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
+ANCHORED_LIST = 600  # the same for a "State: ..." list, which may follow the action's own paragraph
 ANCHORED = 160  # a state claim this close after the line's last action, in its paragraph, is about that action's result
 NEW_APPROACH_REACH = 200  # "Another approach: ...\n\nInitial state: ..." starts over if the heading follows this close
 TAG_AFTER = re.compile(r"^\s*\([^()]*\)")
@@ -859,7 +860,9 @@ class ClaimReader:
                 return "del"
             return "state" if word == "present" or (word == "true" and not tail.group("become")) else "add"
         if f.verb in ("add", "del") and fresh_frame:
-            return f.verb
+            # "Now Planet b is gone.": a fact of the state now, not what the last action did (the
+            # effect reading judges only effects said with the action; planted-claims test)
+            return "state" if f.verb == "del" and P.NOW_LEAD.match(before) else f.verb
         if f.tagged and not P.LETTER.search(P.PAREN.sub(" ", before).strip(" :,-")):
             return lead or ("req" if fresh_frame else "state")
         before = P.PAREN.sub(" ", before)
@@ -968,8 +971,13 @@ class ClaimReader:
         action without such a word is often its precondition ("3. Pick up orange. Since orange is
         clear ...", dev trace daa491...). Blocksworld review: planted false states right after
         an action all passed unjudged."""
-        return (pos - line.last <= ANCHORED and text.find("\n\n", line.last, pos) < 0
-                and P.POST_CUE.search(text, s0, pos) is not None)
+        if pos - line.last <= ANCHORED and text.find("\n\n", line.last, pos) < 0 and P.POST_CUE.search(text, s0, pos):
+            return True
+        # "... Now holding Red. State: Blue on Orange, Orange on table, ...": a state heading in the
+        # action's paragraph (planted-claims test: such lists were all left unjudged). In the next
+        # paragraph it is not enough: on real traces the line had often moved by steps we did not read.
+        return (pos - line.last <= ANCHORED_LIST and text.find("\n\n", line.last, pos) < 0
+                and P.STATE_HEADING.search(text, s0, pos) is not None)
 
     def _true_elsewhere(self, line: LineOfReasoning, atom: Atom, negated: bool) -> bool:
         """Would the claim hold in another state of the same line? Then the model is most

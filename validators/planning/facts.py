@@ -114,7 +114,7 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
             pieces.append((r"(?:the\s+)?", True))
         elif low in ("is", "are"):
             # "orange is not clear", "red is no longer clear", "blue isn't on red": the same fact, denied
-            pieces.append((r"(?:is|are)(?P<neg>n't|\s+not|\s+no\s+longer)?\s+(?:still\s+|now\s+|currently\s+)?", True))
+            pieces.append((r"(?:is|are)(?:\s+(?:still|now|currently))?(?P<neg>n't|\s+not|\s+no\s+longer)?\s+(?:still\s+|now\s+|currently\s+)?", True))
         elif low == "currently":
             pieces.append((r"(?:currently\s+)?", True))
         else:

@@ -100,6 +100,8 @@ STEP_TAG = re.compile(r"\s*\(\s*(?:step|action)\s+\d{1,2}\s*\)\s*:", re.I)
 INITIAL_RECALL = re.compile(r"\W*(?:(?:wait|so|ok(?:ay)?|let's see|let me (?:check|recheck|re-check)(?: again)?|again),?\s+)*"
                             r"(?:the\s+)?(?:initial(?:ly)?\s+(?:conditions?|state|setup)\s*(?:are|is|were|was)?\s*:|initially\s*[:,])", re.I)
 CHANGE_WORD = re.compile(r"\b(?:no longer|becomes?|became|now|after|then|anymore|any more)\b", re.I)
+NOW_LEAD = re.compile(r"\W*(?:(?:so|and|but|ok(?:ay)?),?\s+)?now\b[\s,]*(?:the\s+)?$", re.I)
+STATE_HEADING = re.compile(r"(?:^|(?<=\W))(?:(?:the\s+)?(?:current|new|resulting)\s+)?state(?:\s+is)?\s*:", re.I)
 POST_CUE = re.compile(r"\b(?:now|after (?:that|this|it|which)|afterwards|as a result|the (?:new |resulting )?state is)\b", re.I)
 EARLIER_STEPS = re.compile(r"\b(?:initial|first|original|earlier|previous)\b", re.I)
 EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
