@@ -1,0 +1,127 @@
+"""Faster forms of the thinking pipeline's text scans answer exactly as the plain forms they
+replaced: each plain form is kept here as the reference, and both are run on the dev traces and
+on odd text (markup runs, stray line breaks of every kind, case-folding characters)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tests.conftest import load_dev
+from trace_parsers import _thinking as T
+from core.steps import StepGraph
+from trace_parsers.plain_text import paragraph_spans
+
+_TOKENS = ["Wait,", "wait", "Hmm.", "hmm", "But wait", "Let me check", "let's verify", "Check:", "No,", "No.",
+           "Alternatively,", "1.", "2)", "(3)", "Step 4:", "**Step 5:**", "- ", "* ", "#", ">", "`", "_", "**",
+           "So the plan is", "Therefore", "The goal", "Okay", "Now the state", "2 + 3 = 5", "this works",
+           "that doesn't work", "the goal is achieved", "work", "goal", "x", "\u0130", "\u017f", "\u212a", "\u2028",
+           "\x0b", "\x1c", "\x85", "\r", "\r\n", "\n", "\n\n", "\n \t\n", " ", "\t", ".", "!", "?", "  ", "\u00a0"]
+
+
+def _odd_texts(n: int = 400, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_TOKENS) for _ in range(rng.randint(0, 40))) for _ in range(n)]
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    traces = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")]
+    return traces + _odd_texts()
+
+
+def _paragraph_spans_reference(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for match in re.finditer(r"\S(?:.*?)(?=\n[ \t]*\n|\Z)", text, re.S):
+        start, end = match.start(), match.end()
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        spans.append((start, end))
+    return spans
+
+
+def test_paragraph_spans(texts: list[str]) -> None:
+    for text in texts:
+        assert paragraph_spans(text) == _paragraph_spans_reference(text), text[:80]
+
+
+_CUE_REFERENCE = re.compile(rf"(?:(?<=[.!?])[ \t]+|\n[ \t]*)(?=(?:[*_]+)?(?:{T._BACKTRACK}|{T._CHECK}))", re.I)
+
+
+def test_cue_cuts(texts: list[str]) -> None:
+    """The cuts inside every trimmed chunk segment() hands to the cue split."""
+    for text in texts:
+        for p_start, p_end in paragraph_spans(text):
+            for a, b, _ in T._split_items(text, p_start, p_end):
+                assert [m.end() for m in T._CUE_SPLIT.finditer(text, a, b)] == \
+                       [m.end() for m in _CUE_REFERENCE.finditer(text, a, b)], text[a:b][:80]
+
+
+def test_strip(texts: list[str]) -> None:
+    for text in texts:
+        for head in (text, text[:50], text[7:]):
+            assert T._strip(head) == re.sub(r"^[\s*_#>`]+", "", head)
+
+
+def _classify_reference(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
+    strip = re.compile(r"^[\s*_#>`]+")
+    head = strip.sub("", text[:200])
+    if item is not None:
+        body = T._ITEM.sub("", text[:200], count=1).strip()
+        for kind, name, pattern in T.KIND_RULES[1:3]:
+            if pattern.match(strip.sub("", body)):
+                return kind, f"numbered item opening with a {name}"
+        return "plan", "numbered list item"
+    for kind, name, pattern in T.KIND_RULES:
+        if pattern.match(head):
+            return kind, f"opens with a {name}"
+    if not seen_work and T._OPENING_RESTATE.match(head):
+        return "restate", "opening words before any plan"
+    if T._COMPUTE_OPENING.match(head):
+        return "compute", "opens with a state update"
+    if T.ARITH_HINT.search(text):
+        return "compute", "holds an arithmetic claim"
+    return "reason", "no cue"
+
+
+def test_classify(texts: list[str]) -> None:
+    for text in texts:
+        for seg in T.segment(text):
+            body = text[seg.start:seg.end]
+            for item in (seg.item, None, 1):
+                for seen_work in (False, True):
+                    assert T.classify(body, item, seen_work) == _classify_reference(body, item, seen_work), body[:80]
+
+
+def _backtrack_reference(graph: StepGraph, idx: int, text: str) -> int | None:
+    ref = T._STEP_REF.search(text)
+    if ref:
+        number = int(ref.group(1))
+        for j in range(idx - 1, -1, -1):
+            if graph[j].payload.get("item") == number:
+                return j
+    if T._NEW_ATTEMPT.search(text[:160]):
+        for j in range(idx - 1, -1, -1):
+            if graph[j].payload.get("item") == 1:
+                if j > 0 and graph[j - 1].kind in ("plan", "conclude") and graph[j - 1].payload.get("item") is None:
+                    return j - 1
+                return j
+    for j in range(idx - 1, -1, -1):
+        if graph[j].kind != "backtrack":
+            return j
+    return None
+
+
+def test_backtrack_targets(texts: list[str]) -> None:
+    """Also on a graph that already holds steps (metacot adds the thinking after its own)."""
+    rng = random.Random(5)
+    for text in texts + ["\n\n".join(rng.choice(_TOKENS + ["step 2", "item 1", "another approach", "start over"])
+                                     for _ in range(60)) for _ in range(200)]:
+        graph = StepGraph()
+        T.build_steps(graph, text, T.segment(text, 0, len(text) // 2), parent=None)
+        T.build_steps(graph, text, T.segment(text, len(text) // 2), parent=None)
+        for step in graph:
+            if step.kind == "backtrack":
+                assert step.payload.get("revises") == _backtrack_reference(graph, step.index, step.text), text[:80]
