@@ -9,10 +9,12 @@ import re
 
 import pytest
 
+from core.steps import StepGraph
 from tests.conftest import load_dev
 from trace_parsers import _thinking as T
-from core.steps import StepGraph
 from trace_parsers.plain_text import paragraph_spans
+from validators.countdown import arith
+from validators.thinking.arith import find_claims
 
 _TOKENS = ["Wait,", "wait", "Hmm.", "hmm", "But wait", "Let me check", "let's verify", "Check:", "No,", "No.",
            "Alternatively,", "1.", "2)", "(3)", "Step 4:", "**Step 5:**", "- ", "* ", "#", ">", "`", "_", "**",
@@ -125,3 +127,29 @@ def test_backtrack_targets(texts: list[str]) -> None:
         for step in graph:
             if step.kind == "backtrack":
                 assert step.payload.get("revises") == _backtrack_reference(graph, step.index, step.text), text[:80]
+
+
+def test_claim_hint(texts: list[str]) -> None:
+    """The hint is nothing but lower-case words, its gate's words: the gate answers as the search."""
+    words = T._CLAIM_HINT.pattern.split("|")
+    assert all(w.isalpha() and w.islower() for w in words) and T._CLAIM_HINT.needs == (tuple(sorted(words)),)
+    for text in texts + [t.upper() for t in texts[-100:]] + ["That \u017folves it.", "this \u212aorks", "WORK\u0130"]:
+        for seg in T.segment(text):
+            body = text[seg.start:seg.end]
+            assert T._has_claim_hint(body) == (T._CLAIM_HINT.pattern_.search(body) is not None), body[:80]
+
+
+def test_simple_arithmetic_is_the_parsers(texts: list[str]) -> None:
+    """Every side of every claim in the dev traces, and random short expressions."""
+    rng = random.Random(11)
+    pieces = ["0", "7", "12", "007", "\u0663", "1\u0663", "2.5", " ", "\t", "\u00a0", "+", "-", "*", "/", "x", "X",
+              "\u00d7", "\u00f7", "(", ")", "a"]
+    sides = [side for text in texts for m in find_claims(text) for side in m.text.split("=")]
+    sides += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))) for _ in range(20000)]
+    for side in sides:
+        simple = arith._simple(side)
+        if simple is None:
+            continue
+        for decimals in (False, True):
+            assert simple == arith._parsed(side, decimals), side
+    assert sum(arith._simple(s) is not None for s in sides) > 1000

@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.gates import Gated
+from core.gates import Gated, lowered
 from core.steps import Step, StepGraph
 from trace_parsers.plain_text import paragraph_spans
 
@@ -113,7 +113,8 @@ _NOT = re.compile(r"\b(?:not|n't)\b", re.I)
 _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|perhaps|so far|not sure|unless|until)\b"
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
-_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I))  # `in` is faster than the regex
+# Nothing but words: its gate (the words, found by `in` in the lower-cased step) is its answer.
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I))
 
 NUMBER_WORDS = 3
 
@@ -207,10 +208,17 @@ def segment(text: str, base: int = 0, limit: int | None = None) -> list[Segment]
     return merged
 
 
+def _has_claim_hint(text: str) -> bool:
+    """`_CLAIM_HINT.search(text)`, without the pattern's slow case-insensitive scan where the
+    lower-cased text stands for the text (core/gates.py: `lowered`)."""
+    low = lowered(text)
+    return _CLAIM_HINT.admits(low) if low is not None else _CLAIM_HINT.search(text) is not None
+
+
 def claims(text: str, offset: int) -> list[dict[str, Any]]:
     """Verification claims in a step: clauses that say a candidate passes or fails, not hedged."""
     out: list[dict[str, Any]] = []
-    if not _CLAIM_HINT.search(text):
+    if not _has_claim_hint(text):
         return out
     for m in _CLAUSE.finditer(text):
         clause = m.group(0)
