@@ -14,6 +14,7 @@ from tests.conftest import load_dev
 from trace_parsers import _thinking as T
 from trace_parsers.plain_text import paragraph_spans
 from validators.countdown import arith
+from validators.planning.thinking import REJECT_WINDOW, _REJECTED
 from validators.thinking.arith import find_claims
 
 _TOKENS = ["Wait,", "wait", "Hmm.", "hmm", "But wait", "Let me check", "let's verify", "Check:", "No,", "No.",
@@ -153,3 +154,18 @@ def test_simple_arithmetic_is_the_parsers(texts: list[str]) -> None:
         for decimals in (False, True):
             assert simple == arith._parsed(side, decimals), side
     assert sum(arith._simple(s) is not None for s in sides) > 1000
+
+
+_REJECT_REFERENCE = re.compile(
+    r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
+    r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have"
+    r"|doesn't have|does not have|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I)
+
+
+def test_rejections(texts: list[str]) -> None:
+    """The windows after each item's line, as the candidate reader asks them, and odd text."""
+    rng = random.Random(13)
+    windows = [text[p:p + REJECT_WINDOW] for text in texts for p in (rng.randrange(len(text) + 1) for _ in range(20))]
+    windows += ["No.", "no, ", " (no)", "so no problems", "So no.", "but we need it", "BUT IT LACKS", "cannot", "\u0130no."]
+    for window in windows + [w.upper() for w in windows[:500]]:
+        assert _REJECTED.found_in(window) == bool(_REJECT_REFERENCE.search(window)), window[:80]
