@@ -14,6 +14,8 @@ from tests.conftest import load_dev
 from trace_parsers import _thinking as T
 from trace_parsers.plain_text import paragraph_spans
 from validators.countdown import arith
+from validators.planning import planning_task, thinking
+from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.thinking import REJECT_WINDOW, _REJECTED
 from validators.thinking.arith import find_claims
 
@@ -169,3 +171,30 @@ def test_rejections(texts: list[str]) -> None:
     windows += ["No.", "no, ", " (no)", "so no problems", "So no.", "but we need it", "BUT IT LACKS", "cannot", "\u0130no."]
     for window in windows + [w.upper() for w in windows[:500]]:
         assert _REJECTED.found_in(window) == bool(_REJECT_REFERENCE.search(window)), window[:80]
+
+
+def _mentions_reference(text: str, lexicon: Lexicon) -> list[str]:
+    reader = _LineReader(lexicon, explicit=False)
+    found: list[str] = []
+    for m in re.finditer(r"[^.;:!?\n,]+", text):
+        clause = m.group(0)
+        kw = lexicon.keyword_anywhere.search(clause)
+        if kw:
+            line = reader.read(m.start() + kw.start(), m.end(), clause[kw.start():])
+            found.extend(thinking.task_text(lexicon.task, step) for step in line.steps if step.ok)
+    return found
+
+
+def test_mentions() -> None:
+    """Clause by clause as the plain loop over every clause reads them, for each dev lexicon."""
+    rng = random.Random(17)
+    rows = load_dev("planbench_r1_thinking.jsonl")
+    for row in rows[::3]:
+        lexicon = planning_task(row["problem"], row["domain"])[2]
+        words = [k for k, _ in lexicon.keywords] + ["pick up", "Put\ndown", "STACK", "unstack", "the red block",
+                                                    "a", "b", "c", "object a", "from", "on", "\u212a"]
+        tokens = [t for t in _TOKENS if t != "\u0130"]  # extract.py's object lookup fails on it (in both)
+        odd = ["".join(rng.choice(words + tokens) + rng.choice([" ", "", ", ", "."]) for _ in range(30))
+               for _ in range(30)]
+        for text in [row["trace"], row["trace"].upper()] + odd:
+            assert thinking._mentions(text, lexicon) == _mentions_reference(text, lexicon), text[:80]

@@ -41,8 +41,9 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
-from core.gates import AnyOf
+from core.gates import AnyOf, foldable, required
 from core.record import TraceRecord
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -67,6 +68,8 @@ _REJECT = re.compile(
     r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have|doesn't have|does not have)\b"
     r"|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b|^no\b[.!,)]|[.!?(,]\s*no\b[.!,)]", re.I)
 _CLAUSE_RUN = re.compile(r"[^.;:!?\n,]+")
+_CLAUSE_BREAK = re.compile(r"[.;:!?\n,]")
+_LAST_BREAK = re.compile(r".*[.;:!?\n,]", re.S)
 _REJECTED = AnyOf(_REJECT)  # each alternative behind its own gate (core/gates.py)
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
@@ -407,17 +410,37 @@ def _mentions(text: str, lexicon: Lexicon) -> list[str]:
     reader = _LineReader(lexicon, explicit=False)
     found: list[str] = []
     read: dict[str, list[str]] = {}
-    for m in _CLAUSE_RUN.finditer(text):
-        clause = m.group(0)
+    for start, end in _keyword_clauses(text, lexicon.keyword_anywhere):
+        clause = text[start:end]
         kw = lexicon.keyword_anywhere.search(clause)
         if not kw:
             continue
         phrase = clause[kw.start():]
         if phrase not in read:
-            line = reader.read(m.start() + kw.start(), m.end(), phrase)
+            line = reader.read(start + kw.start(), end, phrase)
             read[phrase] = [task_text(lexicon.task, step) for step in line.steps if step.ok]
         found.extend(read[phrase])
     return found
+
+
+def _keyword_clauses(text: str, keyword: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+    """The [start, end) of each clause (`_CLAUSE_RUN`) that holds a string every match of
+    `keyword` holds (core/gates.py `required`), in order; every clause where that cannot be
+    told. A trace has tens of thousands of clauses and names actions in few: the strings are
+    found in the lower-cased text at once, and a clause is found around each."""
+    needs = required(keyword, most=1)
+    if not needs or not foldable(text) or any(_CLAUSE_BREAK.search(s) for s in needs[0]):
+        yield from (m.span() for m in _CLAUSE_RUN.finditer(text))
+        return
+    end = 0
+    for hit in re.finditer("|".join(map(re.escape, needs[0])), text.lower()):
+        if hit.start() < end:
+            continue  # in the clause just given
+        last_break = _LAST_BREAK.match(text, end, hit.start())
+        start = last_break.end() if last_break else end
+        next_break = _CLAUSE_BREAK.search(text, hit.end())
+        end = next_break.start() if next_break else len(text)
+        yield start, end
 
 
 def task_text(task: Task, step: PlanStep) -> str:
