@@ -10,6 +10,7 @@ import re
 import pytest
 
 from core.steps import StepGraph
+from core.window_gates import WindowGate
 from tests.conftest import load_dev
 from trace_parsers import _thinking as T
 from trace_parsers.plain_text import paragraph_spans
@@ -17,6 +18,8 @@ from validators.countdown import arith
 from validators.planning import planning_task, thinking
 from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.thinking import REJECT_WINDOW, _REJECTED
+from validators.thinking import analysis, strings
+from validators.thinking.analysis import Candidate
 from validators.thinking.arith import find_claims
 
 _TOKENS = ["Wait,", "wait", "Hmm.", "hmm", "But wait", "Let me check", "let's verify", "Check:", "No,", "No.",
@@ -198,3 +201,31 @@ def test_mentions() -> None:
                for _ in range(30)]
         for text in [row["trace"], row["trace"].upper()] + odd:
             assert thinking._mentions(text, lexicon) == _mentions_reference(text, lexicon), text[:80]
+
+
+def test_latest_complete_candidate() -> None:
+    """The candidate a claim refers to: the one the scan of all candidates picked."""
+    rng = random.Random(19)
+    for _ in range(300):
+        cands = [Candidate(sorted(rng.sample(range(40), rng.randint(0, 3))), "c", rng.random() < 0.7, None)
+                 for _ in range(rng.randint(0, 12))]
+        latest = analysis._LatestComplete(cands)
+        for idx in range(-1, 42):
+            best = None
+            for cand in cands:
+                if cand.complete and cand.steps and cand.steps[-1] <= idx and (best is None or cand.steps[-1] > best.steps[-1]):
+                    best = cand
+            assert latest.at(idx) is best
+
+
+def test_window_gate(texts: list[str]) -> None:
+    """A window gate answers as the gate asked of each window (for a text it can read at all)."""
+    rng = random.Random(23)
+    gates = [strings._GATE, T._PASS, T._FAIL] + [g for _, g, *_ in strings._READERS]
+    for text in texts[::4] + [t.upper() for t in texts[-50:]] + ["letter \u212a has", "\u0130 letters", "a+b"]:
+        windows = [sorted((rng.randint(0, len(text)), rng.randint(0, len(text)))) for _ in range(200)]
+        for gated in gates:
+            window_gate = WindowGate(gated, text)
+            for lo, hi in windows:
+                want = gated.may_match(text, lo, hi)
+                assert window_gate.admits(lo, hi) == want or window_gate._sets is None, (gated, text[lo:hi])
