@@ -67,12 +67,6 @@ def test_cue_cuts(texts: list[str]) -> None:
                        [m.end() for m in _CUE_REFERENCE.finditer(text, a, b)], text[a:b][:80]
 
 
-def test_strip(texts: list[str]) -> None:
-    for text in texts:
-        for head in (text, text[:50], text[7:]):
-            assert T._strip(head) == re.sub(r"^[\s*_#>`]+", "", head)
-
-
 def _classify_reference(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
     strip = re.compile(r"^[\s*_#>`]+")
     head = strip.sub("", text[:200])

@@ -87,7 +87,7 @@ _COMPUTE_OPENING = re.compile(
     r"(?:now,?[ \t]+(?:the[ \t]+)?state\b|state\s*:|now\s*:|after (?:step|that|this|doing)\b|current state\b"
     r"|resulting (?:state|numbers)\b|now,? (?:we|i) have\b)", re.I)
 ARITH_HINT = re.compile(r"\d[ \t]*[-+*/×÷−·x][ \t]*\(?[ \t]*\d[^=\n]{0,80}=[ \t]*-?\d")
-_MARKUP = "*_#>`"
+_LEADING_MARKUP = r"[\s*_#>`]*+"
 
 _STEP_REF = re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I)
 _NEW_ATTEMPT = re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
@@ -125,15 +125,6 @@ class Segment:
     end: int
     item: int | None = None
     payload: dict[str, Any] = field(default_factory=dict)
-
-
-def _strip(text: str) -> str:
-    """`text` without its leading white space and markup characters, in any mix."""
-    while True:
-        stripped = text.lstrip().lstrip(_MARKUP)
-        if len(stripped) == len(text):
-            return stripped
-        text = stripped
 
 
 def _item_number(line: str) -> int | None:
@@ -236,16 +227,20 @@ def claims(text: str, offset: int) -> list[dict[str, Any]]:
 class _FirstRule:
     """Rules (kind, rule name, opening pattern) tried in order as one alternation: a match of
     `A|B|C` at a position is A's if A matches there, else B's, ..., so one `match` call gives
-    the first rule that matches (its group number says which)."""
+    the first rule that matches (its group number says which). The leading white space and
+    markup a step's opening words are read after is taken by the same call, possessively (all
+    of it, as no rule starts with such a character)."""
 
     def __init__(self, rules: list[tuple[str, str, re.Pattern[str]]]) -> None:
         if any(pattern.groups or pattern.flags != re.I | re.U for _, _, pattern in rules):
             raise ValueError("rules must be case-insensitive patterns without groups of their own")
         self.outcomes = [(kind, name) for kind, name, _ in rules]
-        self.pattern = re.compile("|".join(f"({pattern.pattern})" for _, _, pattern in rules), re.I)
+        self.pattern = re.compile(_LEADING_MARKUP + "(?:" + "|".join(f"({pattern.pattern})" for _, _, pattern in rules)
+                                  + ")", re.I)
 
-    def first(self, head: str) -> tuple[str, str] | None:
-        m = self.pattern.match(head)
+    def first(self, text: str, end: int) -> tuple[str, str] | None:
+        """The first rule opening text[:end] after its leading markup."""
+        m = self.pattern.match(text, 0, end)
         return self.outcomes[m.lastindex - 1] if m else None
 
 
@@ -260,8 +255,8 @@ def classify(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
     """(kind, rule name) for one step; see the table in the module docstring."""
     if item is not None:
         body = _ITEM.sub("", text[:200], count=1).strip()
-        return _ITEM_OPENINGS.first(_strip(body)) or ("plan", "numbered list item")
-    found = (_OPENINGS if seen_work else _FIRST_OPENINGS).first(_strip(text[:200]))
+        return _ITEM_OPENINGS.first(body, len(body)) or ("plan", "numbered list item")
+    found = (_OPENINGS if seen_work else _FIRST_OPENINGS).first(text, 200)
     if found is not None:
         return found
     if ARITH_HINT.search(text):
