@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from core.gates import _firsts, _tree
 from core.steps import StepGraph
 from core.window_gates import WindowGate
 from tests.conftest import load_dev
@@ -56,6 +57,12 @@ def test_paragraph_spans(texts: list[str]) -> None:
 
 
 _CUE_REFERENCE = re.compile(rf"(?:(?<=[.!?])[ \t]+|\n[ \t]*)(?=(?:[*_]+)?(?:{T._BACKTRACK}|{T._CHECK}))", re.I)
+
+
+def test_cue_first_characters() -> None:
+    """Every cue starts with one of _CUE_FIRSTS (case aside), which the cut pattern asks first."""
+    chars, space, empty = _firsts(_tree(f"(?:[*_]+)?(?:{T._BACKTRACK}|{T._CHECK})", re.I))
+    assert not space and not empty and chars <= set(T._CUE_FIRSTS)
 
 
 def test_cue_cuts(texts: list[str]) -> None:
@@ -165,7 +172,8 @@ def test_rejections(texts: list[str]) -> None:
     """The windows after each item's line, as the candidate reader asks them, and odd text."""
     rng = random.Random(13)
     windows = [text[p:p + REJECT_WINDOW] for text in texts for p in (rng.randrange(len(text) + 1) for _ in range(20))]
-    windows += ["No.", "no, ", " (no)", "so no problems", "So no.", "but we need it", "BUT IT LACKS", "cannot", "\u0130no."]
+    windows += ["No.", "no, ", " (no)", "so no problems", "So no.", "but we need it", "BUT IT LACKS", "cannot",
+                "\u0130no."]
     for window in windows + [w.upper() for w in windows[:500]]:
         assert _REJECTED.found_in(window) == bool(_REJECT_REFERENCE.search(window)), window[:80]
 
@@ -207,7 +215,8 @@ def test_latest_complete_candidate() -> None:
         for idx in range(-1, 42):
             best = None
             for cand in cands:
-                if cand.complete and cand.steps and cand.steps[-1] <= idx and (best is None or cand.steps[-1] > best.steps[-1]):
+                if cand.complete and cand.steps and cand.steps[-1] <= idx \
+                        and (best is None or cand.steps[-1] > best.steps[-1]):
                     best = cand
             assert latest.at(idx) is best
 

@@ -65,7 +65,8 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|→|->|=>|;|:(?=\s)")
 # a bare "no" after a sentence mark led by that mark, so that `re` scans for it.
 _REJECT = re.compile(
     r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
-    r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have|doesn't have|does not have)\b"
+    r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have"
+    r"|doesn't have|does not have)\b"
     r"|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b|^no\b[.!,)]|[.!?(,]\s*no\b[.!,)]", re.I)
 _CLAUSE_RUN = re.compile(r"[^.;:!?\n,]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n,]")
