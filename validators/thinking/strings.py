@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.gates import Gated
+from core.gates import Gated, lowered
 from core.window_gates import WindowGate
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -265,10 +265,15 @@ def find_string_claims(text: str, lo: int = 0, hi: int | None = None,
     over `text`, from a caller that reads every step of the text."""
     hi = len(text) if hi is None else hi
     found: list[StringClaim] = []
-    if (gate is not None and not gate.admits(lo, hi)) or not _GATE.search(text, lo, hi):
+    if gate is not None and not gate.admits(lo, hi):
+        return found
+    low = lowered(text[lo:hi])  # once for every pattern's gate (Gated would lower the window for each)
+    if not _GATE.admits(low) or not _GATE.pattern_.search(text, lo, hi):
         return found
     for kind, pattern, check, value_group, lead in _READERS:
-        for m in pattern.finditer(text, lo, hi):
+        if not pattern.admits(low):
+            continue
+        for m in pattern.pattern_.finditer(text, lo, hi):
             if "w" in m.re.groupindex and m.group("w") is not None:
                 subject = _literal(m.group("w"))
                 if subject is None or (lead and subject[1] and not _subject_ok(text, m.start("w"))):
