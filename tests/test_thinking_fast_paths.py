@@ -232,3 +232,36 @@ def test_window_gate(texts: list[str]) -> None:
             for lo, hi in windows:
                 want = gated.may_match(text, lo, hi)
                 assert window_gate.admits(lo, hi) == want or window_gate._sets is None, (gated, text[lo:hi])
+
+
+def _plainly_named_reference(body: str, actions: list, lexicon: Lexicon) -> bool:
+    body = body.strip().replace("**", "").replace("`", "")
+    if body.startswith("(") or thinking._CALL_STYLE.match(body):
+        return True
+    if len(actions) != 1 or lexicon.mention_re is None:
+        return len(actions) > 1
+    kw = lexicon.keyword_re.match(body)
+    if not kw:
+        return False
+    pos, needed = kw.end(), len(actions[0].args or ())
+    for m in lexicon.mention_re.finditer(body, pos):
+        if needed == 0:
+            break
+        if thinking._CONNECTORS.fullmatch(body[pos:m.start()]) is None:
+            return False
+        pos, needed = m.end(), needed - 1
+    return needed == 0
+
+
+def test_plainly_named() -> None:
+    """Every line of the dev traces read as actions, and the same with objects dropped or doubled."""
+    for row in load_dev("planbench_r1_thinking.jsonl")[::3]:
+        lexicon = planning_task(row["problem"], row["domain"])[2]
+        reader = _LineReader(lexicon, explicit=False)
+        for raw in row["trace"].splitlines():
+            line = reader.read_at_zero(raw)
+            if not line.steps:
+                continue
+            for body in (line.body, line.body + " a b", line.body.rsplit(" ", 1)[0]):
+                assert thinking._plainly_named(body, line.steps, lexicon) == \
+                       _plainly_named_reference(body, line.steps, lexicon), body

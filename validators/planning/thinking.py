@@ -133,14 +133,16 @@ def _plainly_named(body: str, actions: list[PlanStep], lexicon: Lexicon) -> bool
         return False
     pos = kw.end()
     needed = len(actions[0].args or ())
-    for m in lexicon.mention_re.finditer(body, pos):
-        if needed == 0:
-            break
+    mentions = lexicon.mention_re.finditer(body, pos)
+    while needed:  # no search for a mention after the last one needed
+        m = next(mentions, None)
+        if m is None:
+            return False
         if _CONNECTORS.fullmatch(body[pos:m.start()]) is None:
             return False
         pos = m.end()
         needed -= 1
-    return needed == 0
+    return True
 
 
 def _inline_plan(raw: str, reader: _LineReader, lexicon: Lexicon) -> list[PlanStep] | None:
