@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.gates import Gated
+from core.gates import Gated, lowered
 from core.steps import Step, StepGraph
 from trace_parsers.plain_text import paragraph_spans
 
@@ -57,7 +57,13 @@ _BACKTRACK = (r"(?:but[ \t]+)?wait\b|hmm+\b|hold on\b|alternatively\b|actually\b
 _CHECK = (r"let me (?:check|verify|double[- ]?check|re-?check|re-?verify|confirm|make sure|retrace|test|simulate"
           r"|walk through|go through)\b|let's (?:check|verify|double[- ]?check|confirm|retrace|make sure)\b"
           r"|check(?:ing)?\b|verify(?:ing)?\b|verification\b|double[- ]?check(?:ing)?\b|to (?:check|verify|confirm)\b")
-_CUE_SPLIT = re.compile(rf"(?:(?<=[.!?])[ \t]+|\n[ \t]*)(?=(?:[*_]+)?(?:{_BACKTRACK}|{_CHECK}))", re.I)
+# A cue sentence starts after a sentence end and spaces, or after a line break. Led by the one
+# character class so `re` scans for it instead of trying the cues at every position; a cut is
+# the match's end, the same as for "(?<=[.!?])[ \t]+|\n[ \t]*" as the cue cannot start with a space.
+# _CUE_FIRSTS: the characters a cue can start with, asked before the cues' alternation is tried.
+_CUE_FIRSTS = "*_abcdhlnotvw"
+_CUE_SPLIT = re.compile(rf"[.!?\n](?:(?<=\n)|(?=[ \t]))[ \t]*(?=[{_CUE_FIRSTS}])(?=(?:[*_]+)?(?:{_BACKTRACK}|{_CHECK}))",
+                        re.I)
 
 KIND_RULES: list[tuple[str, str, re.Pattern[str]]] = [
     ("answer", "final answer", re.compile(
@@ -84,7 +90,7 @@ _COMPUTE_OPENING = re.compile(
     r"(?:now,?[ \t]+(?:the[ \t]+)?state\b|state\s*:|now\s*:|after (?:step|that|this|doing)\b|current state\b"
     r"|resulting (?:state|numbers)\b|now,? (?:we|i) have\b)", re.I)
 ARITH_HINT = re.compile(r"\d[ \t]*[-+*/×÷−·x][ \t]*\(?[ \t]*\d[^=\n]{0,80}=[ \t]*-?\d")
-_LEADING_MARKUP = re.compile(r"^[\s*_#>`]+")
+_LEADING_MARKUP = r"[\s*_#>`]*+"
 
 _STEP_REF = re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I)
 _NEW_ATTEMPT = re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
@@ -110,7 +116,8 @@ _NOT = re.compile(r"\b(?:not|n't)\b", re.I)
 _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|perhaps|so far|not sure|unless|until)\b"
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
-_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I))  # `in` is faster than the regex
+# Nothing but words: its gate (the words, found by `in` in the lower-cased step) is its answer.
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I))
 
 NUMBER_WORDS = 3
 
@@ -121,10 +128,6 @@ class Segment:
     end: int
     item: int | None = None
     payload: dict[str, Any] = field(default_factory=dict)
-
-
-def _strip(text: str) -> str:
-    return _LEADING_MARKUP.sub("", text)
 
 
 def _item_number(line: str) -> int | None:
@@ -199,10 +202,17 @@ def segment(text: str, base: int = 0, limit: int | None = None) -> list[Segment]
     return merged
 
 
+def _has_claim_hint(text: str) -> bool:
+    """`_CLAIM_HINT.search(text)`, without the pattern's slow case-insensitive scan where the
+    lower-cased text stands for the text (core/gates.py: `lowered`)."""
+    low = lowered(text)
+    return _CLAIM_HINT.admits(low) if low is not None else _CLAIM_HINT.search(text) is not None
+
+
 def claims(text: str, offset: int) -> list[dict[str, Any]]:
     """Verification claims in a step: clauses that say a candidate passes or fails, not hedged."""
     out: list[dict[str, Any]] = []
-    if not _CLAIM_HINT.search(text):
+    if not _has_claim_hint(text):
         return out
     for m in _CLAUSE.finditer(text):
         clause = m.group(0)
@@ -217,45 +227,74 @@ def claims(text: str, offset: int) -> list[dict[str, Any]]:
     return out
 
 
+class _FirstRule:
+    """Rules (kind, rule name, opening pattern) tried in order as one alternation: a match of
+    `A|B|C` at a position is A's if A matches there, else B's, ..., so one `match` call gives
+    the first rule that matches (its group number says which). The leading white space and
+    markup a step's opening words are read after is taken by the same call, possessively (all
+    of it, as no rule starts with such a character)."""
+
+    def __init__(self, rules: list[tuple[str, str, re.Pattern[str]]]) -> None:
+        if any(pattern.groups or pattern.flags != re.I | re.U for _, _, pattern in rules):
+            raise ValueError("rules must be case-insensitive patterns without groups of their own")
+        self.outcomes = [(kind, name) for kind, name, _ in rules]
+        self.pattern = re.compile(_LEADING_MARKUP + "(?:" + "|".join(f"({pattern.pattern})" for _, _, pattern in rules)
+                                  + ")", re.I)
+
+    def first(self, text: str, end: int) -> tuple[str, str] | None:
+        """The first rule opening text[:end] after its leading markup."""
+        m = self.pattern.match(text, 0, end)
+        return self.outcomes[m.lastindex - 1] if m else None
+
+
+_CUED = [(kind, f"opens with a {name}", pattern) for kind, name, pattern in KIND_RULES]
+_COMPUTE_RULE = ("compute", "opens with a state update", _COMPUTE_OPENING)
+_ITEM_OPENINGS = _FirstRule([(kind, f"numbered item opening with a {name}", pattern)
+                             for kind, name, pattern in KIND_RULES[1:3]])
+_OPENINGS = _FirstRule([*_CUED, _COMPUTE_RULE])
+_FIRST_OPENINGS = _FirstRule([*_CUED, ("restate", "opening words before any plan", _OPENING_RESTATE), _COMPUTE_RULE])
+
+
 def classify(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
     """(kind, rule name) for one step; see the table in the module docstring."""
-    head = _strip(text[:200])
     if item is not None:
         body = _ITEM.sub("", text[:200], count=1).strip()
-        for kind, name, pattern in KIND_RULES[1:3]:
-            if pattern.match(_strip(body)):
-                return kind, f"numbered item opening with a {name}"
-        return "plan", "numbered list item"
-    for kind, name, pattern in KIND_RULES:
-        if pattern.match(head):
-            return kind, f"opens with a {name}"
-    if not seen_work and _OPENING_RESTATE.match(head):
-        return "restate", "opening words before any plan"
-    if _COMPUTE_OPENING.match(head):
-        return "compute", "opens with a state update"
+        return _ITEM_OPENINGS.first(body, len(body)) or ("plan", "numbered list item")
+    found = (_OPENINGS if seen_work else _FIRST_OPENINGS).first(text, 200)
+    if found is not None:
+        return found
     if ARITH_HINT.search(text):
         return "compute", "holds an arithmetic claim"
     return "reason", "no cue"
 
 
-def backtrack_target(graph: StepGraph, idx: int, text: str) -> int | None:
-    """The step a backtrack step revises (rules in the module docstring)."""
+@dataclass
+class _Earlier:
+    """The steps `backtrack_target` looks for, kept up to date as steps are added: scanning
+    back from every backtrack step cost as much as the rest of build_steps on long traces."""
+
+    item_at: dict[int, int] = field(default_factory=dict)  # item number -> latest step with it
+    last_work: int | None = None  # latest step that is not a backtrack step
+
+    def add(self, step: Step) -> None:
+        item = step.payload.get("item")
+        if item is not None:
+            self.item_at[item] = step.index
+        if step.kind != "backtrack":
+            self.last_work = step.index
+
+
+def backtrack_target(graph: StepGraph, text: str, earlier: _Earlier) -> int | None:
+    """The step a backtrack step revises (rules in the module docstring), among the steps
+    `earlier` has seen."""
     ref = _STEP_REF.search(text)
-    if ref:
-        number = int(ref.group(1))
-        for j in range(idx - 1, -1, -1):
-            if graph[j].payload.get("item") == number:
-                return j
-    if _NEW_ATTEMPT.search(text[:160]):
-        for j in range(idx - 1, -1, -1):
-            if graph[j].payload.get("item") == 1:
-                if j > 0 and graph[j - 1].kind in ("plan", "conclude") and graph[j - 1].payload.get("item") is None:
-                    return j - 1
-                return j
-    for j in range(idx - 1, -1, -1):
-        if graph[j].kind != "backtrack":
-            return j
-    return None
+    if ref and (j := earlier.item_at.get(int(ref.group(1)))) is not None:
+        return j
+    if _NEW_ATTEMPT.search(text[:160]) and (j := earlier.item_at.get(1)) is not None:
+        if j > 0 and graph[j - 1].kind in ("plan", "conclude") and graph[j - 1].payload.get("item") is None:
+            return j - 1
+        return j
+    return earlier.last_work
 
 
 def build_steps(graph: StepGraph, text: str, segments: list[Segment], parent: int | None,
@@ -263,6 +302,9 @@ def build_steps(graph: StepGraph, text: str, segments: list[Segment], parent: in
     """Add `segments` to `graph` as a chain under `parent`; returns the new step indices."""
     added: list[int] = []
     seen_work = any(s.kind in ("plan", "check", "backtrack") for s in graph.steps)
+    earlier = _Earlier()
+    for step in graph.steps:
+        earlier.add(step)
     prev = parent
     for seg in segments:
         body = text[seg.start:seg.end]
@@ -275,13 +317,14 @@ def build_steps(graph: StepGraph, text: str, segments: list[Segment], parent: in
         if found:
             payload["claims"] = found
         idx = len(graph)
-        graph.add(Step(idx, kind, (seg.start, seg.end), body, payload, parent=prev),
-                  edge_kind=edge if prev == parent else "next")
+        step = graph.add(Step(idx, kind, (seg.start, seg.end), body, payload, parent=prev),
+                         edge_kind=edge if prev == parent else "next")
         if kind == "backtrack":
-            target = backtrack_target(graph, idx, body)
+            target = backtrack_target(graph, body, earlier)
             if target is not None:
                 graph.link(idx, target, "backtrack")
                 payload["revises"] = target
+        earlier.add(step)
         added.append(idx)
         prev = idx
     return added

@@ -8,17 +8,24 @@ from core.record import TraceRecord
 from core.steps import Step, StepGraph
 from trace_parsers.base import FormatSpec, ParsedTrace
 
-_PARAGRAPH = re.compile(r"\S(?:.*?)(?=\n[ \t]*\n|\Z)", re.S)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_NON_SPACE = re.compile(r"\S")
 
 
 def paragraph_spans(text: str) -> list[tuple[int, int]]:
-    """[start, end) of each blank-line-separated paragraph, trailing whitespace trimmed."""
+    """[start, end) of each blank-line-separated paragraph, trailing whitespace trimmed: from a
+    non-space character to the next blank line after it. Found by two searches a paragraph, as
+    a single pattern with a lazy run would try the blank-line test at every character."""
     spans = []
-    for match in _PARAGRAPH.finditer(text):
-        start, end = match.start(), match.end()
+    found = _NON_SPACE.search(text)
+    while found is not None:
+        start = found.start()
+        blank = _BLANK_LINE.search(text, start + 1)
+        stop = end = blank.start() if blank else len(text)
         while end > start and text[end - 1].isspace():
             end -= 1
         spans.append((start, end))
+        found = _NON_SPACE.search(text, stop)
     return spans
 
 

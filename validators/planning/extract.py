@@ -405,11 +405,15 @@ class _Line:
                                    or self.body.endswith(":"))
 
 
+def shifted_steps(steps: list[PlanStep], offset: int) -> list[PlanStep]:
+    """Fresh copies of `steps` (a memoised reading's) for the line where it stands."""
+    return [PlanStep((step.span[0] + offset, step.span[1] + offset), step.text, step.action, step.args, step.error,
+                     step.note) for step in steps]
+
+
 def _shifted(line: _Line, offset: int) -> _Line:
-    steps = [PlanStep((step.span[0] + offset, step.span[1] + offset), step.text, step.action, step.args, step.error,
-                      step.note) for step in line.steps]
     return _Line(line.start + offset, line.end + offset, line.raw, line.indent, line.marker, line.number, line.body,
-                 steps, line.labelled, line.clean)
+                 shifted_steps(line.steps, offset), line.labelled, line.clean)
 
 
 def _iter_lines(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str]]:

@@ -41,8 +41,9 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
-from core.gates import AnyOf
+from core.gates import AnyOf, foldable, required
 from core.record import TraceRecord
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -50,7 +51,7 @@ from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
 from validators.planning.claim_reader import ClaimReader
 from validators.planning.claims import step_states, step_verdicts
-from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan
+from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan, shifted_steps
 from validators.planning.search import ground_all, reference_plan
 from validators.planning.strips import Task
 from validators.planning.vocab import Vocabulary
@@ -59,11 +60,17 @@ from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
 _ITEM_MARKER = re.compile(r"^[ \t]*[*_#>]*[ \t]*(?:(?:step|move|action)[ \t]*\d{1,3}\b[ \t]*[*_]*[ \t]*[:.)\-]?"
                           r"|\d{1,3}[ \t]*[.)]|\(\d{1,3}\)|[-*+•‣▪◦])[ \t]*[*_]*[ \t]*", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|→|->|=>|;|:(?=\s)")
+# Asked only whether it matches (AnyOf): written as top-level alternatives that each have words
+# of their own to gate on ("but " and "no" are in most windows, the words after them are not), and
+# a bare "no" after a sentence mark led by that mark, so that `re` scans for it.
 _REJECT = re.compile(
     r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
-    r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have|doesn't have|does not have"
-    r"|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I)
+    r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have"
+    r"|doesn't have|does not have)\b"
+    r"|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b|^no\b[.!,)]|[.!?(,]\s*no\b[.!,)]", re.I)
 _CLAUSE_RUN = re.compile(r"[^.;:!?\n,]+")
+_CLAUSE_BREAK = re.compile(r"[.;:!?\n,]")
+_LAST_BREAK = re.compile(r".*[.;:!?\n,]", re.S)
 _REJECTED = AnyOf(_REJECT)  # each alternative behind its own gate (core/gates.py)
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
@@ -126,14 +133,16 @@ def _plainly_named(body: str, actions: list[PlanStep], lexicon: Lexicon) -> bool
         return False
     pos = kw.end()
     needed = len(actions[0].args or ())
-    for m in lexicon.mention_re.finditer(body, pos):
-        if needed == 0:
-            break
+    mentions = lexicon.mention_re.finditer(body, pos)
+    while needed:  # no search for a mention after the last one needed
+        m = next(mentions, None)
+        if m is None:
+            return False
         if _CONNECTORS.fullmatch(body[pos:m.start()]) is None:
             return False
         pos = m.end()
         needed -= 1
-    return needed == 0
+    return True
 
 
 def _inline_plan(raw: str, reader: _LineReader, lexicon: Lexicon) -> list[PlanStep] | None:
@@ -154,11 +163,11 @@ def _inline_plan(raw: str, reader: _LineReader, lexicon: Lexicon) -> list[PlanSt
         return None
     steps = []
     for piece in pieces:
-        got = reader.read(0, len(piece), piece).steps
+        got = reader.read_at_zero(piece).steps
         if len(got) != 1 or not got[0].ok or not _plainly_named(piece, got, lexicon):
             return None
         steps.extend(got)
-    return steps
+    return shifted_steps(steps, 0)
 
 
 def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon) -> list[_Item]:
@@ -179,15 +188,15 @@ def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon
         body_at = marker.end()
         end_match = _SENTENCE_END.search(raw, body_at)
         cut = end_match.start() if end_match else len(raw)
-        read = reader.read(start, start + cut, raw[:cut])
+        read = reader.read_at_zero(raw[:cut])  # shared: only a readable item's actions are copied
         if read.marker is None:
             continue
-        actions = read.steps
-        readable = bool(actions) and all(a.ok for a in actions) and _plainly_named(read.body, actions, lexicon)
+        readable = bool(read.steps) and all(a.ok for a in read.steps) and _plainly_named(read.body, read.steps, lexicon)
+        actions = shifted_steps(read.steps, start) if readable else []
         if readable:
             cut = _more_actions(raw, cut, start, actions, reader, lexicon)
         out.append(_Item(start, start + len(raw), start + cut, _step_at(starts, start), read.number, read.marker == "bullet",
-                         actions if readable else [], readable,
+                         actions, readable,
                          question=bool(end_match and raw[end_match.start()] == "?")))
     for k, item in enumerate(out):
         if item.readable and not item.inline:
@@ -223,7 +232,7 @@ def _acts_in_prose(text: str, lexicon: Lexicon, reader: _LineReader) -> bool:
     for m in _CLAUSE.finditer(text):
         clause = _LEADING_WORDS.sub("", m.group(0))
         if clause and lexicon.keyword_re.match(clause):
-            if any(step.ok for step in reader.read(0, len(clause), clause).steps):
+            if any(step.ok for step in reader.read_at_zero(clause).steps):
                 return True
     return False
 
@@ -404,17 +413,37 @@ def _mentions(text: str, lexicon: Lexicon) -> list[str]:
     reader = _LineReader(lexicon, explicit=False)
     found: list[str] = []
     read: dict[str, list[str]] = {}
-    for m in _CLAUSE_RUN.finditer(text):
-        clause = m.group(0)
+    for start, end in _keyword_clauses(text, lexicon.keyword_anywhere):
+        clause = text[start:end]
         kw = lexicon.keyword_anywhere.search(clause)
         if not kw:
             continue
         phrase = clause[kw.start():]
         if phrase not in read:
-            line = reader.read(m.start() + kw.start(), m.end(), phrase)
+            line = reader.read(start + kw.start(), end, phrase)
             read[phrase] = [task_text(lexicon.task, step) for step in line.steps if step.ok]
         found.extend(read[phrase])
     return found
+
+
+def _keyword_clauses(text: str, keyword: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+    """The [start, end) of each clause (`_CLAUSE_RUN`) that holds a string every match of
+    `keyword` holds (core/gates.py `required`), in order; every clause where that cannot be
+    told. A trace has tens of thousands of clauses and names actions in few: the strings are
+    found in the lower-cased text at once, and a clause is found around each."""
+    needs = required(keyword, most=1)
+    if not needs or not foldable(text) or any(_CLAUSE_BREAK.search(s) for s in needs[0]):
+        yield from (m.span() for m in _CLAUSE_RUN.finditer(text))
+        return
+    end = 0
+    for hit in re.finditer("|".join(map(re.escape, needs[0])), text.lower()):
+        if hit.start() < end:
+            continue  # in the clause just given
+        last_break = _LAST_BREAK.match(text, end, hit.start())
+        start = last_break.end() if last_break else end
+        next_break = _CLAUSE_BREAK.search(text, hit.end())
+        end = next_break.start() if next_break else len(text)
+        yield start, end
 
 
 def task_text(task: Task, step: PlanStep) -> str:

@@ -34,6 +34,10 @@ _SIDE = rf"{_TERM}(?:{_OP}{_TERM})*"
 _CLAIM = re.compile(
     rf"(?<![\w.^/=<>+\-*×÷−·$€£%,])(?P<claim>{_SIDE}(?:[ \t]*=[ \t]*{_SIDE})+)(?![\w^%/]|\.\d|[ \t]*(?:%|remainder\b|rem\b))")
 _HAS_OP = re.compile(rf"{_NUM}[)\]]*{_OP}[(\[]*-?\d")
+_DECIMALS = re.compile(r"-?\d+\.(\d+)")
+_LEADING_NUMBER = re.compile(rf"\s*(-?{_NUM})\s*[-+*/×÷xX]")
+_SPACED_X = re.compile(r"[ \t]+[xX][ \t]+")
+_LEADING_MINUS = re.compile(r"^-")
 _NORMALISE = str.maketrans({"−": "-", "·": "*", "[": "(", "]": ")"})
 MAX_CLAIM_CHARS = 400
 
@@ -60,7 +64,7 @@ def _balance(side: str) -> str:
 
 
 def _decimals(side: str) -> int | None:
-    m = re.fullmatch(r"-?\d+\.(\d+)", side.strip())
+    m = _DECIMALS.fullmatch(side.strip())
     return len(m.group(1)) if m else None
 
 
@@ -79,13 +83,13 @@ def _equal(value: Fraction, side: str, claimed: Fraction) -> bool:
 
 
 def _leading_number(side: str) -> Fraction | None:
-    m = re.match(rf"\s*(-?{_NUM})\s*[-+*/×÷xX]", side)
+    m = _LEADING_NUMBER.match(side)
     return Fraction(m.group(1)) if m else None
 
 
 def _computable(side: str) -> str:
     # Spaced "x" is multiplication; a leading minus is read as 0 - ... (the parser has no unary minus).
-    return re.sub(r"^-", "0-", re.sub(r"[ \t]+[xX][ \t]+", " * ", side))
+    return _LEADING_MINUS.sub("0-", _SPACED_X.sub(" * ", side))
 
 
 def check_claim(text: str) -> tuple[bool, str] | None:

@@ -35,7 +35,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.gates import Gated
+from core.gates import Gated, lowered
+from core.window_gates import WindowGate
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 
@@ -257,15 +258,22 @@ def taken_back(text: str, end: int, hi: int) -> bool:
     return bool(_RETRACT.search(rest))
 
 
-def find_string_claims(text: str, lo: int = 0, hi: int | None = None) -> list[StringClaim]:
+def find_string_claims(text: str, lo: int = 0, hi: int | None = None,
+                       gate: WindowGate | None = None) -> list[StringClaim]:
     """Every readable string claim in text[lo:hi], in text order, spans into `text`. Overlapping
-    readings keep the earliest, longest one, so a claim is reported once."""
+    readings keep the earliest, longest one, so a claim is reported once. `gate`: `_GATE`'s
+    over `text`, from a caller that reads every step of the text."""
     hi = len(text) if hi is None else hi
     found: list[StringClaim] = []
-    if not _GATE.search(text, lo, hi):
+    if gate is not None and not gate.admits(lo, hi):
+        return found
+    low = lowered(text[lo:hi])  # once for every pattern's gate (Gated would lower the window for each)
+    if not _GATE.admits(low) or not _GATE.pattern_.search(text, lo, hi):
         return found
     for kind, pattern, check, value_group, lead in _READERS:
-        for m in pattern.finditer(text, lo, hi):
+        if not pattern.admits(low):
+            continue
+        for m in pattern.pattern_.finditer(text, lo, hi):
             if "w" in m.re.groupindex and m.group("w") is not None:
                 subject = _literal(m.group("w"))
                 if subject is None or (lead and subject[1] and not _subject_ok(text, m.start("w"))):
@@ -304,8 +312,11 @@ def step_verdicts(parsed: ParsedTrace, text: str) -> tuple[list[StepVerdict], li
     verdicts: list[StepVerdict] = []
     gaps: list[Gap] = []
     count = 0
+    gate = WindowGate(_GATE, text)
     for step in parsed.graph:
-        claims = find_string_claims(text, step.span[0], step.span[1])
+        claims = find_string_claims(text, step.span[0], step.span[1], gate)
+        if not claims:
+            continue
         count += len(claims)
         false = [c for c in claims if not c.holds and not c.retracted]
         taken_back = [c for c in claims if c.retracted]
@@ -319,6 +330,6 @@ def step_verdicts(parsed: ParsedTrace, text: str) -> tuple[list[StepVerdict], li
         elif taken_back:
             verdicts.append(StepVerdict(step.index, "corrected", "false_string_claim",
                                         "; ".join(f"{c.message} (retracted in the same step)" for c in taken_back)))
-        elif claims:
+        else:
             verdicts.append(StepVerdict(step.index, "valid", None, "; ".join(c.message for c in claims)))
     return verdicts, gaps, count

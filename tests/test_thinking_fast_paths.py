@@ -1,0 +1,267 @@
+"""Faster forms of the thinking pipeline's text scans answer exactly as the plain forms they
+replaced: each plain form is kept here as the reference, and both are run on the dev traces and
+on odd text (markup runs, stray line breaks of every kind, case-folding characters)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from core.gates import _firsts, _tree
+from core.steps import StepGraph
+from core.window_gates import WindowGate
+from tests.conftest import load_dev
+from trace_parsers import _thinking as T
+from trace_parsers.plain_text import paragraph_spans
+from validators.countdown import arith
+from validators.planning import planning_task, thinking
+from validators.planning.extract import Lexicon, _LineReader
+from validators.planning.thinking import REJECT_WINDOW, _REJECTED
+from validators.thinking import analysis, strings
+from validators.thinking.analysis import Candidate
+from validators.thinking.arith import find_claims
+
+_TOKENS = ["Wait,", "wait", "Hmm.", "hmm", "But wait", "Let me check", "let's verify", "Check:", "No,", "No.",
+           "Alternatively,", "1.", "2)", "(3)", "Step 4:", "**Step 5:**", "- ", "* ", "#", ">", "`", "_", "**",
+           "So the plan is", "Therefore", "The goal", "Okay", "Now the state", "2 + 3 = 5", "this works",
+           "that doesn't work", "the goal is achieved", "work", "goal", "x", "\u0130", "\u017f", "\u212a", "\u2028",
+           "\x0b", "\x1c", "\x85", "\r", "\r\n", "\n", "\n\n", "\n \t\n", " ", "\t", ".", "!", "?", "  ", "\u00a0"]
+
+
+def _odd_texts(n: int = 400, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_TOKENS) for _ in range(rng.randint(0, 40))) for _ in range(n)]
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    traces = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")]
+    return traces + _odd_texts()
+
+
+def _paragraph_spans_reference(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for match in re.finditer(r"\S(?:.*?)(?=\n[ \t]*\n|\Z)", text, re.S):
+        start, end = match.start(), match.end()
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        spans.append((start, end))
+    return spans
+
+
+def test_paragraph_spans(texts: list[str]) -> None:
+    for text in texts:
+        assert paragraph_spans(text) == _paragraph_spans_reference(text), text[:80]
+
+
+_CUE_REFERENCE = re.compile(rf"(?:(?<=[.!?])[ \t]+|\n[ \t]*)(?=(?:[*_]+)?(?:{T._BACKTRACK}|{T._CHECK}))", re.I)
+
+
+def test_cue_first_characters() -> None:
+    """Every cue starts with one of _CUE_FIRSTS (case aside), which the cut pattern asks first."""
+    chars, space, empty = _firsts(_tree(f"(?:[*_]+)?(?:{T._BACKTRACK}|{T._CHECK})", re.I))
+    assert not space and not empty and chars <= set(T._CUE_FIRSTS)
+
+
+def test_cue_cuts(texts: list[str]) -> None:
+    """The cuts inside every trimmed chunk segment() hands to the cue split."""
+    for text in texts:
+        for p_start, p_end in paragraph_spans(text):
+            for a, b, _ in T._split_items(text, p_start, p_end):
+                assert [m.end() for m in T._CUE_SPLIT.finditer(text, a, b)] == \
+                       [m.end() for m in _CUE_REFERENCE.finditer(text, a, b)], text[a:b][:80]
+
+
+def _classify_reference(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
+    strip = re.compile(r"^[\s*_#>`]+")
+    head = strip.sub("", text[:200])
+    if item is not None:
+        body = T._ITEM.sub("", text[:200], count=1).strip()
+        for kind, name, pattern in T.KIND_RULES[1:3]:
+            if pattern.match(strip.sub("", body)):
+                return kind, f"numbered item opening with a {name}"
+        return "plan", "numbered list item"
+    for kind, name, pattern in T.KIND_RULES:
+        if pattern.match(head):
+            return kind, f"opens with a {name}"
+    if not seen_work and T._OPENING_RESTATE.match(head):
+        return "restate", "opening words before any plan"
+    if T._COMPUTE_OPENING.match(head):
+        return "compute", "opens with a state update"
+    if T.ARITH_HINT.search(text):
+        return "compute", "holds an arithmetic claim"
+    return "reason", "no cue"
+
+
+def test_classify(texts: list[str]) -> None:
+    for text in texts:
+        for seg in T.segment(text):
+            body = text[seg.start:seg.end]
+            for item in (seg.item, None, 1):
+                for seen_work in (False, True):
+                    assert T.classify(body, item, seen_work) == _classify_reference(body, item, seen_work), body[:80]
+
+
+def _backtrack_reference(graph: StepGraph, idx: int, text: str) -> int | None:
+    ref = T._STEP_REF.search(text)
+    if ref:
+        number = int(ref.group(1))
+        for j in range(idx - 1, -1, -1):
+            if graph[j].payload.get("item") == number:
+                return j
+    if T._NEW_ATTEMPT.search(text[:160]):
+        for j in range(idx - 1, -1, -1):
+            if graph[j].payload.get("item") == 1:
+                if j > 0 and graph[j - 1].kind in ("plan", "conclude") and graph[j - 1].payload.get("item") is None:
+                    return j - 1
+                return j
+    for j in range(idx - 1, -1, -1):
+        if graph[j].kind != "backtrack":
+            return j
+    return None
+
+
+def test_backtrack_targets(texts: list[str]) -> None:
+    """Also on a graph that already holds steps (metacot adds the thinking after its own)."""
+    rng = random.Random(5)
+    for text in texts + ["\n\n".join(rng.choice(_TOKENS + ["step 2", "item 1", "another approach", "start over"])
+                                     for _ in range(60)) for _ in range(200)]:
+        graph = StepGraph()
+        T.build_steps(graph, text, T.segment(text, 0, len(text) // 2), parent=None)
+        T.build_steps(graph, text, T.segment(text, len(text) // 2), parent=None)
+        for step in graph:
+            if step.kind == "backtrack":
+                assert step.payload.get("revises") == _backtrack_reference(graph, step.index, step.text), text[:80]
+
+
+def test_claim_hint(texts: list[str]) -> None:
+    """The hint is nothing but lower-case words, its gate's words: the gate answers as the search."""
+    words = T._CLAIM_HINT.pattern.split("|")
+    assert all(w.isalpha() and w.islower() for w in words) and T._CLAIM_HINT.needs == (tuple(sorted(words)),)
+    for text in texts + [t.upper() for t in texts[-100:]] + ["That \u017folves it.", "this \u212aorks", "WORK\u0130"]:
+        for seg in T.segment(text):
+            body = text[seg.start:seg.end]
+            assert T._has_claim_hint(body) == (T._CLAIM_HINT.pattern_.search(body) is not None), body[:80]
+
+
+def test_simple_arithmetic_is_the_parsers(texts: list[str]) -> None:
+    """Every side of every claim in the dev traces, and random short expressions."""
+    rng = random.Random(11)
+    pieces = ["0", "7", "12", "007", "\u0663", "1\u0663", "2.5", " ", "\t", "\u00a0", "+", "-", "*", "/", "x", "X",
+              "\u00d7", "\u00f7", "(", ")", "a"]
+    sides = [side for text in texts for m in find_claims(text) for side in m.text.split("=")]
+    sides += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))) for _ in range(20000)]
+    for side in sides:
+        simple = arith._simple(side)
+        if simple is None:
+            continue
+        for decimals in (False, True):
+            assert simple == arith._parsed(side, decimals), side
+    assert sum(arith._simple(s) is not None for s in sides) > 1000
+
+
+_REJECT_REFERENCE = re.compile(
+    r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|not allowed|isn't allowed|not applicable|invalid"
+    r"|not valid|doesn't work|won't work|does not work|so no(?! (?:problems?|issues?|conflicts?)\b)|don't have|do not have"
+    r"|doesn't have|does not have|but (?:we |i |it )?(?:needs?|requires?|lacks?))\b|(?:^|[.!?(,]\s*)no\b[.!,)]", re.I)
+
+
+def test_rejections(texts: list[str]) -> None:
+    """The windows after each item's line, as the candidate reader asks them, and odd text."""
+    rng = random.Random(13)
+    windows = [text[p:p + REJECT_WINDOW] for text in texts for p in (rng.randrange(len(text) + 1) for _ in range(20))]
+    windows += ["No.", "no, ", " (no)", "so no problems", "So no.", "but we need it", "BUT IT LACKS", "cannot",
+                "\u0130no."]
+    for window in windows + [w.upper() for w in windows[:500]]:
+        assert _REJECTED.found_in(window) == bool(_REJECT_REFERENCE.search(window)), window[:80]
+
+
+def _mentions_reference(text: str, lexicon: Lexicon) -> list[str]:
+    reader = _LineReader(lexicon, explicit=False)
+    found: list[str] = []
+    for m in re.finditer(r"[^.;:!?\n,]+", text):
+        clause = m.group(0)
+        kw = lexicon.keyword_anywhere.search(clause)
+        if kw:
+            line = reader.read(m.start() + kw.start(), m.end(), clause[kw.start():])
+            found.extend(thinking.task_text(lexicon.task, step) for step in line.steps if step.ok)
+    return found
+
+
+def test_mentions() -> None:
+    """Clause by clause as the plain loop over every clause reads them, for each dev lexicon."""
+    rng = random.Random(17)
+    rows = load_dev("planbench_r1_thinking.jsonl")
+    for row in rows[::3]:
+        lexicon = planning_task(row["problem"], row["domain"])[2]
+        words = [k for k, _ in lexicon.keywords] + ["pick up", "Put\ndown", "STACK", "unstack", "the red block",
+                                                    "a", "b", "c", "object a", "from", "on", "\u212a"]
+        tokens = [t for t in _TOKENS if t != "\u0130"]  # extract.py's object lookup fails on it (in both)
+        odd = ["".join(rng.choice(words + tokens) + rng.choice([" ", "", ", ", "."]) for _ in range(30))
+               for _ in range(30)]
+        for text in [row["trace"], row["trace"].upper()] + odd:
+            assert thinking._mentions(text, lexicon) == _mentions_reference(text, lexicon), text[:80]
+
+
+def test_latest_complete_candidate() -> None:
+    """The candidate a claim refers to: the one the scan of all candidates picked."""
+    rng = random.Random(19)
+    for _ in range(300):
+        cands = [Candidate(sorted(rng.sample(range(40), rng.randint(0, 3))), "c", rng.random() < 0.7, None)
+                 for _ in range(rng.randint(0, 12))]
+        latest = analysis._LatestComplete(cands)
+        for idx in range(-1, 42):
+            best = None
+            for cand in cands:
+                if cand.complete and cand.steps and cand.steps[-1] <= idx \
+                        and (best is None or cand.steps[-1] > best.steps[-1]):
+                    best = cand
+            assert latest.at(idx) is best
+
+
+def test_window_gate(texts: list[str]) -> None:
+    """A window gate answers as the gate asked of each window (for a text it can read at all)."""
+    rng = random.Random(23)
+    gates = [strings._GATE, T._PASS, T._FAIL] + [g for _, g, *_ in strings._READERS]
+    for text in texts[::4] + [t.upper() for t in texts[-50:]] + ["letter \u212a has", "\u0130 letters", "a+b"]:
+        windows = [sorted((rng.randint(0, len(text)), rng.randint(0, len(text)))) for _ in range(200)]
+        for gated in gates:
+            window_gate = WindowGate(gated, text)
+            for lo, hi in windows:
+                want = gated.may_match(text, lo, hi)
+                assert window_gate.admits(lo, hi) == want or window_gate._sets is None, (gated, text[lo:hi])
+
+
+def _plainly_named_reference(body: str, actions: list, lexicon: Lexicon) -> bool:
+    body = body.strip().replace("**", "").replace("`", "")
+    if body.startswith("(") or thinking._CALL_STYLE.match(body):
+        return True
+    if len(actions) != 1 or lexicon.mention_re is None:
+        return len(actions) > 1
+    kw = lexicon.keyword_re.match(body)
+    if not kw:
+        return False
+    pos, needed = kw.end(), len(actions[0].args or ())
+    for m in lexicon.mention_re.finditer(body, pos):
+        if needed == 0:
+            break
+        if thinking._CONNECTORS.fullmatch(body[pos:m.start()]) is None:
+            return False
+        pos, needed = m.end(), needed - 1
+    return needed == 0
+
+
+def test_plainly_named() -> None:
+    """Every line of the dev traces read as actions, and the same with objects dropped or doubled."""
+    for row in load_dev("planbench_r1_thinking.jsonl")[::3]:
+        lexicon = planning_task(row["problem"], row["domain"])[2]
+        reader = _LineReader(lexicon, explicit=False)
+        for raw in row["trace"].splitlines():
+            line = reader.read_at_zero(raw)
+            if not line.steps:
+                continue
+            for body in (line.body, line.body + " a b", line.body.rsplit(" ", 1)[0]):
+                assert thinking._plainly_named(body, line.steps, lexicon) == \
+                       _plainly_named_reference(body, line.steps, lexicon), body
