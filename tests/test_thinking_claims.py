@@ -534,3 +534,13 @@ def test_a_denial_with_still_and_a_state_said_now_are_read() -> None:
     assert _bw_rules(BW_UNSTACK + "Now red is still not clear.") == ["false_state_claim"]
     assert _rules(MY_WALK2 + "Now Planet(b) is gone as well.") == ["false_state_claim"]
     assert _rules(MY_WALK2 + "Now Pain c is gone.") == []
+
+
+def test_a_character_case_folding_reads_as_an_object_letter_does_not_fail_the_audit() -> None:
+    # "İ" matches the object "i"-style mention pattern under re.IGNORECASE, but "İ".lower() is two
+    # characters: the object lookup raised KeyError and the whole answer verdict became
+    # "validator failed" (found by the exact-speed-up tests)
+    result = _audit("mystery_blocksworld", MY_WALK2 + "attack İ a", "attack İ a")
+    err = result.verdict.answer_error
+    assert err is None or "failed" not in err.message
+    assert result.verdict.answer_correct is not None

@@ -360,7 +360,10 @@ class Lexicon:
             word = m.group(1)
             obj = self._mention_cache.get(word)
             if obj is None:
-                obj = self._mention_cache[word] = self.lookup[_mention_key(word)]
+                obj = self.lookup.get(_mention_key(word))
+                if obj is None:
+                    continue  # "İ": re's case folding matches it to "i", but lower() makes it two characters
+                self._mention_cache[word] = obj
             out.append(obj)
         return out
 
