@@ -158,7 +158,7 @@ def test_length_chart_drawn_in_the_browser(tmp_path, browser):  # noqa: F811 - f
     try:
         ctx, page = _page(browser)
         page.goto(f"{base}/lengths?domain=last_letter")
-        page.get_by_text("Answer accuracy").wait_for(timeout=30_000)
+        page.get_by_text("Answer accuracy", exact=True).wait_for(timeout=30_000)  # the heading, not the intro that mentions it
         page.locator(".js-plotly-plot .xtick").first.wait_for(timeout=30_000)
         charts = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].map(el => ({
             series: el._fullData.map(t => t.name),
