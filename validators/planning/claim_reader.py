@@ -60,7 +60,7 @@ from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
-ANCHORED_LIST = 600  # the same for a "State: ..." list, which may follow the action's own paragraph
+ANCHORED_LIST = 600  # the same for a list under "State:" in the action's paragraph
 ANCHORED = 160  # a state claim this close after the line's last action, in its paragraph, is about that action's result
 NEW_APPROACH_REACH = 200  # "Another approach: ...\n\nInitial state: ..." starts over if the heading follows this close
 TAG_AFTER = re.compile(r"^\s*\([^()]*\)")
@@ -101,7 +101,6 @@ class _Frame:
     cond: bool = False  # named under "if", "would", "suppose"
     guess: bool = False  # "maybe", "perhaps": unlike "if"/"would", it hedges what the action does too
     context: bool = False  # named as the cause of a state ("because Overcome a from c removes ..."), not proposed
-    cause: bool = False  # named after "because"/"since": what later sentences say is of the action discussed before it
     proposed: bool = False  # an item of a list under "Wait, maybe:": a candidate, not said to be doable
 
 
@@ -369,10 +368,9 @@ class ClaimReader:
                 if hedge is None:
                     hedge = bool(P.HEDGE.search(unparen)) or (
                         bool(P.CASE_HEAD.match(sentence)) and bool(P.HEDGE.search(text, *prior)))
-                cause = bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0]))
                 frame = _Frame(ground, words, pre, performed, (item is not None and k == 0) or bool(follows and carried[2]),
                                (a0, a1), hedged=cond or hedge, cond=cond,
-                               context=done_before or cause, cause=cause,
+                               context=done_before or bool(P.CAUSE_BEFORE.search(text[max(s0, a0 - 30):a0])),
                                guess=hedge, proposed=proposal)
                 if follows:
                     frame.positive_talk = True

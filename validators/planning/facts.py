@@ -254,24 +254,20 @@ class FactReader:
             if (start, atom) in seen or out and any(o.atom == atom and o.span[0] <= start < o.span[1] for o in out):
                 continue
             seen.add((start, atom))
-            if (start, end) in index.denied:
-                # "orange is not clear": denied in its own words; only a tag beside it can say more
-                while start < end and text[start] in " \t(":
-                    start += 1
-                after = text[end:min(hi, end + 40)]
-                tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
-                exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
-                out.append(FactMention((start, end), atom, not tag_pos, tag_neg or tag_pos, "state", exclusive))
-                continue
+            denied = (start, end) in index.denied
             while start < end and text[start] in " \t(":
                 start += 1
             after = text[end:min(hi, end + 40)]
+            exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
+            if denied:
+                # "orange is not clear": denied in its own words; only a tag beside it can say more
+                tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
+                out.append(FactMention((start, end), atom, not tag_pos, tag_neg or tag_pos, "state", exclusive))
+                continue
             before = text[max(lo, start - 40):start]
             if after.lstrip(" \t")[:1] in (",", ".", ";", "") or after[:1] == "\n":
                 # nothing said right after it: only a negation before it can change its sense
-                negated = _negated_before(before)
-                exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
-                out.append(FactMention((start, end), atom, negated, False, None, exclusive))
+                out.append(FactMention((start, end), atom, _negated_before(before), False, None, exclusive))
                 continue
             tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
             if (tag_neg or tag_pos) and "?" in after.split(")", 1)[0]:
@@ -284,6 +280,5 @@ class FactReader:
             verb = "state" if past else "del" if verb_neg and _REMOVAL.match(after) else ("add" if verb_add else None)
             if verb is None and (verb_neg or verb_pos):
                 verb = "state"
-            exclusive = atom[0] in self._is_form and bool(self._is_form[atom[0]].fullmatch(text, start, end))
             out.append(FactMention((start, end), atom, negated, tag_neg or tag_pos, verb, exclusive))
         return out
