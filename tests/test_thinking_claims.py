@@ -544,3 +544,44 @@ def test_a_character_case_folding_reads_as_an_object_letter_does_not_fail_the_au
     err = result.verdict.answer_error
     assert err is None or "failed" not in err.message
     assert result.verdict.answer_correct is not None
+
+
+def test_properties_that_share_their_object_are_each_read() -> None:
+    # "Red is on the table and clear", "Blue: on red, clear": one object, several facts (R1's
+    # Blocksworld walk-throughs write states this way; only the first used to be read)
+    assert _bw_rules(BW_UNSTACK + "Now blue is held and red is on the table and clear.") == []
+    for false in ("Now red is on the table and not clear.", "Now red: on the table, not clear.",
+                  "Now red is clear and on top of blue."):
+        assert _bw_rules(BW_UNSTACK + false) == ["false_state_claim"], false
+    # "X is not A and B" may deny both: only the first is read
+    assert _bw_rules(BW_UNSTACK + "Now red is not on blue and on the table.") == []
+
+
+def test_facts_in_words_outside_planbench_templates() -> None:
+    # vocab/phrasings.json: "nothing is on top of X", "X is in hand", "hand empty", "sitting on"
+    assert _bw_rules(BW_UNSTACK + "Now nothing is on top of red, and blue is in hand.") == []
+    for false in ("Now nothing is on top of blue, since blue is in hand.", "Now red is sitting on blue.",
+                  "Now red is in hand.", "Now the hand is empty, hand empty."):
+        assert "false_state_claim" in _bw_rules(BW_UNSTACK + false), false
+
+
+def test_a_question_about_step_k_is_judged_before_step_k() -> None:
+    # "But wait, step 5: can you pick up orange? Because orange is on the table and clear." asks
+    # about step 5 of the list just given, in the state before it (f9a5bc...: judged after the
+    # list's last step, a false applicability flag and a false right_answer_invalid_trace gap)
+    plan = ("Okay, blue is on red and I want red on blue.\n\n1. Unstack blue from red.\n2. Put down blue.\n"
+            "3. Pick up red.\n4. Stack red on blue.\n\n")
+    asked = plan + "But wait, step 1: can you unstack blue from red? Because blue is clear and on red. Yes."
+    verdict = _audit("blocksworld", asked, VALID_ANSWER).verdict.to_json()
+    assert verdict["invalid_steps"] == [] and verdict["gaps"] == []
+    wrong = plan + "But wait, step 3: can you pick up red? Red is not clear, so no, you can't."
+    (bad,) = _audit("blocksworld", wrong, VALID_ANSWER).verdict.to_json()["invalid_steps"]
+    assert bad["rule"] == "false_applicability_claim" and "(clear a)" in bad["message"], bad
+
+
+def test_a_custom_vocabulary_brings_its_own_phrasings() -> None:
+    from validators.planning.vocab import custom_vocabulary
+    vocab, problems = custom_vocabulary({"predicates": {"clear": "{} is clear"}, "phrasings": {"clear": ["{} is free"]}})
+    assert vocab.phrasings == {"clear": ("{} is free",)} and problems == []
+    vocab, problems = custom_vocabulary({"phrasings": {"clear": "{} is free"}})
+    assert vocab.phrasings == {} and problems and "phrasings" in problems[0]

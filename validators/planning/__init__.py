@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "6"
+VERSION = "7"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 

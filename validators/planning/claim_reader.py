@@ -114,6 +114,13 @@ def _blank(text: str, start: int, end: int) -> bool:
     return start >= end or _WHITESPACE.fullmatch(text, start, end) is not None
 
 
+def _last(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> re.Match[str] | None:
+    m = None
+    for m in pattern.finditer(text, lo, hi):
+        pass
+    return m
+
+
 def _ends_with(text: str, end: int, char: str) -> bool:
     """`text[:end].rstrip().endswith(char)` without copying the text before `end` (a sentence
     deep in a long trace would copy the whole trace up to it)."""
@@ -361,6 +368,12 @@ class ClaimReader:
                 elif line.actions and line.actions[-1] == ground and (done_before or not performed):
                     performed = False
                     pre = line.states[-2] if line.known else None
+                elif (not performed and item_base is not None and (named := _last(P.STEP_NAMED, text, s0, a0))
+                      and 0 < (k_named := item_base + int(named.group(1))) <= len(line.actions)
+                      and line.actions[k_named - 1] == ground):
+                    # "But wait, step 5: can you pick up orange?" asks about step 5 of the list, in
+                    # the state before it, not after the list's last step (f9a5bc... dev trace)
+                    pre = line.states[k_named - 1] if line.known_at(k_named - 1) else None
                 follows = (carried is not None and k == 0 and at_head
                            and ground.name.lower().startswith(carried[0][:4]) and not text[carried[1]:s0].strip())
                 if follows:

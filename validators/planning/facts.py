@@ -127,6 +127,43 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
     return regex, arity, prefix
 
 
+_RUN_SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+_RUN_NEG = re.compile(r"(?:(?:not|no\s+longer)\s+)?", re.I)
+_NAMED = re.compile(r"\(\?P<\w+>")
+
+
+def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
+                 obj: str) -> tuple[re.Pattern[str] | None, list[tuple[re.Pattern[str], str, int]]]:
+    """One object said to have several properties ("Red is on the table and clear", "Blue: on
+    red, clear"): the properties of templates led by the object ("the {} is clear", "the {} is on
+    top of the {}") as tails that share it. Returns the run's pattern (None when no template is
+    so led) and each tail's own pattern, predicate and number of objects it names, in the order
+    the run's alternation tries them."""
+    tails: list[tuple[str, str, int]] = []
+    for pred, template in predicates.items():
+        words = template.split()
+        if words[:1] == ["the"]:
+            words = words[1:]
+        if len(words) < 3 or words[0] != "{}" or words[1].lower() not in ("is", "are"):
+            continue
+        rest = words[2:]
+        forms = [rest]
+        if [w.lower() for w in rest[:3]] == ["on", "top", "of"]:
+            forms.append(["on", *rest[3:]])  # "Blue: on red" for "on top of"
+        for form in forms:
+            if form.count("{}") + 1 != arity_of.get(pred, template.count("{}")):
+                continue
+            body, slots, _ = _template_regex(" ".join(form), obj)
+            tails.append((body, pred, slots))
+    if not tails:
+        return None, []
+    tails.sort(key=lambda t: -len(t[0]))  # "on top of the {}" before "on the {}"
+    any_tail = "(?:" + "|".join(_NAMED.sub("(?:", t[0]) for t in tails) + r")(?![\w\-])"
+    run = (rf"(?<![\w\-])(?:the\s+)?(?P<s>{obj})(?:(?P<is>\s+(?:is|are)(?:\s+(?:now|still|currently|also))?\s+)|\s*:\s*)"
+           rf"(?P<t>){_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
+    return re.compile(run, re.I), [(re.compile(body + r"(?![\w\-])", re.I), pred, slots) for body, pred, slots in tails]
+
+
 class FactReader:
     """Finds fact mentions for one task and vocabulary (built once per lexicon, cached)."""
 
@@ -168,6 +205,13 @@ class FactReader:
                 rf"\s*,\s*(?P<o{i}>{obj})" for i in range(1, arity)) + r"\s*\)" if arity else None
             if call:
                 self.patterns.append((re.compile(rf"(?<![\w\-]){call}", re.I), pred, arity, False))
+        for pred, templates in vocab.phrasings.items():
+            for template in templates:
+                if template.count("{}") != arity_of.get(pred, -1):
+                    continue  # a phrasing of a predicate the domain does not have, or of another arity
+                body, arity, _ = _template_regex(template, obj)
+                self.patterns.append((re.compile(rf"(?<![\w\-]){body}(?![\w\-])", re.I), pred, arity, False))
+        self._subject_run, self._tails = _subject_run(vocab.predicates, arity_of, obj)
         arrow_pattern = None
         verbs = [t.split()[1] for p, t in vocab.predicates.items() if t.count("{}") == 2 and len(t.split()) == 3
                  and t.split()[0] == t.split()[2] == "{}" and t.split()[1].lower() not in ("is", "on", "at", "in")]
@@ -190,6 +234,7 @@ class FactReader:
         # arrow is short: scanned from arrow to arrow (8x faster than every position).
         self._scans = [Scan(pattern, short_needs=pattern is arrow_pattern) for pattern, *_ in self.patterns]
         self._bare_scan = Scan(self._bare) if self._bare is not None else None
+        self._run_scan = Scan(self._subject_run) if self._subject_run is not None else None
         self._objects: dict[str, str | None] = {}
 
     def _object_of(self, token: str) -> str | None:
@@ -224,11 +269,52 @@ class FactReader:
                     found.append((m.start(), m.end(), (pred, *args)))
                     if negatable and m.group("neg"):
                         denied.add((m.start(), m.end()))
+        if self._run_scan is not None:
+            self._subject_runs(text, low, found, denied)
         bare: list[tuple[int, int, str]] = []
         if self._bare_scan is not None:
             bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare_scan.finditer(text, low)]
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare], frozenset(denied))
+
+    def _subject_runs(self, text: str, low: str, found: list[tuple[int, int, Atom]], denied: set[tuple[int, int]]) -> None:
+        """The properties a run gives its object, each as a match of its own words ("clear" in
+        "Red is on the table and clear"). After "is", the first one is the template's own match
+        (found already); after "is not" the others are left out ("Red is not clear and on the
+        table" may deny both)."""
+        assert self._run_scan is not None
+        for m in self._run_scan.finditer(text, low):
+            subject = self._object_of(m.group("s"))
+            if subject is None:
+                continue
+            pos, end, first = m.start("t"), m.end(), True
+            while pos < end:
+                if not first:
+                    sep = _RUN_SEP.match(text, pos, end)
+                    if sep is None:
+                        break
+                    pos = sep.end()
+                neg = _RUN_NEG.match(text, pos, end)
+                pos = neg.end()
+                if first and neg.group() and m.group("is") is not None:
+                    break
+                for tail, pred, slots in self._tails:
+                    tm = tail.match(text, pos, end)
+                    if tm is not None:
+                        break
+                else:
+                    break
+                args = [subject]
+                for i in range(slots):
+                    arg = self._object_of(tm.group(f"o{i}"))
+                    if arg is None:
+                        break
+                    args.append(arg)
+                if len(args) == slots + 1 and not (first and m.group("is") is not None):
+                    found.append((tm.start(), tm.end(), (pred, *args)))
+                    if neg.group():
+                        denied.add((tm.start(), tm.end()))
+                pos, first = tm.end(), False
 
     def find(self, text: str, lo: int, hi: int, index: "FactIndex | None" = None) -> list[FactMention]:
         """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""

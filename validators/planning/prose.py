@@ -162,6 +162,7 @@ BECAUSE_HEAD = re.compile(r"^\W*(?:because|since|as)\b", re.I)
 AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
+STEP_NAMED = re.compile(r"\b(?:step|action)\s*(\d{1,2})\s*[:,]", re.I)  # "But wait, step 5: can you pick up orange?"
 LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
                    r"|state|facts|now|after[^:]*)\s*:\s*$", re.I)
 BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s")

@@ -3,8 +3,11 @@
 The built-in ones are PlanBench's (`vocab/planbench.json`, taken from
 karthikv792/LLMs-Planning `llm_planning_analysis/configs/<domain>.yaml`, MIT, see
 `vocab/LICENSE`); they define PlanBench's task-3 wording ("the blue block is clear") that
-messages use, and the words plan extraction recognises. A custom `pddl` problem can bring its
-own (`problem.vocabulary`, same keys); without one, PDDL names are used as words.
+messages use, and the words plan extraction recognises. Models word facts in other ways too
+("nothing is on top of red", "orange is in hand"): `vocab/phrasings.json` (ours) lists such
+extra templates per predicate, read by the fact reader only. A custom `pddl` problem can bring
+its own (`problem.vocabulary`, same keys, `phrasings` included); without one, PDDL names are
+used as words.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from validators.planning.strips import Atom, atom_text
 
 _VOCAB_FILE = Path(__file__).with_name("vocab") / "planbench.json"
+_PHRASINGS_FILE = Path(__file__).with_name("vocab") / "phrasings.json"
 _PATTERN_NAME = re.compile(r"^([a-z]+)(\d+(?:-\d+)*)$")
 
 
@@ -29,7 +33,8 @@ class Vocabulary:
     `objects` maps PDDL names to words ("a" -> "red block"); `object_patterns` maps a name
     prefix to a template filled with the name's numbers ("l" + "1-0" -> "location_1_0");
     `short_objects` are extra words accepted when reading ("red"). `bare_names`: accept bare
-    PDDL object names in prose (mystery blocksworld's "feast a from b").
+    PDDL object names in prose (mystery blocksworld's "feast a from b"). `phrasings`: further
+    templates of a predicate that facts are read in (never used to word a message).
     """
 
     name: str
@@ -39,6 +44,7 @@ class Vocabulary:
     object_patterns: dict[str, str] = field(default_factory=dict)
     short_objects: dict[str, str] = field(default_factory=dict)
     bare_names: bool = True
+    phrasings: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def object_nl(self, name: str) -> str:
         if name in self.objects:
@@ -72,7 +78,7 @@ class Vocabulary:
         return " ".join([name, *words])
 
 
-def _planbench(name: str, raw: dict[str, Any]) -> Vocabulary:
+def _planbench(name: str, raw: dict[str, Any], phrasings: dict[str, list[str]]) -> Vocabulary:
     encoded = raw.get("encoded_objects", {})
     patterns = {k: v for k, v in encoded.items() if "{}" in v}
     exact = {k: v for k, v in encoded.items() if "{}" not in v}
@@ -84,6 +90,7 @@ def _planbench(name: str, raw: dict[str, Any]) -> Vocabulary:
         object_patterns=patterns,
         short_objects=dict(raw.get("encoded_objects_compact", {})),
         bare_names=name != "blocksworld",
+        phrasings={pred: tuple(templates) for pred, templates in phrasings.items()},
     )
 
 
@@ -93,7 +100,8 @@ def builtin_vocabulary(name: str) -> Vocabulary:
     data = json.loads(_VOCAB_FILE.read_text(encoding="utf-8"))
     if name not in data:
         raise KeyError(f"no built-in vocabulary {name!r}")
-    return _planbench(name, data[name])
+    phrasings = json.loads(_PHRASINGS_FILE.read_text(encoding="utf-8")).get(name, {})
+    return _planbench(name, data[name], phrasings)
 
 
 def custom_vocabulary(raw: Any) -> tuple[Vocabulary, list[str]]:
@@ -113,6 +121,13 @@ def custom_vocabulary(raw: Any) -> tuple[Vocabulary, list[str]]:
         return {}
 
     encoded = mapping("objects", "encoded_objects")
+    phrasings: dict[str, tuple[str, ...]] = {}
+    raw_phrasings = raw.get("phrasings")
+    if isinstance(raw_phrasings, dict) and all(
+            isinstance(v, list) and all(isinstance(t, str) for t in v) for v in raw_phrasings.values()):
+        phrasings = {str(p).lower(): tuple(v) for p, v in raw_phrasings.items()}
+    elif raw_phrasings is not None:
+        problems.append("problem.vocabulary.phrasings must map predicates to lists of templates; ignored")
     return Vocabulary(
         name="pddl",
         actions=mapping("actions"),
@@ -121,4 +136,5 @@ def custom_vocabulary(raw: Any) -> tuple[Vocabulary, list[str]]:
         object_patterns={k: v for k, v in encoded.items() if "{}" in v},
         short_objects=mapping("short_objects", "encoded_objects_compact"),
         bare_names=True,
+        phrasings=phrasings,
     ), problems
