@@ -585,3 +585,30 @@ def test_a_custom_vocabulary_brings_its_own_phrasings() -> None:
     assert vocab.phrasings == {"clear": ("{} is free",)} and problems == []
     vocab, problems = custom_vocabulary({"phrasings": {"clear": "{} is free"}})
     assert vocab.phrasings == {} and problems and "phrasings" in problems[0]
+
+
+def test_a_goal_claim_is_judged_in_the_line_state() -> None:
+    # thinking-claims.md `goal`: "Goal achieved." right after the line's last action
+    walk = BW_UNSTACK + "2. Put down blue. 3. Pick up red. 4. Stack red on blue."
+    assert _bw_rules(walk + " Goal achieved.") == []
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. Goal achieved.") == ["false_goal_claim"]
+    assert _bw_rules(walk + " This doesn't reach the goal.") == ["false_goal_claim"]
+    # not a claim about the whole goal now: a part of it, a condition, a hedge, a later paragraph
+    for said in (" Now the first goal is met.", " If I stack red on blue, the goal is met.",
+                 " Maybe the goal is achieved.", "\n\nThe goal is achieved by stacking red on blue."):
+        assert _bw_rules(BW_UNSTACK + "2. Put down blue." + said) == [], said
+
+
+def test_the_goal_being_met_is_no_verdict_on_an_action() -> None:
+    # "If I stack red on blue, the goal is met." read "is met" as "(its preconditions) are met": a
+    # false applicability flag on a conditional (found while adding goal claims)
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. If I stack red on blue, the goal is met.") == []
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. Stack red on blue: preconditions are met.") == ["false_applicability_claim"]
+
+
+def test_a_false_goal_claim_in_a_check_is_a_false_verification() -> None:
+    checked = BW_UNSTACK + "2. Put down blue. Let me verify: blue is on the table. Goal achieved."
+    gaps = [g["kind"] for g in _audit("blocksworld", checked, VALID_ANSWER).verdict.to_json()["gaps"]]
+    assert "false_verification_claim" in gaps
+    said = BW_UNSTACK + "2. Put down blue. Goal achieved."
+    assert "false_verification_claim" not in [g["kind"] for g in _audit("blocksworld", said, VALID_ANSWER).verdict.to_json()["gaps"]]

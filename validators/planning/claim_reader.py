@@ -55,7 +55,7 @@ from validators.planning import prose as P
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning, link_consequences
 from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.facts import FactIndex, FactMention, FactReader
-from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_preconditions
+from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.vocab import Vocabulary
 
 RETRACT_WINDOW = 90
@@ -426,6 +426,8 @@ class ClaimReader:
                     line = frame.forked_from  # the step back was only for an action the model then did not take
                     line_at.append((s0, line.id))
                     frame.forked_from = None
+            if not question and line.known and "goal" in low:
+                self._goal_claim(text, s0, s1, line, claims)
             self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
             if item is None and sentence.rstrip().endswith(":") and P.GUESS.search(sentence):
@@ -444,6 +446,30 @@ class ClaimReader:
         self._mark_retractions(text, claims)
         link_consequences(claims)
         return ClaimReport(claims, lines, line_at)
+
+    def _goal_claim(self, text: str, s0: int, s1: int, line: LineOfReasoning, claims: list[Claim]) -> None:
+        """"Goal achieved." right after the line's last action: the goal is said to hold in the
+        line's state (or, "doesn't reach the goal", not to). Not judged on a line that took an
+        inapplicable step (its later states rest on the model's error), nor in a condition
+        ("if we stack red, the goal is met") or a hedge."""
+        m = P.GOAL_CLAIM.search(text, s0, s1)
+        if (m is None or not line.actions or line.broken is not None or m.start() - line.last > ANCHORED
+                or text.find("\n\n", line.last, m.start()) >= 0
+                or P.COND.search(text, s0, m.start()) or P.HEDGE.search(text, s0, s1)):
+            return
+        negative = bool(m.group("neg1") or m.group("neg2"))
+        unmet = unmet_goals(self.task.problem, line.state)
+        holds = bool(unmet) if negative else not unmet
+        where = f"after {', '.join(a.text() for a in line.actions)}"
+        if holds:
+            msg = f"the goal {'does not hold' if negative else 'holds'} {where}: right"
+        elif negative:
+            msg = f"says the goal does not hold {where}, but it does"
+        else:
+            missing = ", ".join(("" if lit.positive else "not ") + _atom(lit.atom) for lit in unmet)
+            msg = f"says the goal holds {where}, but {missing} {'does' if len(unmet) == 1 else 'do'} not"
+        claims.append(Claim("goal", m.span(), m.group(), holds, msg, line.id, negative=negative,
+                            state=sorted(map(_atom, line.state)), after=line.actions[-1].text()))
 
     def _unread_action(self, text: str, lo: int, hi: int, mentions: list) -> bool:
         """Does a clause do something with an action verb we could not read ("Then put blue

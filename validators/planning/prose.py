@@ -162,6 +162,15 @@ BECAUSE_HEAD = re.compile(r"^\W*(?:because|since|as)\b", re.I)
 AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
 STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
+# "Goal achieved.", "Now the goal is met", "which satisfies both goals": the whole goal holds now
+# (thinking-claims.md `goal`). Only the plain forms: "the first goal is met", "the goal a craves b
+# is achieved" speak of a part of it, and "which is the goal" names a fact, not the state.
+GOAL_CLAIM = re.compile(
+    r"(?<![\w-])(?:(?:(?<!first )(?<!second )(?<!one )(?<!sub)goals?(?:\s+state)?\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?"
+    r"(?:now\s+|also\s+|finally\s+|then\s+|fully\s+)?(?P<neg1>not\s+(?:yet\s+)?)?"
+    r"(?:achieved|reached|met|satisfied|accomplished|fulfilled))"
+    r"|(?:(?P<neg2>(?:doesn't|does\s+not|don't|do\s+not|didn't|won't|isn't|not)\s+)?(?:achieves?|reach(?:es)?|meets?|satisf(?:y|ies)|achieving|reaching|meeting|satisfying)"
+    r"\s+(?:the|our|both|all(?:\s+the)?)\s+goals?(?!\s+(?:of|for)\b)))(?![\w-])", re.I)
 STEP_NAMED = re.compile(r"\b(?:step|action)\s*(\d{1,2})\s*[:,]", re.I)  # "But wait, step 5: can you pick up orange?"
 LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
                    r"|state|facts|now|after[^:]*)\s*:\s*$", re.I)
@@ -178,7 +187,7 @@ STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(
                     r"|(?:we|i) (?:don't|do not|no longer) have|(?:we|i) have no|there is no|there are no)\b", re.I)
 YES = re.compile(
     r"\b(?:so (?:yes|possible|it's possible|that's possible|we can do (?:it|that|this))|(?<!\()(?<!\(\s)yes\b|(?:all|both)(?: three| are| of them)?"
-    r" (?:present|true|met|satisfied|there|available|hold|good)|(?:is|are) (?:all )?(?:met|satisfied)|(?:→|->) ?(?:all )?"
+    r" (?:present|true|met|satisfied|there|available|hold|good)|(?<!goal )(?<!goals )(?:is|are) (?:all )?(?:met|satisfied)|(?:→|->) ?(?:all )?"
     r"(?:true|yes|ok)|(?:is|it's) (?:possible|applicable|allowed|doable)|can be (?:done|performed|applied)|we can do (?:it|that|this)"
     r"|all (?:preconditions|prerequisites|requirements) (?:are )?(?:met|satisfied))", re.I)
 NO = re.compile(

@@ -50,12 +50,13 @@ from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
 from validators.planning.claim_reader import ClaimReader
-from validators.planning.claims import step_states, step_verdicts
+from validators.planning.claims import ClaimReport, step_states, step_verdicts
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan, shifted_steps
 from validators.planning.search import ground_all, reference_plan
 from validators.planning.strips import Task
 from validators.planning.vocab import Vocabulary
 from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
+from validators.thinking.strings import is_checking
 
 _ITEM_MARKER = re.compile(r"^[ \t]*[*_#>]*[ \t]*(?:(?:step|move|action)[ \t]*\d{1,3}\b[ \t]*[*_]*[ \t]*[:.)\-]?"
                           r"|\d{1,3}[ \t]*[.)]|\(\d{1,3}\)|[-*+•‣▪◦])[ \t]*[*_]*[ \t]*", re.I)
@@ -456,6 +457,18 @@ def _is_subsequence(needle: tuple[str, ...], hay: list[str]) -> bool:
     return all(any(x == y for y in it) for x in needle)
 
 
+def _goal_gaps(replay: Replay, parsed: ParsedTrace, report: ClaimReport) -> None:
+    """thinking-claims.md: a false goal claim made in a checking step is a false verification."""
+    steps = parsed.graph.steps
+    starts = [s.span[0] for s in steps]
+    for c in report.claims:
+        if c.kind != "goal" or c.holds is not False or c.retracted or not steps:
+            continue
+        idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
+        if is_checking(steps[idx]):
+            replay.gaps.append(Gap("false_verification_claim", f"step {idx} checks and states \"{c.text}\": {c.message}", [idx]))
+
+
 def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, task: Task, vocab: Vocabulary,
                     lexicon: Lexicon, check: PlanCheck) -> None:
     """Candidate plans, verification claims and faithfulness gaps of a thinking trace, added to
@@ -475,6 +488,7 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
                 stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
             else:
                 claim_verdicts = step_verdicts(parsed, report)
+                _goal_gaps(replay, parsed, report)
                 for idx, info in step_states(parsed, report).items():
                     replay.states.setdefault(idx, info)
                 unjudged = sum(1 for c in report.claims if c.holds is None)

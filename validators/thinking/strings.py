@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from core.gates import Gated, lowered
 from core.window_gates import WindowGate
+from core.steps import Step
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 
@@ -306,6 +307,12 @@ _CHECKING = re.compile(r"\b(?:verif\w*|confirm\w*|double[- ]?check\w*)\b|\b(?:is
                        re.I)
 
 
+def is_checking(step: Step) -> bool:
+    """A step that checks (its kind, or "verify", "confirm", "is correct" in it): a false claim
+    there is also a false verification (thinking-claims.md)."""
+    return step.kind == "check" or bool(_CHECKING.search(step.text))
+
+
 def step_verdicts(parsed: ParsedTrace, text: str) -> tuple[list[StepVerdict], list[Gap], int]:
     """Per-step verdicts of the string claims in each step, the gaps they make, and the number of
     claims (read step by step so a claim never spans two steps)."""
@@ -324,7 +331,7 @@ def step_verdicts(parsed: ParsedTrace, text: str) -> tuple[list[StepVerdict], li
             message = "; ".join(c.message for c in false)
             verdicts.append(StepVerdict(step.index, "invalid", "false_string_claim", message,
                                         found=[c.text for c in false]))
-            if step.kind == "check" or _CHECKING.search(step.text):
+            if is_checking(step):
                 gaps.append(Gap("false_verification_claim", f"step {step.index} checks and states {message}",
                                 [step.index]))
         elif taken_back:
