@@ -612,3 +612,21 @@ def test_a_false_goal_claim_in_a_check_is_a_false_verification() -> None:
     assert "false_verification_claim" in gaps
     said = BW_UNSTACK + "2. Put down blue. Goal achieved."
     assert "false_verification_claim" not in [g["kind"] for g in _audit("blocksworld", said, VALID_ANSWER).verdict.to_json()["gaps"]]
+
+
+def test_doable_now_is_judged_in_the_current_state() -> None:
+    # "So I can stack blue on red now." after putting blue down: "now" leaves no room for a step
+    # back that would make it doable (planted-claims test); without "now" the step back stays
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. So I can stack blue on red now.") == ["false_applicability_claim"]
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. Now I can pick up red.") == []
+
+
+def test_what_an_action_makes_or_leaves_is_an_effect_claim() -> None:
+    # "This makes red not clear.", "That leaves blue on red." (planted-claims test: unread)
+    walk = BW_UNSTACK + "2. Put down blue. "
+    assert _bw_rules(walk + "This makes blue clear and on the table, and the hand empty.") == []
+    assert _bw_rules(walk + "That leaves red clear.") == []
+    for false in ("This makes red not clear.", "That leaves blue on red."):
+        assert _bw_rules(walk + false) == ["false_effect_claim"], false
+    # "That makes sense because blue has nothing on top." is no effect of anything
+    assert _bw_rules(walk + "That makes sense because nothing is on top of red.") == []

@@ -102,6 +102,7 @@ class _Frame:
     guess: bool = False  # "maybe", "perhaps": unlike "if"/"would", it hedges what the action does too
     context: bool = False  # named as the cause of a state ("because Overcome a from c removes ..."), not proposed
     proposed: bool = False  # an item of a list under "Wait, maybe:": a candidate, not said to be doable
+    now: bool = False  # said doable "now": in the line's current state, no step back read into it
 
 
 def _atom(atom: Atom) -> str:
@@ -392,7 +393,11 @@ class ClaimReader:
                     frame.verdict_said = True
                     frame.verdict_at = (s0, s1)
                 if performed:
-                    if line.known and unmet_preconditions(ground, line.state):
+                    frame.now = (frame.verdict_said and line.known and bool(P.POST_CUE.search(text, s0, s1))
+                                 and a0 - line.last <= ANCHORED and text.find("\n\n", line.last, a0) < 0)
+                    if line.known and unmet_preconditions(ground, line.state) and not frame.now:
+                        # ("So I can stack blue on red now.": "now" says it is doable in the state
+                        # the line is in, so no step back is read into it; planted-claims test)
                         before = line
                         line = self._charitable(lines, line_at, line, ground, s0)
                         frame.pre = line.state if line.known else None
@@ -1049,7 +1054,7 @@ class ClaimReader:
         unmet = unmet_preconditions(frame.action, frame.pre)
         applicable = not unmet
         holds = applicable != negative
-        if not holds and not negative and CHARITABLE and any(
+        if not holds and not negative and CHARITABLE and not frame.now and any(
                 not unmet_preconditions(frame.action, st) for st in line.states):
             self._unjudged(claims, "applicability", text, _trimmed(text, *at), line, "another state of its line allows it")
             return

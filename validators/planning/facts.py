@@ -161,6 +161,9 @@ def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
     any_tail = "(?:" + "|".join(_NAMED.sub("(?:", t[0]) for t in tails) + r")(?![\w\-])"
     run = (rf"(?<![\w\-])(?:the\s+)?(?P<s>{obj})(?:(?P<is>\s+(?:is|are)(?:\s+(?:now|still|currently|also))?\s+)|\s*:\s*)"
            rf"(?P<t>){_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
+    # "makes red not clear", "leaving blue on the table and clear": the object a result is said of
+    run += (rf"|(?<![\w\-])(?:makes?|making|leaves?|leaving|keeps?|keeping)\s+(?:the\s+)?(?P<rs>{obj})\s+(?P<rt>)"
+            rf"{_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
     return re.compile(run, re.I), [(re.compile(body + r"(?![\w\-])", re.I), pred, slots) for body, pred, slots in tails]
 
 
@@ -284,10 +287,11 @@ class FactReader:
         table" may deny both)."""
         assert self._run_scan is not None
         for m in self._run_scan.finditer(text, low):
-            subject = self._object_of(m.group("s"))
+            result = m.group("rs") is not None
+            subject = self._object_of(m.group("rs") if result else m.group("s"))
             if subject is None:
                 continue
-            pos, end, first = m.start("t"), m.end(), True
+            pos, end, first = m.start("rt" if result else "t"), m.end(), True
             while pos < end:
                 if not first:
                     sep = _RUN_SEP.match(text, pos, end)
@@ -312,8 +316,9 @@ class FactReader:
                     args.append(arg)
                 if len(args) == slots + 1 and not (first and m.group("is") is not None):
                     found.append((tm.start(), tm.end(), (pred, *args)))
-                    if neg.group():
-                        denied.add((tm.start(), tm.end()))
+                    if neg.group() and not result:
+                        denied.add((tm.start(), tm.end()))  # "Red is on the table and not clear": a state
+                    # after "makes", the "not" before it is read with the fact, and the verb's cue decides
                 pos, first = tm.end(), False
 
     def find(self, text: str, lo: int, hi: int, index: "FactIndex | None" = None) -> list[FactMention]:
