@@ -133,10 +133,10 @@ _NAMED = re.compile(r"\(\?P<\w+>")
 
 
 def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
-                 obj: str) -> tuple[re.Pattern[str] | None, list[tuple[re.Pattern[str], str, int]]]:
+                 obj: str) -> tuple[list[re.Pattern[str]], list[tuple[re.Pattern[str], str, int]]]:
     """One object said to have several properties ("Red is on the table and clear", "Blue: on
     red, clear"): the properties of templates led by the object ("the {} is clear", "the {} is on
-    top of the {}") as tails that share it. Returns the run's pattern (None when no template is
+    top of the {}") as tails that share it. Returns the runs' patterns (none when no template is
     so led) and each tail's own pattern, predicate and number of objects it names, in the order
     the run's alternation tries them."""
     tails: list[tuple[str, str, int]] = []
@@ -156,15 +156,18 @@ def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
             body, slots, _ = _template_regex(" ".join(form), obj)
             tails.append((body, pred, slots))
     if not tails:
-        return None, []
+        return [], []
     tails.sort(key=lambda t: -len(t[0]))  # "on top of the {}" before "on the {}"
     any_tail = "(?:" + "|".join(_NAMED.sub("(?:", t[0]) for t in tails) + r")(?![\w\-])"
-    run = (rf"(?<![\w\-])(?:the\s+)?(?P<s>{obj})(?:(?P<is>\s+(?:is|are)(?:\s+(?:now|still|currently|also))?\s+)|\s*:\s*)"
+    run = (rf"(?<![\w\-])(?P<s>{obj})(?:(?P<is>\s+(?:is|are)(?:\s+(?:now|still|currently|also))?\s+)|\s*:\s*)"
            rf"(?P<t>){_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
     # "makes red not clear", "leaving blue on the table and clear": the object a result is said of
-    run += (rf"|(?<![\w\-])(?:makes?|making|leaves?|leaving|keeps?|keeping)\s+(?:the\s+)?(?P<rs>{obj})\s+(?P<rt>)"
-            rf"{_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
-    return re.compile(run, re.I), [(re.compile(body + r"(?![\w\-])", re.I), pred, slots) for body, pred, slots in tails]
+    result = (rf"(?<![\w\-])(?:makes?|making|leaves?|leaving|keeps?|keeping)\s+(?:the\s+)?(?P<rs>{obj})\s+(?P<rt>)"
+              rf"{_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
+    # two patterns, each led by literal words (object names; the verbs), so each is scanned from one
+    # occurrence of them to the next (core/gates.py), not tried at every position
+    return ([re.compile(run, re.I), re.compile(result, re.I)],
+            [(re.compile(body + r"(?![\w\-])", re.I), pred, slots) for body, pred, slots in tails])
 
 
 class FactReader:
@@ -214,7 +217,7 @@ class FactReader:
                     continue  # a phrasing of a predicate the domain does not have, or of another arity
                 body, arity, _ = _template_regex(template, obj)
                 self.patterns.append((re.compile(rf"(?<![\w\-]){body}(?![\w\-])", re.I), pred, arity, False))
-        self._subject_run, self._tails = _subject_run(vocab.predicates, arity_of, obj)
+        self._subject_runs_re, self._tails = _subject_run(vocab.predicates, arity_of, obj)
         arrow_pattern = None
         verbs = [t.split()[1] for p, t in vocab.predicates.items() if t.count("{}") == 2 and len(t.split()) == 3
                  and t.split()[0] == t.split()[2] == "{}" and t.split()[1].lower() not in ("is", "on", "at", "in")]
@@ -237,7 +240,7 @@ class FactReader:
         # arrow is short: scanned from arrow to arrow (8x faster than every position).
         self._scans = [Scan(pattern, short_needs=pattern is arrow_pattern) for pattern, *_ in self.patterns]
         self._bare_scan = Scan(self._bare) if self._bare is not None else None
-        self._run_scan = Scan(self._subject_run) if self._subject_run is not None else None
+        self._run_scans = [Scan(p) for p in self._subject_runs_re]
         self._objects: dict[str, str | None] = {}
 
     def _object_of(self, token: str) -> str | None:
@@ -272,26 +275,27 @@ class FactReader:
                     found.append((m.start(), m.end(), (pred, *args)))
                     if negatable and m.group("neg"):
                         denied.add((m.start(), m.end()))
-        if self._run_scan is not None:
-            self._subject_runs(text, low, found, denied)
+        for scan in self._run_scans:
+            self._subject_runs(scan, text, low, found, denied)
         bare: list[tuple[int, int, str]] = []
         if self._bare_scan is not None:
             bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare_scan.finditer(text, low)]
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
         return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare], frozenset(denied))
 
-    def _subject_runs(self, text: str, low: str, found: list[tuple[int, int, Atom]], denied: set[tuple[int, int]]) -> None:
+    def _subject_runs(self, scan: Scan, text: str, low: str, found: list[tuple[int, int, Atom]],
+                      denied: set[tuple[int, int]]) -> None:
         """The properties a run gives its object, each as a match of its own words ("clear" in
         "Red is on the table and clear"). After "is", the first one is the template's own match
         (found already); after "is not" the others are left out ("Red is not clear and on the
         table" may deny both)."""
-        assert self._run_scan is not None
-        for m in self._run_scan.finditer(text, low):
-            result = m.group("rs") is not None
+        for m in scan.finditer(text, low):
+            result = "rs" in m.re.groupindex
             subject = self._object_of(m.group("rs") if result else m.group("s"))
             if subject is None:
                 continue
             pos, end, first = m.start("rt" if result else "t"), m.end(), True
+            after_is = not result and m.group("is") is not None
             while pos < end:
                 if not first:
                     sep = _RUN_SEP.match(text, pos, end)
@@ -300,7 +304,7 @@ class FactReader:
                     pos = sep.end()
                 neg = _RUN_NEG.match(text, pos, end)
                 pos = neg.end()
-                if first and neg.group() and m.group("is") is not None:
+                if first and neg.group() and after_is:
                     break
                 for tail, pred, slots in self._tails:
                     tm = tail.match(text, pos, end)
@@ -314,7 +318,7 @@ class FactReader:
                     if arg is None:
                         break
                     args.append(arg)
-                if len(args) == slots + 1 and not (first and m.group("is") is not None):
+                if len(args) == slots + 1 and not (first and after_is):
                     found.append((tm.start(), tm.end(), (pred, *args)))
                     if neg.group() and not result:
                         denied.add((tm.start(), tm.end()))  # "Red is on the table and not clear": a state
