@@ -630,3 +630,15 @@ def test_what_an_action_makes_or_leaves_is_an_effect_claim() -> None:
         assert _bw_rules(walk + false) == ["false_effect_claim"], false
     # "That makes sense because blue has nothing on top." is no effect of anything
     assert _bw_rules(walk + "That makes sense because nothing is on top of red.") == []
+
+
+def test_an_action_named_by_its_gerund_is_read() -> None:
+    # "Putting down blue also makes red not clear.", "Picking up red is possible since ...":
+    # unread, the claim went unjudged and the verb lost the line (planted-claims test)
+    walk = BW_UNSTACK + "2. Put down blue. "
+    assert _bw_rules(walk + "Putting down blue also makes red not clear.") == ["false_effect_claim"]
+    assert _bw_rules(walk + "Picking up red is possible since red is clear.") == []
+    assert _bw_rules(walk + "Stacking red on blue is possible now.") == ["false_applicability_claim"]
+    # "after putting down blue" when the line did that already recalls the state then: no step back
+    recall = walk + "3. Pick up red. 4. Stack red on blue. Wait, after putting down blue, blue was clear. So stacking red on blue is allowed."
+    assert _bw_rules(recall) == []

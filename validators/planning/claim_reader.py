@@ -115,6 +115,17 @@ def _blank(text: str, start: int, end: int) -> bool:
     return start >= end or _WHITESPACE.fullmatch(text, start, end) is not None
 
 
+def _gerund(verb: str) -> str | None:
+    """"stack" -> "stacking", "put" -> "putting", "succumb" -> "succumbing"; None if not a plain word."""
+    if not verb.isalpha() or len(verb) < 3:
+        return None
+    if verb.endswith("e") and not verb.endswith("ee"):
+        return verb[:-1] + "ing"
+    if len(verb) == 3 and verb[1] in "aeiou" and verb[0] not in "aeiou" and verb[2] not in "aeiouwxy":
+        return verb + verb[2] + "ing"
+    return verb + "ing"
+
+
 def _last(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> re.Match[str] | None:
     m = None
     for m in pattern.finditer(text, lo, hi):
@@ -186,11 +197,17 @@ class ClaimReader:
             r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and"
             rf"|to(?!\s+(?:the\s+)?(?:object\s+)?(?:{obj_alt})(?![\w-]))"
             r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
-            r"|using|yes|no)\b", re.I)
+            r"|using|yes|no|also|makes?|making|leaves?|leaving|keeps?|keeping)\b", re.I)
         self._verb_object = re.compile(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + obj_alt + r")\b", re.I)
         self._read_cache: dict[str, GroundAction | None] = {}
         self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
         self.init = task.problem.init
+        # "Unstacking orange from red leaves red clear", "Picking up red is possible": an action
+        # named by its gerund, read as the action (the planted-claims test found them unread, and
+        # the line lost at the unread verb)
+        self._gerund_base = {_gerund(v): v for v in verbs if _gerund(v)}
+        self._gerund = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(self._gerund_base, key=len, reverse=True)))
+                                  + r")(?![\w-])", re.I) if self._gerund_base else None
 
     # -- lines ---------------------------------------------------------------------------
     def _new_line(self, lines: list[LineOfReasoning], line_at: list[tuple[int, int]], pos: int) -> LineOfReasoning:
@@ -223,6 +240,30 @@ class ClaimReader:
                 ground = self._read_cache[words] = self._ground(words)
             out.append((kw.start(), end, ground, words.strip()))
         return out
+
+    def _with_gerunds(self, text: str, lo: int, hi: int, out: list[tuple[int, int, GroundAction | None, str]],
+                      line: LineOfReasoning) -> list[tuple[int, int, GroundAction | None, str]]:
+        """`out` with the actions named by a gerund added, each read as its base form. Left out,
+        as before: one that names no action with all its objects ("Succumbing requires Pain"),
+        and "after putting down orange" when the line did that already (a recall of the state
+        then, e6ffce...: read as doing it again, the line stepped back to it)."""
+        if self._gerund is None or not self._gerund.search(text, lo, hi):
+            return out
+        added = list(out)
+        for g in self._gerund.finditer(text, lo, hi):
+            if any(a0 <= g.start() < a1 for a0, a1, _, _ in out):
+                continue
+            end_m = self._stop.search(text, g.end(), hi)
+            end = end_m.start() if end_m else hi
+            words = self._gerund_base[g.group().lower()] + text[g.end():end]
+            if words not in self._read_cache:
+                self._read_cache[words] = self._ground(words)
+            ground = self._read_cache[words]
+            if ground is None or (ground in line.actions and P.DONE_BEFORE.search(text[max(lo, g.start() - 60):g.start()])):
+                continue
+            added.append((g.start(), end, ground, text[g.start():end].strip()))
+        added.sort(key=lambda m: m[0])
+        return added
 
     def _ground(self, words: str) -> GroundAction | None:
         """The one action the words name with all its objects, or None."""
@@ -265,7 +306,7 @@ class ClaimReader:
             item = P.ITEM.match(sentence)
             number = int(item.group("s") or item.group("n")) if item else None
             body_at = s0 + (item.end() if item else 0)
-            mentions = self._actions_in(text, body_at, s1)
+            mentions = self._with_gerunds(text, body_at, s1, self._actions_in(text, body_at, s1), line)
             # A purpose clause before the action ("2. Now, to get Harmony back, Succumb a.") makes it
             # a step only in a numbered item: in prose "To get Pain a, Attack a." names a means.
             tagged_step = (item is None and bool(mentions) and P.STEP_TAG.match(text, mentions[0][1], s1) is not None
