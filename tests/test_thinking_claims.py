@@ -642,3 +642,14 @@ def test_an_action_named_by_its_gerund_is_read() -> None:
     # "after putting down blue" when the line did that already recalls the state then: no step back
     recall = walk + "3. Pick up red. 4. Stack red on blue. Wait, after putting down blue, blue was clear. So stacking red on blue is allowed."
     assert _bw_rules(recall) == []
+
+
+def test_a_state_said_still_or_yet_and_doable_right_away_are_about_now() -> None:
+    # "Orange is not clear yet.", "Blue is still under orange.", "I can stack orange on red right
+    # away." (planted-claims test: excused as true in an earlier state of the line)
+    assert _bw_rules(BW_UNSTACK + "Red is not clear yet.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Red is still under blue.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Red is no longer under blue.") == []
+    walk = BW_UNSTACK + "2. Put down blue. 3. Pick up red. "
+    assert _bw_rules(walk + "So I can stack blue on red right away.") == ["false_applicability_claim"]
+    assert _bw_rules(walk + "So I can stack red on blue right away.") == []

@@ -434,7 +434,7 @@ class ClaimReader:
                     frame.verdict_said = True
                     frame.verdict_at = (s0, s1)
                 if performed:
-                    frame.now = (frame.verdict_said and line.known and bool(P.POST_CUE.search(text, s0, s1))
+                    frame.now = (frame.verdict_said and line.known and bool(P.DOABLE_NOW.search(text, s0, s1))
                                  and a0 - line.last <= ANCHORED and text.find("\n\n", line.last, a0) < 0)
                     if line.known and unmet_preconditions(ground, line.state) and not frame.now:
                         # ("So I can stack blue on red now.": "now" says it is doable in the state
@@ -793,7 +793,7 @@ class ClaimReader:
                     # supports (a wrong "can't"), not on its own (thinking-claims dev notes).
                     continue
                 if not holds and not initial and self._true_elsewhere(line, f.atom, f.negated) and not (
-                        state is line.state and self._anchored(text, line, s0, f.span[0])):
+                        state is line.state and self._anchored(text, line, s0, f.span[0], s1)):
                     self._unjudged(claims, "state", text, f.span, line, "another state of its line makes it true")
                     continue
                 claims.append(self._fact_claim("state", text, f, holds, state, line, where))
@@ -1046,7 +1046,7 @@ class ClaimReader:
                             line.id, negative=True, state=sorted(map(_atom, frame.pre))))
 
     @staticmethod
-    def _anchored(text: str, line: LineOfReasoning, s0: int, pos: int) -> bool:
+    def _anchored(text: str, line: LineOfReasoning, s0: int, pos: int, s1: int | None = None) -> bool:
         """Is a state claim at `pos` said of the state the line's last action left: close after it,
         in its paragraph, and led by "now" or "after that" ("2. Stack blue on red. Now red is
         clear.")? Then another state of the line making it true is no excuse. CHARITABLE stays for
@@ -1054,8 +1054,9 @@ class ClaimReader:
         action without such a word is often its precondition ("3. Pick up orange. Since orange is
         clear ...", dev trace daa491...). Blocksworld review: planted false states right after
         an action all passed unjudged."""
-        if pos - line.last <= ANCHORED and text.find("\n\n", line.last, pos) < 0 and P.POST_CUE.search(text, s0, pos):
-            return True
+        if pos - line.last <= ANCHORED and text.find("\n\n", line.last, pos) < 0 and (
+                P.POST_CUE.search(text, s0, pos) or (s1 is not None and P.STILL.search(text, s0, s1))):
+            return True  # ("Orange is not clear yet.", "Blue is still under orange.": the state as it is now)
         # "... Now holding Red. State: Blue on Orange, Orange on table, ...": a state heading in the
         # action's paragraph (planted-claims test: such lists were all left unjudged). In the next
         # paragraph it is not enough: on real traces the line had often moved by steps we did not read.

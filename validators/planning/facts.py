@@ -81,6 +81,7 @@ class FactMention:
 
 
 _GAP = r"(?:\s+|\s*(?=\())"
+_NUMBERED_SLOT = re.compile(r"\{\d\}")
 
 
 def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[str, int, bool]:
@@ -91,7 +92,7 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
     words = template.split()
     if short_on:
         words = words[1:] if words and words[0].lower() == "the" else words
-    arity = words.count("{}")
+    arity = sum(1 for w in words if w == "{}" or _NUMBERED_SLOT.fullmatch(w))
     prefix = len(words) == 2 and words[-1] == "{}"
     pieces: list[tuple[str, bool]] = []
     n = 0
@@ -110,6 +111,9 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
         elif w == "{}":
             pieces.append((rf"(?:(?:object|block)\s+)?\(?\s*(?P<o{n}>{obj})\s*\)?", False))
             n += 1
+        elif _NUMBERED_SLOT.fullmatch(w):
+            # "{1} is under {0}": the slot names the argument it fills (phrasings.json)
+            pieces.append((rf"(?:(?:object|block)\s+)?\(?\s*(?P<o{w[1]}>{obj})\s*\)?", False))
         elif low == "the":
             pieces.append((r"(?:the\s+)?", True))
         elif low in ("is", "are"):
@@ -213,7 +217,7 @@ class FactReader:
                 self.patterns.append((re.compile(rf"(?<![\w\-]){call}", re.I), pred, arity, False))
         for pred, templates in vocab.phrasings.items():
             for template in templates:
-                if template.count("{}") != arity_of.get(pred, -1):
+                if len(re.findall(r"\{\d?\}", template)) != arity_of.get(pred, -1):
                     continue  # a phrasing of a predicate the domain does not have, or of another arity
                 body, arity, _ = _template_regex(template, obj)
                 self.patterns.append((re.compile(rf"(?<![\w\-]){body}(?![\w\-])", re.I), pred, arity, False))

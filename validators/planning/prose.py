@@ -102,6 +102,9 @@ INITIAL_RECALL = re.compile(r"\W*(?:(?:wait|so|ok(?:ay)?|let's see|let me (?:che
 CHANGE_WORD = re.compile(r"\b(?:no longer|becomes?|became|now|after|then|anymore|any more)\b", re.I)
 NOW_LEAD = re.compile(r"\W*(?:(?:so|and|but|ok(?:ay)?),?\s+)?now\b[\s,]*(?:the\s+)?$", re.I)
 STATE_HEADING = re.compile(r"(?:^|(?<=\W))(?:(?:the\s+)?(?:current|new|resulting)\s+)?state(?:\s+is)?\s*:", re.I)
+# "So I can stack blue on red now", "right away", "can be done next": doable in the state as it is
+DOABLE_NOW = re.compile(r"\b(?:now|right away|straight away|immediately|at this point|next)\b", re.I)
+STILL = re.compile(r"\b(?:still|yet|anymore|any more)\b", re.I)
 POST_CUE = re.compile(r"\b(?:now|after (?:that|this|it|which)|afterwards|as a result|the (?:new |resulting )?state is)\b", re.I)
 EARLIER_STEPS = re.compile(r"\b(?:initial|first|original|earlier|previous)\b", re.I)
 EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
