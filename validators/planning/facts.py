@@ -53,6 +53,7 @@ _PAST_REMOVAL = re.compile(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:remov
 _REMOVAL = re.compile(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
                       r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)", re.I)
 _HEAD_WORD = re.compile(r"[^\s(]+")
+_STILL = re.compile(r"\bstill\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -365,8 +366,10 @@ class FactReader:
                 continue
             before = text[max(lo, start - 40):start]
             if after.lstrip(" \t")[:1] in (",", ".", ";", "") or after[:1] == "\n":
-                # nothing said right after it: only a negation before it can change its sense
-                out.append(FactMention((start, end), atom, _negated_before(before), False, None, exclusive))
+                # nothing said right after it: only a negation before it can change its sense;
+                # "still" in its own words says it is a fact of the state now ("blue is still on red")
+                out.append(FactMention((start, end), atom, _negated_before(before), False,
+                                       "state" if _STILL.search(text, start, end) else None, exclusive))
                 continue
             tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
             if (tag_neg or tag_pos) and "?" in after.split(")", 1)[0]:
