@@ -593,6 +593,8 @@ def test_a_goal_claim_is_judged_in_the_line_state() -> None:
     assert _bw_rules(walk + " Goal achieved.") == []
     assert _bw_rules(BW_UNSTACK + "2. Put down blue. Goal achieved.") == ["false_goal_claim"]
     assert _bw_rules(walk + " This doesn't reach the goal.") == ["false_goal_claim"]
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. So the goal is already reached here.") == ["false_goal_claim"]
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. So both goal conditions are satisfied.") == ["false_goal_claim"]
     # not a claim about the whole goal now: a part of it, a condition, a hedge, a later paragraph
     for said in (" Now the first goal is met.", " If I stack red on blue, the goal is met.",
                  " Maybe the goal is achieved.", "\n\nThe goal is achieved by stacking red on blue."):
