@@ -655,3 +655,9 @@ def test_a_state_said_still_or_yet_and_doable_right_away_are_about_now() -> None
     walk = BW_UNSTACK + "2. Put down blue. 3. Pick up red. "
     assert _bw_rules(walk + "So I can stack blue on red right away.") == ["false_applicability_claim"]
     assert _bw_rules(walk + "So I can stack red on blue right away.") == []
+
+
+def test_an_action_said_to_remove_what_it_adds() -> None:
+    # "Succumb c removes Harmony." (planted-claims test: skipped as the first item of a passive list)
+    assert _rules(MY_WALK2 + "Succumb c removes Harmony.") == ["false_effect_claim"]
+    assert _rules(MY_WALK2 + "3. Attack a: Pain a, Province a and Planet a are removed.") == []

@@ -725,8 +725,11 @@ class ClaimReader:
                         f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id, atom=f.atom, after=act.text()))
                 else:
-                    if f.verb is None and f.atom in act.add and f.atom not in act.delete:
-                        continue  # "Pain a, Province a and Planet a are removed": the list's first item is what it adds
+                    if (f.verb is None and f.atom in act.add and f.atom not in act.delete
+                            and not P.DEL.search(cue_text)):
+                        # "Pain a, Province a and Planet a are removed": the list's first item is what
+                        # it adds; "Succumb c removes Harmony" says it outright (planted-claims test)
+                        continue
                     holds = f.atom in act.delete or (post is not None and f.atom not in post and f.atom[0] not in {a[0] for a in act.delete})
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} removes {_atom(f.atom)}" if holds else
