@@ -92,3 +92,18 @@ def test_gates_of_sentence_parts(sentences: list[_Sentence]) -> None:
                 for start in {s.s0} | {f.span[1] for f in s.facts}:
                     assert pattern.match(s.text, start, s.s1) is None
                     assert pattern.match(s.text[start:s.s1]) is None
+
+
+def _filler_only_reference(head: str) -> bool:
+    return not head.strip(" *_") or P.HEAD_FILLER.sub("", head).strip(" *_") == ""
+
+
+def test_filler_only(sentences: list[_Sentence]) -> None:
+    """On every head an action could have: from the sentence's start, or its item's body, to each word."""
+    for s in sentences:
+        item = P.ITEM.match(s.text[s.s0:s.s1])
+        ends = [i for i in range(s.s0 + 1, s.s1) if s.text[i - 1].isspace() and not s.text[i].isspace()]
+        for start in {s.s0, s.s0 + (item.end() if item else 0)}:
+            for end in [start] + [i for i in ends if i > start]:
+                head = s.text[start:end]
+                assert P.filler_only(head) == _filler_only_reference(head), head

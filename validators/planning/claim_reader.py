@@ -309,7 +309,6 @@ class ClaimReader:
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
                 at_head = k == 0 and acts_at_head
-                done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 60):a0]))
                 if ground is None:
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
                     if at_head and not question and not cond and bare and item is not None:
@@ -323,6 +322,7 @@ class ClaimReader:
                         self._close(frame, claims, line, text)  # the talk moved on to another action
                         frame = None
                     continue
+                done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 60):a0]))
                 if (done_before and frame is not None and ground != frame.action and not frame.performed
                         and text.find("\n\n", frame.span[1], a0) < 0):
                     # "Overcome a from b requires ... But after Feast b from a, ...": the talk stays on
@@ -348,8 +348,8 @@ class ClaimReader:
                     # A line we lost track of, and an action that fits the initial state: the
                     # model starts from there (as "After initial Feast b from a" says outright).
                     line = self._new_line(lines, line_at, s0)
-                if ((performed or P.CAN_DO.search(text[max(s0, a0 - 40):a0])) and not question
-                        and lost is not None and lost[0] is line and not line.known and a0 - lost[2] <= FRESH
+                if (lost is not None and lost[0] is line and not line.known and not question and a0 - lost[2] <= FRESH
+                        and (performed or P.CAN_DO.search(text[max(s0, a0 - 40):a0]))
                         and ground.name.lower().startswith(lost[1][:4])):
                     line.known, line.known_upto = True, None  # "1. Attack: ... Yes. ... Let's say Attack a.": the action, named at last
                     lost = None
@@ -357,7 +357,7 @@ class ClaimReader:
                     self._close(frame, claims, line, text)
                     frame = None
                 pre = line.state if line.known else None
-                if P.INITIAL.search(sentence) and not performed:
+                if not performed and P.INITIAL.search(sentence):
                     pre = self.init  # "In the initial state, we can Feast b from a"
                 elif line.actions and line.actions[-1] == ground and (done_before or not performed):
                     performed = False
@@ -376,7 +376,7 @@ class ClaimReader:
                 if follows:
                     frame.positive_talk = True
                     carried = None
-                if P.CAN_DO.search(text[max(s0, a0 - 40):a0]) and not question and not frame.hedged and not rejected:
+                if not question and not frame.hedged and not rejected and P.CAN_DO.search(text[max(s0, a0 - 40):a0]):
                     frame.verdict_said = True
                     frame.verdict_at = (s0, s1)
                 if performed:
@@ -538,7 +538,7 @@ class ClaimReader:
                 frame.initial = bool(P.INITIAL.search(sentence))
         if not facts:
             return undone
-        initial = recalls_initial or bool(P.INITIAL.search(sentence))
+        initial: bool | None = recalls_initial or None  # "in the initial state": read when a state claim needs it
         if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
@@ -685,6 +685,8 @@ class ClaimReader:
                 while step_k and (more := P.AND_STEP.match(step_k.string, pos)):
                     k, pos = int(more.group(1)), more.end()  # "after step 1 (Feast b from a) and step 2 (...)"
 
+                if initial is None:
+                    initial = bool(P.INITIAL.search(sentence))
                 if initial:
                     state, where = self.init, "in the initial state"
                 elif k is not None:

@@ -48,7 +48,10 @@ EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?
 def filler_only(head: str) -> bool:
     """Is `head` nothing but filler words ("So, let's", "2. Then")? An empty head, the usual case
     (the action opens its sentence), is answered without the long alternation."""
-    return not head.strip(" *_") or HEAD_FILLER.sub("", head).strip(" *_") == ""
+    if not head.strip(" *_"):
+        return True
+    filler = HEAD_FILLER.match(head)  # anchored and never empty: `sub` would remove this one match
+    return filler is not None and not head[filler.end():].strip(" *_")
 
 
 # "2. Now, to get Harmony back, Succumb a.": the item's action, its purpose said first (review flag 26).
