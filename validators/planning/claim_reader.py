@@ -414,7 +414,8 @@ class ClaimReader:
                     line = frame.forked_from  # the step back was only for an action the model then did not take
                     line_at.append((s0, line.id))
                     frame.forked_from = None
-            self._stamp(claims, lines)
+            if claims and claims[-1].line_actions is None:  # a claim of this sentence to stamp
+                self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
             if item is None and sentence.rstrip().endswith(":") and P.GUESS.search(sentence):
                 proposal = True
