@@ -156,7 +156,7 @@ def lowered(string: str) -> str | None:
 _last_lowered: tuple[str | None, str | None] = (None, None)
 
 
-def _lowered_last(string: str) -> str | None:
+def lowered_last(string: str) -> str | None:
     """`lowered`, remembered for the last string: several gates are asked of the same sentence
     in a row."""
     global _last_lowered
@@ -211,7 +211,7 @@ class Gated:
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         # `may_match` written out: the gate is asked ~15 times a sentence, a call costs as much as the test
         if pos <= 0 and endpos >= len(string):
-            window = _lowered_last(string)
+            window = lowered_last(string)
         else:
             window = lowered(string[max(pos, 0):max(endpos, 0)])
         if window is not None:
@@ -494,7 +494,7 @@ class AnyOf:
         self.branches = [Gated(re.compile(b, pattern.flags)) for b in branches] if len(branches) > 1 else [Gated(pattern)]
 
     def found_in(self, string: str) -> bool:
-        low = _lowered_last(string)  # once for every alternative's gate
+        low = lowered_last(string)  # once for every alternative's gate
         for branch in self.branches:
             if branch.admits(low) and branch.pattern_.search(string) is not None:
                 return True

@@ -50,7 +50,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from core.gates import lowered
+from core.gates import lowered, lowered_last
 from validators.planning import prose as P
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning, link_consequences
 from validators.planning.extract import Lexicon, _LineReader
@@ -296,9 +296,10 @@ class ClaimReader:
         approach_at = -NEW_APPROACH_REACH - 1  # where the last "Another approach:" ended
         for s0, s1 in P.sentences(text):
             prior, previous = previous, (s0, s1)
-            if P.INITIAL_RECALL.match(text, s0, s1):
-                initial_at = s0  # what follows in its paragraph, until an action is taken, is about the initial state
             sentence = text[s0:s1]
+            gate_low = lowered_last(sentence)  # for the word gates asked of the sentence or a part of it
+            if P.INITIAL_RECALL.admits(gate_low) and P.INITIAL_RECALL.match(text, s0, s1):
+                initial_at = s0  # what follows in its paragraph, until an action is taken, is about the initial state
             carried = None
             if pending is not None:
                 carried, pending = pending, None
@@ -313,11 +314,11 @@ class ClaimReader:
                            and P.purpose_then_action(text[body_at:mentions[0][0]]))
             acts_at_head = bool(mentions) and (P.filler_only(text[body_at:mentions[0][0]]) or tagged_step or (
                 item is not None and P.purpose_then_action(text[body_at:mentions[0][0]])))
-            low = sentence.lower()
+            low = gate_low if gate_low is not None else sentence.lower()
             restart = not item and any(w in low for w in P.RESTART_WORDS) and (
                 bool(P.RESTART.search(sentence))
                 or (s0 - approach_at <= NEW_APPROACH_REACH and bool(P.INITIAL_HEADING.match(sentence))))
-            if P.NEW_APPROACH.match(sentence):
+            if P.NEW_APPROACH.admits(gate_low) and P.NEW_APPROACH.match(sentence):
                 approach_at = s1
             if (number == 1 and acts_at_head) or restart:
                 line = self._new_line(lines, line_at, s0)
@@ -351,13 +352,12 @@ class ClaimReader:
                     self._close(frame, claims, line, text)
                 frame = None
                 continue
-            unparen = P.PAREN.sub(" ", sentence) if mentions else sentence
+            unparen = P.PAREN.sub(" ", sentence) if mentions and "(" in sentence else sentence
             cond = bool(mentions) and not tagged_step and bool(P.COND.search(unparen))  # "To do that, Succumb a (step 2):" is no condition
             hedge: bool | None = None  # asked of the sentence once, when an action in it is weighed
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
                 at_head = k == 0 and acts_at_head
-                done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 60):a0]))
                 if ground is None:
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
                     if at_head and not question and not cond and bare and item is not None:
@@ -371,6 +371,7 @@ class ClaimReader:
                         self._close(frame, claims, line, text)  # the talk moved on to another action
                         frame = None
                     continue
+                done_before = bool(P.DONE_BEFORE.search(text[max(s0, a0 - 60):a0]))
                 if (done_before and frame is not None and ground != frame.action and not frame.performed
                         and text.find("\n\n", frame.span[1], a0) < 0):
                     # "Overcome a from b requires ... But after Feast b from a, ...": the talk stays on
@@ -396,8 +397,8 @@ class ClaimReader:
                     # A line we lost track of, and an action that fits the initial state: the
                     # model starts from there (as "After initial Feast b from a" says outright).
                     line = self._new_line(lines, line_at, s0)
-                if ((performed or P.CAN_DO.search(text[max(s0, a0 - 40):a0])) and not question
-                        and lost is not None and lost[0] is line and not line.known and a0 - lost[2] <= FRESH
+                if (lost is not None and lost[0] is line and not line.known and not question and a0 - lost[2] <= FRESH
+                        and (performed or P.CAN_DO.search(text[max(s0, a0 - 40):a0]))
                         and ground.name.lower().startswith(lost[1][:4])):
                     line.known, line.known_upto = True, None  # "1. Attack: ... Yes. ... Let's say Attack a.": the action, named at last
                     lost = None
@@ -405,7 +406,7 @@ class ClaimReader:
                     self._close(frame, claims, line, text)
                     frame = None
                 pre = line.state if line.known else None
-                if P.INITIAL.search(sentence) and not performed:
+                if not performed and P.INITIAL.search(sentence):
                     pre = self.init  # "In the initial state, we can Feast b from a"
                 elif line.actions and line.actions[-1] == ground and (done_before or not performed):
                     performed = False
@@ -430,7 +431,7 @@ class ClaimReader:
                 if follows:
                     frame.positive_talk = True
                     carried = None
-                if P.CAN_DO.search(text[max(s0, a0 - 40):a0]) and not question and not frame.hedged and not rejected:
+                if not question and not frame.hedged and not rejected and P.CAN_DO.search(text[max(s0, a0 - 40):a0]):
                     frame.verdict_said = True
                     frame.verdict_at = (s0, s1)
                 if performed:
@@ -468,13 +469,14 @@ class ClaimReader:
                 recalls_initial = (initial_at >= 0 and line.last <= initial_at and text.find("\n\n", initial_at, s0) < 0
                                    and not P.CHANGE_WORD.search(text, s0, s1))
                 if self._judge_sentence(text, facts_index, s0, s1, body_at, frame, line, claims, mentions, lead,
-                                        recalls_initial) and frame.forked_from:
+                                        recalls_initial, sentence) and frame.forked_from:
                     line = frame.forked_from  # the step back was only for an action the model then did not take
                     line_at.append((s0, line.id))
                     frame.forked_from = None
             if not question and line.known and "goal" in low:
                 self._goal_claim(text, s0, s1, line, claims)
-            self._stamp(claims, lines)
+            if claims and claims[-1].line_actions is None:  # a claim of this sentence to stamp
+                self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
             if item is None and sentence.rstrip().endswith(":") and P.GUESS.search(sentence):
                 proposal = True
@@ -567,14 +569,17 @@ class ClaimReader:
 
     def _judge_sentence(self, text: str, facts_index: FactIndex, s0: int, s1: int, body_at: int, frame: _Frame | None,
                         line: LineOfReasoning, claims: list[Claim], mentions: list,
-                        lead: tuple[str, int | None] | None = None, recalls_initial: bool = False) -> bool:
+                        lead: tuple[str, int | None] | None = None, recalls_initial: bool = False,
+                        sentence: str | None = None) -> bool:
         """Judges the sentence's claims; True when it took back the frame's action (the model
-        found it could not be done)."""
+        found it could not be done). `sentence`: text[s0:s1] if the caller has it (the word gates
+        keep the lower case of the last string they were given)."""
         facts = self.facts.find(text, body_at, s1, facts_index)
         if not facts and frame is None:
             return False
         undone = False
-        sentence = text[s0:s1]
+        if sentence is None:
+            sentence = text[s0:s1]
         fresh_frame = frame is not None and frame.span[0] >= s0 - FRESH
         question_frame = (frame is not None and frame.sentence_end is not None and frame.span[0] < s0
                           and _ends_with(text, frame.sentence_end, "?") and _blank(text, frame.sentence_end, s0))
@@ -608,17 +613,18 @@ class ClaimReader:
                   and self._reasons_given(frame, facts)):
                 frame.verdict_said = True  # "So, Attack b? Because Province b is true, Planet c is there, ..."
                 frame.verdict_at = (s0, s1)
-            elif (P.YES.search(sentence) and not frame.verdict_said
+            elif (not frame.verdict_said
                   and (frame.span[0] >= s0 or (frame.sentence_end is not None and not text[frame.sentence_end:s0].strip()
                                                and ((P.YES_HEAD.match(text[body_at:s1]) and not P.YES_ABOUT.match(text, body_at, s1))
-                                                    or P.REQ.search(sentence) or P.STRONG_YES.search(sentence))))):
+                                                    or P.REQ.search(sentence) or P.STRONG_YES.search(sentence))))
+                  and P.YES.search(sentence)):  # the costliest test last
                 frame.positive_talk = True
                 frame.verdict_said = True
                 frame.verdict_at = (s0, s1)
                 frame.initial = bool(P.INITIAL.search(sentence))
         if not facts:
             return undone
-        initial = recalls_initial or bool(P.INITIAL.search(sentence))
+        initial: bool | None = recalls_initial or None  # "in the initial state": read when a state claim needs it
         if frame is not None and fresh_frame and frame.performed and line.actions[-1:] == [frame.action]:
             undone = self._undo_if_unmet(text, s0, s1, body_at, frame, facts, line) or undone
         in_sentence = [m for m in mentions if m[2] is not None]
@@ -629,13 +635,15 @@ class ClaimReader:
                 # (independent review, aad2...: a rejection judged on the abandoned walk-through)
                 line.lose()
             return undone
-        effect_lead = bool(P.EFFECT_LEAD.match(text[body_at:s1]))
+        effect_lead: bool | None = None  # "Effects: ...", read when a fact needs it
         listed_kind: str | None = None  # what a "Attack a: Province b, ..." listing gives, read when one is found
+        tail_word_at = P.last_tail_word(text, s0, s1)
         for f in facts:
             own = frame is not None and frame.span[0] >= s0
             cue_from = frame.span[1] if own and frame.span[1] <= f.span[0] else body_at
             cue_text = text[cue_from:f.span[0]]
-            kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None)
+            tail_may = tail_word_at >= f.span[1]
+            kind = self._cue(cue_text, text[f.span[1]:s1], f, fresh_frame, lead[0] if lead else None, tail_may)
             if kind == "listed" and own and frame.context and P.STATE.search(text, body_at, frame.span[0]):
                 kind = "post"  # "in the current state after Feast b from c: ...": a recap of the state (review flag 2)
             elif kind == "listed":
@@ -661,7 +669,7 @@ class ClaimReader:
                 continue
             if not f.tagged and text.count("(", body_at, f.span[0]) > text.count(")", body_at, f.span[0]):
                 inside = text[text.rfind("(", body_at, f.span[0]) + 1:f.span[0]]
-                own_cue = self._cue(inside, text[f.span[1]:s1], f, fresh_frame, None)
+                own_cue = self._cue(inside, text[f.span[1]:s1], f, fresh_frame, None, tail_may)
                 if own_cue not in ("add", "del", "req") or own_cue != kind:
                     continue  # an aside in parentheses, unless it says what the action does or needs
             if kind == "req":
@@ -694,6 +702,8 @@ class ClaimReader:
                     continue
                 between = text[frame.span[1]:f.span[0]]
                 passive = f.verb in ("add", "del") and ("\n\n" not in between or not text[frame.span[1]:s0].strip(" \t\n:"))
+                if effect_lead is None:
+                    effect_lead = P.EFFECT_LEAD.admits(lowered_last(sentence)) and bool(P.EFFECT_LEAD.match(text[body_at:s1]))
                 if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
                     continue
                 if not in_sentence and P.STEP_REF.search(sentence):
@@ -764,6 +774,8 @@ class ClaimReader:
                 while step_k and (more := P.AND_STEP.match(step_k.string, pos)):
                     k, pos = int(more.group(1)), more.end()  # "after step 1 (Feast b from a) and step 2 (...)"
 
+                if initial is None:
+                    initial = bool(P.INITIAL.search(sentence))
                 if initial:
                     state, where = self.init, "in the initial state"
                 elif k is not None:
@@ -813,8 +825,10 @@ class ClaimReader:
         not judged. A clause naming the action under discussion ("After stacking, ...", "After
         performing, ...") and a sentence naming an action we read ("after Feast b from c") are
         judged as before."""
+        if in_sentence:
+            return False
         m = P.AFTER_CLAUSE.match(text, body_at, s1)
-        if m is None or in_sentence:
+        if m is None:
             return False
         what = m.group("what")
         if P.THIS_ONE.fullmatch(what):
@@ -930,14 +944,15 @@ class ClaimReader:
             return "add"
         return None
 
-    def _cue(self, before: str, after: str, f: FactMention, fresh_frame: bool, lead: str | None) -> str | None:
+    def _cue(self, before: str, after: str, f: FactMention, fresh_frame: bool, lead: str | None,
+             tail_may: bool = True) -> str | None:
         """What kind of assertion a fact mention is part of: a passive verb right after a list
         ("Province b and Planet c are removed"), else the nearest cue before it in its sentence
         (parenthetical remarks set aside); a bare yes/no-tagged fact next to an action is one of
-        its preconditions."""
+        its preconditions. `tail_may`: False when `after` holds none of TAIL's closing words."""
         if f.verb == "state":
             return "state"  # its own verb: "so only c→a remains", "Planet c was removed earlier"
-        tail = P.TAIL.match(after)  # anchored: one try, cheaper than its word gate; the gate kept as a condition
+        tail = P.TAIL.match(after) if tail_may else None  # anchored: one try, cheaper than its word gate; the gate kept as a condition
         if tail is not None and not P.TAIL_WORDS.search(after):
             tail = None
         if tail and not f.tagged:
@@ -949,9 +964,10 @@ class ClaimReader:
             # "Now Planet b is gone.": a fact of the state now, not what the last action did (the
             # effect reading judges only effects said with the action; planted-claims test)
             return "state" if f.verb == "del" and P.NOW_LEAD.match(before) else f.verb
-        if f.tagged and not P.LETTER.search(P.PAREN.sub(" ", before).strip(" :,-")):
+        if "(" in before:
+            before = P.PAREN.sub(" ", before)
+        if f.tagged and not P.LETTER.search(before.strip(" :,-")):
             return lead or ("req" if fresh_frame else "state")
-        before = P.PAREN.sub(" ", before)
         if (P.ARROW_LIST.match(before) and not f.tagged and f.verb is None
                 and not any(p.search(before) for p in (P.REQ, P.ADD, P.DEL, P.STATE))):
             return "post"  # "Feast b from c → Pain c, Province a and c": the state it leads to

@@ -13,7 +13,7 @@ import functools
 import re
 from typing import Iterator
 
-from core.gates import AnyOf, Gated
+from core.gates import AnyOf, Gated, lowered_last
 
 # A sentence ends at . ! or ? before a space, closing quotes or brackets included ('... Harmony."');
 # a full stop inside a word or number ("e.g.", "3.5") does not end it. Before, a sentence whose
@@ -48,7 +48,10 @@ EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?
 def filler_only(head: str) -> bool:
     """Is `head` nothing but filler words ("So, let's", "2. Then")? An empty head, the usual case
     (the action opens its sentence), is answered without the long alternation."""
-    return not head.strip(" *_") or HEAD_FILLER.sub("", head).strip(" *_") == ""
+    if not head.strip(" *_"):
+        return True
+    filler = HEAD_FILLER.match(head)  # anchored and never empty: `sub` would remove this one match
+    return filler is not None and not head[filler.end():].strip(" *_")
 
 
 # "2. Now, to get Harmony back, Succumb a.": the item's action, its purpose said first (review flag 26).
@@ -66,11 +69,26 @@ NO_WORDS = re.compile(r"\bno\b|n't|\bnot\b|impossib|unable|\bneed|\bbut\b|\bcann
 TAIL_WORDS = re.compile(r"\b(?:removed|deleted|gone|false|added|true|present|created)\b", re.I)
 
 
+# NO_WORDS in two parts: the alternatives that are bare strings ("n't") need no regex to be found.
+_NO_BOUNDED = re.compile(r"\bno\b|\bnot\b|\bneed|\bbut\b|\bcannot\b", re.I)
+
+
+def has_no_words(sentence: str) -> bool:
+    """`NO_WORDS.search(sentence)` as a yes/no: the cheap gate of `says_no`, itself asked of most
+    sentences (its words "no" and "but" are in many)."""
+    low = lowered_last(sentence)  # kept for the AnyOf that follows
+    if low is None:
+        return NO_WORDS.search(sentence) is not None
+    if "n't" in low or "impossib" in low or "unable" in low:
+        return True
+    return ("no" in low or "need" in low or "but" in low) and _NO_BOUNDED.search(sentence) is not None
+
+
 @functools.lru_cache(maxsize=16)
 def says_no(sentence: str) -> bool:
     """Remembered for the last few sentences: the reader asks it of a sentence twice (for the
     action it names and for the frame it judges)."""
-    return bool(NO_WORDS.search(sentence)) and _SAYS_NO.found_in(sentence)
+    return has_no_words(sentence) and _SAYS_NO.found_in(sentence)
 
 
 RESTART_WORDS = ("start", "scratch", "initial", "beginning", "again")
@@ -120,6 +138,19 @@ STEP_NUM = re.compile(r"\bstep (\d{1,2})\b", re.I)
 # as additions from the "becomes true" or "set" before them).
 TAIL = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*[A-Za-z]+(?:\s*\(?[a-z]\)?)?)*\s*(?:(?:are|were|would be|will be|get|gets)\s+"
                    r"|(?P<become>(?:becomes?|to)\s+))?(?:also\s+)?(?P<word>removed|deleted|gone|false|added|true|present|created)\b")
+# TAIL's closing words as it spells them (it is case-sensitive): TAIL can match only where one follows.
+TAIL_WORD_LIST = ("removed", "deleted", "gone", "false", "added", "true", "present", "created")
+
+
+def last_tail_word(text: str, start: int, end: int) -> int:
+    """Where the last of TAIL's closing words inside text[start:end] starts, -1 if none: TAIL is
+    tried after every fact of a sentence, and after a list of facts it backtracks for microseconds."""
+    find = text.rfind
+    return max(find("removed", start, end), find("deleted", start, end), find("gone", start, end),
+               find("false", start, end), find("added", start, end), find("true", start, end),
+               find("present", start, end), find("created", start, end))
+
+
 LETTER = re.compile(r"[a-z]", re.I)
 ARROW_LIST = re.compile(r"^\s*(?:→|->|=>)\s*(?:[^.;:]*?,\s*)?$")
 COLON_LIST = re.compile(r"^\s*:\s*(?:[^.;:]*?,\s*)?$")
@@ -215,7 +246,7 @@ RETRACT = re.compile(r"\b(?:wait|no,? wait|actually|hmm|hold on|oops|correction|
 for _name in ("DONE_BEFORE", "COND", "RESTART", "INITIAL", "NO_WORDS", "IN_STEP", "STEP_NUM", "STEP1_DONE",
               "GOAL_LEAD", "MIXED_NEG", "CAN_DO", "STRONG_YES", "HEDGE", "GUESS", "CANT", "NOT_HELPFUL", "CAUSE_BEFORE",
               "FROM_INITIAL", "HYPOTHESIS", "AFTER_STEP", "EFFECT_WORD", "STEP_REF", "LEAD", "INITIAL_WORD", "REQ", "ADD", "DEL", "STATE",
-              "YES", "NO", "RETRACT", "TAIL_WORDS"):
+              "YES", "NO", "RETRACT", "TAIL_WORDS", "INITIAL_RECALL", "NEW_APPROACH", "AFTER_CLAUSE", "EFFECT_LEAD"):
     globals()[_name] = Gated(globals()[_name])
 _SAYS_NO = AnyOf(NO.pattern_)  # NO's alternatives one by one, each behind its own gate
 
