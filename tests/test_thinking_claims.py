@@ -661,3 +661,12 @@ def test_an_action_said_to_remove_what_it_adds() -> None:
     # "Succumb c removes Harmony." (planted-claims test: skipped as the first item of a passive list)
     assert _rules(MY_WALK2 + "Succumb c removes Harmony.") == ["false_effect_claim"]
     assert _rules(MY_WALK2 + "3. Attack a: Pain a, Province a and Planet a are removed.") == []
+
+
+def test_an_action_said_possible_in_the_passive() -> None:
+    # "Blue can be picked up now too.", "Red could be stacked on blue next" (second planted set)
+    walk = BW_UNSTACK + "2. Put down blue. 3. Pick up red. "
+    assert _bw_rules(walk + "Blue can be picked up now too.") == ["false_applicability_claim"]
+    assert _bw_rules(walk + "Red could be stacked on blue next, since blue is clear.") == []
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. Blue can't be picked up, since it is not clear.") \
+        == ["false_applicability_claim"]
