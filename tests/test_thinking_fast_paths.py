@@ -74,6 +74,58 @@ def test_cue_cuts(texts: list[str]) -> None:
                        [m.end() for m in _CUE_REFERENCE.finditer(text, a, b)], text[a:b][:80]
 
 
+def _segment_reference(text: str, base: int = 0, limit: int | None = None) -> list[tuple[int, int, int | None]]:
+    """segment() as it was: lines cut out with splitlines, cue cuts by finditer, the short-chunk
+    test by str.split."""
+    def split_cues(start: int, end: int) -> list[tuple[int, int]]:
+        cuts = [start]
+        for m in T._CUE_SPLIT.finditer(text, start, end):
+            if m.end() > cuts[-1]:
+                cuts.append(m.end())
+        spans = []
+        for i, cut in enumerate(cuts):
+            a, b = T._trim(text, cut, cuts[i + 1] if i + 1 < len(cuts) else end)
+            if a < b:
+                spans.append((a, b))
+        return spans
+
+    stop = len(text) if limit is None else limit
+    raw: list[list] = []
+    for p_start, p_end in paragraph_spans(text[base:stop]):
+        for a, b, number in T._split_items(text, base + p_start, base + p_end):
+            for k, (c, d) in enumerate(split_cues(a, b)):
+                raw.append([c, d, number if k == 0 else None])
+    merged: list[list] = []
+    carry: list | None = None
+    for seg in raw:
+        if carry is not None:
+            if seg[2] is None:
+                seg = [carry[0], seg[1], None]
+            else:
+                merged.append(carry)
+            carry = None
+        if seg[2] is None and len(text[seg[0]:seg[1]].split(None, T.NUMBER_WORDS)) <= T.NUMBER_WORDS \
+                and seg is not raw[-1]:
+            carry = seg
+            continue
+        merged.append(seg)
+    if carry is not None:
+        merged.append(carry)
+    return [tuple(m) for m in merged]
+
+
+def test_segment(texts: list[str]) -> None:
+    """Also on windows of the text (metacot and llm_modulo segment parts of a trace), and with
+    the line breaks other than "\n" that send a text to the line-by-line split."""
+    rng = random.Random(7)
+    odd = [t.replace("\n", rng.choice(["\r\n", "\r", "\u2028", "\x85"]), rng.randint(1, 5)) for t in texts[:60]]
+    for text in texts + odd + ["  3. a b c d\n 4. e\nf g h\n\n(5) x y z w", "1. Wait, no. Hmm.\n  2) ok\nStep 3: a"]:
+        for base, limit in ((0, None), (len(text) // 3, 2 * len(text) // 3)):
+            got = [(s.start, s.end, s.item) for s in T.segment(text, base, limit)]
+            assert got == _segment_reference(text, base, limit), text[:80]
+            assert all(not s.payload for s in T.segment(text, base, limit))
+
+
 def _classify_reference(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
     strip = re.compile(r"^[\s*_#>`]+")
     head = strip.sub("", text[:200])
