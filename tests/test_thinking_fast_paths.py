@@ -157,13 +157,13 @@ def test_classify(texts: list[str]) -> None:
 
 
 def _backtrack_reference(graph: StepGraph, idx: int, text: str) -> int | None:
-    ref = T._STEP_REF.search(text)
+    ref = T._STEP_REF.pattern_.search(text)
     if ref:
         number = int(ref.group(1))
         for j in range(idx - 1, -1, -1):
             if graph[j].payload.get("item") == number:
                 return j
-    if T._NEW_ATTEMPT.search(text[:160]):
+    if T._NEW_ATTEMPT.pattern_.search(text[:160]):
         for j in range(idx - 1, -1, -1):
             if graph[j].payload.get("item") == 1:
                 if j > 0 and graph[j - 1].kind in ("plan", "conclude") and graph[j - 1].payload.get("item") is None:

@@ -92,9 +92,10 @@ _COMPUTE_OPENING = re.compile(
 ARITH_HINT = re.compile(r"\d[ \t]*[-+*/×÷−·x][ \t]*\(?[ \t]*\d[^=\n]{0,80}=[ \t]*-?\d")
 _LEADING_MARKUP = r"[\s*_#>`]*+"
 
-_STEP_REF = re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I)
-_NEW_ATTEMPT = re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
-                          r"|try (?:a )?different|new approach|re-?think", re.I)
+# Gated: searched in every backtrack step, which seldom names a step or a new attempt.
+_STEP_REF = Gated(re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I))
+_NEW_ATTEMPT = Gated(re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
+                          r"|try (?:a )?different|new approach|re-?think", re.I))
 
 # _PASS and _FAIL are searched clause by clause: gated (core/gates.py), as most clauses hold none of their words.
 _PASS = Gated(re.compile(
@@ -300,7 +301,7 @@ def classify(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
     found = (_OPENINGS if seen_work else _FIRST_OPENINGS).first(text, 200)
     if found is not None:
         return found
-    if ARITH_HINT.search(text):
+    if "=" in text and ARITH_HINT.search(text):  # every match holds an "="
         return "compute", "holds an arithmetic claim"
     return "reason", "no cue"
 
@@ -324,6 +325,8 @@ class _Earlier:
 def backtrack_target(graph: StepGraph, text: str, earlier: _Earlier) -> int | None:
     """The step a backtrack step revises (rules in the module docstring), among the steps
     `earlier` has seen."""
+    if not earlier.item_at:  # the first two rules name an earlier item
+        return earlier.last_work
     ref = _STEP_REF.search(text)
     if ref and (j := earlier.item_at.get(int(ref.group(1)))) is not None:
         return j
@@ -344,17 +347,23 @@ def build_steps(graph: StepGraph, text: str, segments: list[Segment], parent: in
         earlier.add(step)
     prev = parent
     for seg in segments:
-        body = text[seg.start:seg.end]
-        kind, rule = classify(body, seg.item, seen_work)
-        seen_work = seen_work or kind in ("plan", "check", "backtrack")
-        payload: dict[str, Any] = {"kind_rule": rule, **(extra or {}), **seg.payload}
-        if seg.item is not None:
-            payload["item"] = seg.item
-        found = claims(body, seg.start)
+        start, end, item = seg.start, seg.end, seg.item
+        body = text[start:end]
+        kind, rule = classify(body, item, seen_work)
+        if not seen_work:
+            seen_work = kind in ("plan", "check", "backtrack")
+        payload: dict[str, Any] = {"kind_rule": rule}
+        if extra:
+            payload.update(extra)
+        if seg.payload:
+            payload.update(seg.payload)
+        if item is not None:
+            payload["item"] = item
+        found = claims(body, start)
         if found:
             payload["claims"] = found
         idx = len(graph)
-        step = graph.add(Step(idx, kind, (seg.start, seg.end), body, payload, parent=prev),
+        step = graph.add(Step(idx, kind, (start, end), body, payload, prev),
                          edge_kind=edge if prev == parent else "next")
         if kind == "backtrack":
             target = backtrack_target(graph, body, earlier)
