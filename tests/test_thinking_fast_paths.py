@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
 from core.gates import _firsts, _tree
+from core.record import TraceRecord, record_from_json
 from core.steps import StepGraph
 from core.window_gates import WindowGate
 from tests.conftest import load_dev
 from trace_parsers import _thinking as T
+from trace_parsers import metacot
+from trace_parsers.registry import get_format
 from trace_parsers.plain_text import paragraph_spans
 from validators.countdown import arith
 from validators.planning import planning_task, thinking
@@ -317,3 +321,43 @@ def test_plainly_named() -> None:
             for body in (line.body, line.body + " a b", line.body.rsplit(" ", 1)[0]):
                 assert thinking._plainly_named(body, line.steps, lexicon) == \
                        _plainly_named_reference(body, line.steps, lexicon), body
+
+
+def _detect_references(record: TraceRecord) -> dict[str, float]:
+    """The line-format detectors as they were: every line listed with its position, every
+    count made before any answer."""
+    from trace_parsers import _plan_lines as P
+
+    out = {}
+    head = record.trace[:200_000]
+    planning = record.domain in P.PLANNING_DOMAINS and record.trace.strip()
+    lines = [t for _, _, t in P.nonblank_lines(head)] if planning else []
+    starts = sum(1 for t in lines if P.BLOCK_START.match(t))
+    ends = sum(1 for t in lines if P.BLOCK_END.match(t))
+    out["plan_text"] = 0.6 if planning and starts and ends and all(len(t) <= 300 for t in lines) else 0.0
+    actions = sum(1 for t in lines if P.PDDL_LINE.match(t))
+    markers = sum(1 for t in lines if P.BLOCK_START.match(t) or P.BLOCK_END.match(t))
+    out["pddl_plan"] = 0.9 if planning and actions >= 2 and actions + markers >= 0.9 * len(lines) else 0.0
+    found = [m.group("kw") for m in metacot._DIRECTIVE.finditer(head)]
+    out["metacot"] = 0.85 if "TRY" in found and len(found) >= 2 else 0.0
+    return out
+
+
+def test_line_format_detectors() -> None:
+    """On every dev record and on thinking text given [PLAN] blocks, PDDL lines and directives."""
+    records = [record_from_json(row) for name in ("planbench_r1_thinking.jsonl", "planbench_plans.jsonl",
+                                                  "planbench_plans_more.jsonl", "countdown_sos.jsonl")
+               for row in load_dev(name)]
+    texts = [r.trace for r in records[:200]] + _odd_texts(300)
+    for text in texts:
+        for domain in ("blocksworld", "countdown"):
+            for trace in (text, text.replace("\n", "\n[PLAN]\n", 1) + "\n[PLAN END]", "(a b)\n(c d)\n" + text[:50],
+                          "TRY 1: x\nCHECK: y\n" + text[:100], "[PLAN]\n" + text[:250] + "\n[PLAN END]",
+                          "[PLAN]\n(a b)\n" * 9 + "(c)\n[PLAN END]\n" + text[:40]):
+                records.append(replace(records[0], trace=trace, domain=domain))
+    positive: set[str] = set()
+    for record in records:
+        got = {name: get_format(name).detect(record) for name in ("plan_text", "pddl_plan", "metacot")}
+        assert got == _detect_references(record), record.trace[:80]
+        positive.update(name for name, score in got.items() if score)
+    assert positive == {"plan_text", "pddl_plan", "metacot"}
