@@ -24,6 +24,7 @@ from validators.planning import planning_task, thinking
 from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.thinking import REJECT_WINDOW, _REJECTED
 from validators.thinking import analysis, strings
+from validators.thinking import arith as arith_claims
 from validators.thinking.analysis import Candidate
 from validators.thinking.arith import find_claims
 
@@ -361,3 +362,20 @@ def test_line_format_detectors() -> None:
         assert got == _detect_references(record), record.trace[:80]
         positive.update(name for name, score in got.items() if score)
     assert positive == {"plan_text", "pddl_plan", "metacot"}
+
+
+def test_whole_number_claims(texts: list[str]) -> None:
+    """Every claim in the dev traces, and random ones (spacing, leading zeros, false results)."""
+    rng = random.Random(19)
+    claims = [c.text for text in texts for c in find_claims(text)]
+    for _ in range(5000):
+        a, b = rng.choice(["0", "7", "007", "12", "99999999999"]), str(rng.randint(0, 500))
+        op = rng.choice("+-*/xX\u00d7")
+        right = str(rng.choice([rng.randint(-5, 1000), int(a) + int(b), int(a) * int(b), int(a) - int(b)]))
+        spaces = [rng.choice(["", " ", "\t", "  "]) for _ in range(5)]
+        claims.append(f"{spaces[0]}{a}{spaces[1]}{op}{spaces[2]}{b}{spaces[3]}={spaces[4]}{right}")
+    fast = 0
+    for claim in claims:
+        fast += arith_claims._WHOLE_CLAIM.fullmatch(claim) is not None
+        assert arith_claims.check_claim(claim) == arith_claims._check_read(claim), claim
+    assert fast > 1000
