@@ -4,6 +4,7 @@ on odd text (markup runs, stray line breaks of every kind, case-folding characte
 
 from __future__ import annotations
 
+import bisect
 import random
 import re
 from dataclasses import replace
@@ -13,14 +14,17 @@ import pytest
 from core.gates import _firsts, _tree
 from core.record import TraceRecord, record_from_json
 from core.steps import StepGraph
+from core.verdicts import StepVerdict
 from core.window_gates import WindowGate
 from tests.conftest import load_dev
 from trace_parsers import _thinking as T
 from trace_parsers import metacot
-from trace_parsers.registry import get_format
+from trace_parsers.registry import get_format, parse_record
 from trace_parsers.plain_text import paragraph_spans
 from validators.countdown import arith
+from validators.planning import claims as claims_module
 from validators.planning import planning_task, thinking
+from validators.planning.claim_reader import ClaimReader
 from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.thinking import REJECT_WINDOW, _REJECTED
 from validators.thinking import analysis, strings
@@ -379,3 +383,75 @@ def test_whole_number_claims(texts: list[str]) -> None:
         fast += arith_claims._WHOLE_CLAIM.fullmatch(claim) is not None
         assert arith_claims.check_claim(claim) == arith_claims._check_read(claim), claim
     assert fast > 1000
+
+
+def _step_verdicts_reference(parsed, report) -> list[StepVerdict]:
+    starts = [s.span[0] for s in parsed.graph]
+    by_step: dict[int, list] = {}
+    for c in report.claims:
+        if c.holds is None:
+            continue
+        by_step.setdefault(max(0, bisect.bisect_right(starts, c.span[0]) - 1), []).append(c)
+    out = []
+    for idx in sorted(by_step):
+        cs = by_step[idx]
+        false = [c for c in cs if c.holds is False and not c.retracted]
+        if false:
+            head = false[0]
+            roots = {max(0, bisect.bisect_right(starts, c.follows[0]) - 1) if c.follows else None for c in false}
+            root = roots.pop() if len(roots) == 1 else None
+            out.append(StepVerdict(idx, "invalid", f"false_{head.kind}_claim",
+                                   "; ".join(f"\"{_short_reference(c.text)}\": {c.message}" for c in false[:4]),
+                                   expected=head.state, found=[c.text for c in false],
+                                   consequence_of=root if root is not None and root < idx else None))
+        elif any(c.correction or c.retracted for c in cs):
+            out.append(StepVerdict(idx, "corrected", "self_correction",
+                                   "; ".join(f"\"{_short_reference(c.text)}\": " + (
+                                       "said, then taken back right after" if c.retracted else c.message)
+                                             for c in cs if c.correction or c.retracted)))
+        else:
+            out.append(StepVerdict(idx, "valid", None, "; ".join(c.message for c in cs[:4])))
+    return out
+
+
+def _short_reference(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+def _step_states_reference(parsed, report) -> dict[int, dict[str, object]]:
+    starts = [s.span[0] for s in parsed.graph]
+    out: dict[int, dict[str, object]] = {}
+    for c in report.claims:
+        if c.holds is None:
+            continue
+        idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
+        entry = out.get(idx)
+        if entry is None:
+            line = report.lines[c.line]
+            entry = out[idx] = {"line_of_reasoning": {"id": line.id, "actions": list(c.line_actions or ())},
+                                "judged_against": c.state, "claims": []}
+        if entry["judged_against"] is None and c.state is not None:
+            entry["judged_against"] = c.state
+        entry["claims"].append({"kind": c.kind, "text": _short_reference(c.text, 160), "holds": c.holds,
+                                "retracted": c.retracted, "message": c.message})
+    return out
+
+
+def test_short(texts: list[str]) -> None:
+    for text in texts + [" a", "a ", "a  b", "a\tb", "a\u00a0b", "a\u2028b", "\u200bx", "", " ", "x" * 200]:
+        for piece in (text[:100], text[:300]):
+            assert claims_module._short(piece) == _short_reference(piece)
+            assert claims_module._short(piece, 160) == _short_reference(piece, 160)
+
+
+def test_step_findings() -> None:
+    """The claims of every third dev trace, placed in steps once for both findings."""
+    for row in load_dev("planbench_r1_thinking.jsonl")[::3]:
+        record = record_from_json(row)
+        task, vocab, lexicon, _ = planning_task(record.problem, record.domain)
+        parsed = parse_record(record)
+        report = ClaimReader.for_lexicon(task, vocab, lexicon).read(record.trace)
+        verdicts, states = claims_module.step_findings(parsed, report)
+        assert verdicts == _step_verdicts_reference(parsed, report)
+        assert list(states.items()) == list(_step_states_reference(parsed, report).items())
