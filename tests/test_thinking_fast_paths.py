@@ -455,3 +455,31 @@ def test_step_findings() -> None:
         verdicts, states = claims_module.step_findings(parsed, report)
         assert verdicts == _step_verdicts_reference(parsed, report)
         assert list(states.items()) == list(_step_states_reference(parsed, report).items())
+
+
+def _merge_reference(idx: int, verdicts: list[StepVerdict]) -> StepVerdict:
+    order = analysis._RULE_ORDER
+    invalid = sorted((v for v in verdicts if v.status == "invalid"),
+                     key=lambda v: order.index(v.rule) if v.rule in order else len(order))
+    if invalid:
+        head = invalid[0]
+        return StepVerdict(idx, "invalid", head.rule, "; ".join(v.message for v in invalid), head.expected, head.found,
+                           head.consequence_of)
+    corrected = [v for v in verdicts if v.status == "corrected"]
+    if corrected:
+        return StepVerdict(idx, "corrected", corrected[0].rule, "; ".join(v.message for v in corrected))
+    unchecked = [v for v in verdicts if v.status == "unchecked"]
+    if unchecked and len(unchecked) == len(verdicts):
+        return unchecked[0]
+    return StepVerdict(idx, "valid", None, "; ".join(v.message for v in verdicts if v.status == "valid"))
+
+
+def test_merge() -> None:
+    rng = random.Random(23)
+    for _ in range(20000):
+        verdicts = [StepVerdict(rng.randrange(5), rng.choice(["valid", "invalid", "unchecked", "corrected", "odd"]),
+                                rng.choice([None, *analysis._RULE_ORDER, "other_rule"]), rng.choice(["", "m", "n"]),
+                                rng.choice([None, 1, [2]]), rng.choice([None, True]), rng.choice([None, 0, 3]))
+                    for _ in range(rng.choice([1, 1, 1, 2, 3]))]
+        got, want = analysis._merge(7, verdicts), _merge_reference(7, verdicts)
+        assert got == want and (got is verdicts[0]) == (want is verdicts[0]), verdicts
