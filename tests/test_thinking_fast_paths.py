@@ -4,22 +4,31 @@ on odd text (markup runs, stray line breaks of every kind, case-folding characte
 
 from __future__ import annotations
 
+import bisect
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
 from core.gates import _firsts, _tree
+from core.record import TraceRecord, record_from_json
 from core.steps import StepGraph
+from core.verdicts import StepVerdict
 from core.window_gates import WindowGate
 from tests.conftest import load_dev
 from trace_parsers import _thinking as T
+from trace_parsers import metacot
+from trace_parsers.registry import get_format, parse_record
 from trace_parsers.plain_text import paragraph_spans
 from validators.countdown import arith
+from validators.planning import claims as claims_module
 from validators.planning import planning_task, thinking
+from validators.planning.claim_reader import ClaimReader
 from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.thinking import REJECT_WINDOW, _REJECTED
 from validators.thinking import analysis, strings
+from validators.thinking import arith as arith_claims
 from validators.thinking.analysis import Candidate
 from validators.thinking.arith import find_claims
 
@@ -74,6 +83,58 @@ def test_cue_cuts(texts: list[str]) -> None:
                        [m.end() for m in _CUE_REFERENCE.finditer(text, a, b)], text[a:b][:80]
 
 
+def _segment_reference(text: str, base: int = 0, limit: int | None = None) -> list[tuple[int, int, int | None]]:
+    """segment() as it was: lines cut out with splitlines, cue cuts by finditer, the short-chunk
+    test by str.split."""
+    def split_cues(start: int, end: int) -> list[tuple[int, int]]:
+        cuts = [start]
+        for m in T._CUE_SPLIT.finditer(text, start, end):
+            if m.end() > cuts[-1]:
+                cuts.append(m.end())
+        spans = []
+        for i, cut in enumerate(cuts):
+            a, b = T._trim(text, cut, cuts[i + 1] if i + 1 < len(cuts) else end)
+            if a < b:
+                spans.append((a, b))
+        return spans
+
+    stop = len(text) if limit is None else limit
+    raw: list[list] = []
+    for p_start, p_end in paragraph_spans(text[base:stop]):
+        for a, b, number in T._split_items(text, base + p_start, base + p_end):
+            for k, (c, d) in enumerate(split_cues(a, b)):
+                raw.append([c, d, number if k == 0 else None])
+    merged: list[list] = []
+    carry: list | None = None
+    for seg in raw:
+        if carry is not None:
+            if seg[2] is None:
+                seg = [carry[0], seg[1], None]
+            else:
+                merged.append(carry)
+            carry = None
+        if seg[2] is None and len(text[seg[0]:seg[1]].split(None, T.NUMBER_WORDS)) <= T.NUMBER_WORDS \
+                and seg is not raw[-1]:
+            carry = seg
+            continue
+        merged.append(seg)
+    if carry is not None:
+        merged.append(carry)
+    return [tuple(m) for m in merged]
+
+
+def test_segment(texts: list[str]) -> None:
+    """Also on windows of the text (metacot and llm_modulo segment parts of a trace), and with
+    the line breaks other than "\n" that send a text to the line-by-line split."""
+    rng = random.Random(7)
+    odd = [t.replace("\n", rng.choice(["\r\n", "\r", "\u2028", "\x85"]), rng.randint(1, 5)) for t in texts[:60]]
+    for text in texts + odd + ["  3. a b c d\n 4. e\nf g h\n\n(5) x y z w", "1. Wait, no. Hmm.\n  2) ok\nStep 3: a"]:
+        for base, limit in ((0, None), (len(text) // 3, 2 * len(text) // 3)):
+            got = [(s.start, s.end, s.item) for s in T.segment(text, base, limit)]
+            assert got == _segment_reference(text, base, limit), text[:80]
+            assert all(not s.payload for s in T.segment(text, base, limit))
+
+
 def _classify_reference(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
     strip = re.compile(r"^[\s*_#>`]+")
     head = strip.sub("", text[:200])
@@ -105,13 +166,13 @@ def test_classify(texts: list[str]) -> None:
 
 
 def _backtrack_reference(graph: StepGraph, idx: int, text: str) -> int | None:
-    ref = T._STEP_REF.search(text)
+    ref = T._STEP_REF.pattern_.search(text)
     if ref:
         number = int(ref.group(1))
         for j in range(idx - 1, -1, -1):
             if graph[j].payload.get("item") == number:
                 return j
-    if T._NEW_ATTEMPT.search(text[:160]):
+    if T._NEW_ATTEMPT.pattern_.search(text[:160]):
         for j in range(idx - 1, -1, -1):
             if graph[j].payload.get("item") == 1:
                 if j > 0 and graph[j - 1].kind in ("plan", "conclude") and graph[j - 1].payload.get("item") is None:
@@ -265,3 +326,160 @@ def test_plainly_named() -> None:
             for body in (line.body, line.body + " a b", line.body.rsplit(" ", 1)[0]):
                 assert thinking._plainly_named(body, line.steps, lexicon) == \
                        _plainly_named_reference(body, line.steps, lexicon), body
+
+
+def _detect_references(record: TraceRecord) -> dict[str, float]:
+    """The line-format detectors as they were: every line listed with its position, every
+    count made before any answer."""
+    from trace_parsers import _plan_lines as P
+
+    out = {}
+    head = record.trace[:200_000]
+    planning = record.domain in P.PLANNING_DOMAINS and record.trace.strip()
+    lines = [t for _, _, t in P.nonblank_lines(head)] if planning else []
+    starts = sum(1 for t in lines if P.BLOCK_START.match(t))
+    ends = sum(1 for t in lines if P.BLOCK_END.match(t))
+    out["plan_text"] = 0.6 if planning and starts and ends and all(len(t) <= 300 for t in lines) else 0.0
+    actions = sum(1 for t in lines if P.PDDL_LINE.match(t))
+    markers = sum(1 for t in lines if P.BLOCK_START.match(t) or P.BLOCK_END.match(t))
+    out["pddl_plan"] = 0.9 if planning and actions >= 2 and actions + markers >= 0.9 * len(lines) else 0.0
+    found = [m.group("kw") for m in metacot._DIRECTIVE.finditer(head)]
+    out["metacot"] = 0.85 if "TRY" in found and len(found) >= 2 else 0.0
+    return out
+
+
+def test_line_format_detectors() -> None:
+    """On every dev record and on thinking text given [PLAN] blocks, PDDL lines and directives."""
+    records = [record_from_json(row) for name in ("planbench_r1_thinking.jsonl", "planbench_plans.jsonl",
+                                                  "planbench_plans_more.jsonl", "countdown_sos.jsonl")
+               for row in load_dev(name)]
+    texts = [r.trace for r in records[:200]] + _odd_texts(300)
+    for text in texts:
+        for domain in ("blocksworld", "countdown"):
+            for trace in (text, text.replace("\n", "\n[PLAN]\n", 1) + "\n[PLAN END]", "(a b)\n(c d)\n" + text[:50],
+                          "TRY 1: x\nCHECK: y\n" + text[:100], "[PLAN]\n" + text[:250] + "\n[PLAN END]",
+                          "[PLAN]\n(a b)\n" * 9 + "(c)\n[PLAN END]\n" + text[:40]):
+                records.append(replace(records[0], trace=trace, domain=domain))
+    positive: set[str] = set()
+    for record in records:
+        got = {name: get_format(name).detect(record) for name in ("plan_text", "pddl_plan", "metacot")}
+        assert got == _detect_references(record), record.trace[:80]
+        positive.update(name for name, score in got.items() if score)
+    assert positive == {"plan_text", "pddl_plan", "metacot"}
+
+
+def test_whole_number_claims(texts: list[str]) -> None:
+    """Every claim in the dev traces, and random ones (spacing, leading zeros, false results)."""
+    rng = random.Random(19)
+    claims = [c.text for text in texts for c in find_claims(text)]
+    for _ in range(5000):
+        a, b = rng.choice(["0", "7", "007", "12", "99999999999"]), str(rng.randint(0, 500))
+        op = rng.choice("+-*/xX\u00d7")
+        right = str(rng.choice([rng.randint(-5, 1000), int(a) + int(b), int(a) * int(b), int(a) - int(b)]))
+        spaces = [rng.choice(["", " ", "\t", "  "]) for _ in range(5)]
+        claims.append(f"{spaces[0]}{a}{spaces[1]}{op}{spaces[2]}{b}{spaces[3]}={spaces[4]}{right}")
+    fast = 0
+    for claim in claims:
+        fast += arith_claims._WHOLE_CLAIM.fullmatch(claim) is not None
+        assert arith_claims.check_claim(claim) == arith_claims._check_read(claim), claim
+    assert fast > 1000
+
+
+def _step_verdicts_reference(parsed, report) -> list[StepVerdict]:
+    starts = [s.span[0] for s in parsed.graph]
+    by_step: dict[int, list] = {}
+    for c in report.claims:
+        if c.holds is None:
+            continue
+        by_step.setdefault(max(0, bisect.bisect_right(starts, c.span[0]) - 1), []).append(c)
+    out = []
+    for idx in sorted(by_step):
+        cs = by_step[idx]
+        false = [c for c in cs if c.holds is False and not c.retracted]
+        if false:
+            head = false[0]
+            roots = {max(0, bisect.bisect_right(starts, c.follows[0]) - 1) if c.follows else None for c in false}
+            root = roots.pop() if len(roots) == 1 else None
+            out.append(StepVerdict(idx, "invalid", f"false_{head.kind}_claim",
+                                   "; ".join(f"\"{_short_reference(c.text)}\": {c.message}" for c in false[:4]),
+                                   expected=head.state, found=[c.text for c in false],
+                                   consequence_of=root if root is not None and root < idx else None))
+        elif any(c.correction or c.retracted for c in cs):
+            out.append(StepVerdict(idx, "corrected", "self_correction",
+                                   "; ".join(f"\"{_short_reference(c.text)}\": " + (
+                                       "said, then taken back right after" if c.retracted else c.message)
+                                             for c in cs if c.correction or c.retracted)))
+        else:
+            out.append(StepVerdict(idx, "valid", None, "; ".join(c.message for c in cs[:4])))
+    return out
+
+
+def _short_reference(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+def _step_states_reference(parsed, report) -> dict[int, dict[str, object]]:
+    starts = [s.span[0] for s in parsed.graph]
+    out: dict[int, dict[str, object]] = {}
+    for c in report.claims:
+        if c.holds is None:
+            continue
+        idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
+        entry = out.get(idx)
+        if entry is None:
+            line = report.lines[c.line]
+            entry = out[idx] = {"line_of_reasoning": {"id": line.id, "actions": list(c.line_actions or ())},
+                                "judged_against": c.state, "claims": []}
+        if entry["judged_against"] is None and c.state is not None:
+            entry["judged_against"] = c.state
+        entry["claims"].append({"kind": c.kind, "text": _short_reference(c.text, 160), "holds": c.holds,
+                                "retracted": c.retracted, "message": c.message})
+    return out
+
+
+def test_short(texts: list[str]) -> None:
+    for text in texts + [" a", "a ", "a  b", "a\tb", "a\u00a0b", "a\u2028b", "\u200bx", "", " ", "x" * 200]:
+        for piece in (text[:100], text[:300]):
+            assert claims_module._short(piece) == _short_reference(piece)
+            assert claims_module._short(piece, 160) == _short_reference(piece, 160)
+
+
+def test_step_findings() -> None:
+    """The claims of every third dev trace, placed in steps once for both findings."""
+    for row in load_dev("planbench_r1_thinking.jsonl")[::3]:
+        record = record_from_json(row)
+        task, vocab, lexicon, _ = planning_task(record.problem, record.domain)
+        parsed = parse_record(record)
+        report = ClaimReader.for_lexicon(task, vocab, lexicon).read(record.trace)
+        verdicts, states = claims_module.step_findings(parsed, report)
+        assert verdicts == _step_verdicts_reference(parsed, report)
+        assert list(states.items()) == list(_step_states_reference(parsed, report).items())
+
+
+def _merge_reference(idx: int, verdicts: list[StepVerdict]) -> StepVerdict:
+    order = analysis._RULE_ORDER
+    invalid = sorted((v for v in verdicts if v.status == "invalid"),
+                     key=lambda v: order.index(v.rule) if v.rule in order else len(order))
+    if invalid:
+        head = invalid[0]
+        return StepVerdict(idx, "invalid", head.rule, "; ".join(v.message for v in invalid), head.expected, head.found,
+                           head.consequence_of)
+    corrected = [v for v in verdicts if v.status == "corrected"]
+    if corrected:
+        return StepVerdict(idx, "corrected", corrected[0].rule, "; ".join(v.message for v in corrected))
+    unchecked = [v for v in verdicts if v.status == "unchecked"]
+    if unchecked and len(unchecked) == len(verdicts):
+        return unchecked[0]
+    return StepVerdict(idx, "valid", None, "; ".join(v.message for v in verdicts if v.status == "valid"))
+
+
+def test_merge() -> None:
+    rng = random.Random(23)
+    for _ in range(20000):
+        verdicts = [StepVerdict(rng.randrange(5), rng.choice(["valid", "invalid", "unchecked", "corrected", "odd"]),
+                                rng.choice([None, *analysis._RULE_ORDER, "other_rule"]), rng.choice(["", "m", "n"]),
+                                rng.choice([None, 1, [2]]), rng.choice([None, True]), rng.choice([None, 0, 3]))
+                    for _ in range(rng.choice([1, 1, 1, 2, 3]))]
+        got, want = analysis._merge(7, verdicts), _merge_reference(7, verdicts)
+        assert got == want and (got is verdicts[0]) == (want is verdicts[0]), verdicts

@@ -33,6 +33,12 @@ def nonblank_lines(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def nonblank_texts(text: str) -> list[str]:
+    """The texts of `nonblank_lines`, for detectors that need no positions: a line's ending is
+    white space, so stripping the line without its ending gives the same text."""
+    return [t for line in text.splitlines() if (t := line.strip())]
+
+
 def parse_plan_lines(record: TraceRecord, fmt: str) -> ParsedTrace:
     graph = StepGraph()
     blocks: list[list[int]] = [[]]

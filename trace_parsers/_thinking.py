@@ -92,9 +92,10 @@ _COMPUTE_OPENING = re.compile(
 ARITH_HINT = re.compile(r"\d[ \t]*[-+*/×÷−·x][ \t]*\(?[ \t]*\d[^=\n]{0,80}=[ \t]*-?\d")
 _LEADING_MARKUP = r"[\s*_#>`]*+"
 
-_STEP_REF = re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I)
-_NEW_ATTEMPT = re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
-                          r"|try (?:a )?different|new approach|re-?think", re.I)
+# Gated: searched in every backtrack step, which seldom names a step or a new attempt.
+_STEP_REF = Gated(re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I))
+_NEW_ATTEMPT = Gated(re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
+                          r"|try (?:a )?different|new approach|re-?think", re.I))
 
 # _PASS and _FAIL are searched clause by clause: gated (core/gates.py), as most clauses hold none of their words.
 _PASS = Gated(re.compile(
@@ -163,42 +164,79 @@ def _split_items(text: str, start: int, end: int) -> list[tuple[int, int, int | 
     return out
 
 
-def _split_cues(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    cuts = [start]
-    for m in _CUE_SPLIT.finditer(text, start, end):
-        if m.end() > cuts[-1]:
-            cuts.append(m.end())
-    spans = []
-    for i, cut in enumerate(cuts):
-        a, b = _trim(text, cut, cuts[i + 1] if i + 1 < len(cuts) else end)
+# Line breaks of str.splitlines other than "\n": a text without any is split into lines at "\n" alone.
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# _ITEM matched at a line start inside the text: it never reads past the line's "\n", so it
+# answers as on the line cut out (the "^" is dropped as a paragraph may start after spaces).
+_ITEM_AT = re.compile(_ITEM.pattern.removeprefix("^"), re.I)
+
+
+def _number(m: re.Match[str] | None) -> int | None:
+    return None if m is None else int(m.group("snum") or m.group("num") or m.group("pnum"))
+
+
+def _split_items_nl(text: str, start: int, end: int) -> list[tuple[int, int, int | None]]:
+    """`_split_items` for a text whose lines end at "\n" only (no _OTHER_BREAKS), without cutting
+    the paragraph into lines: most paragraphs are one line."""
+    first = _number(_ITEM_AT.match(text, start, end))
+    nl = text.find("\n", start, end)
+    if nl < 0:  # a paragraph starts and ends with a non-space: nothing to trim
+        return [(start, end, first)]
+    cuts: list[tuple[int, int | None]] = [(start, first)]
+    while nl >= 0:
+        m = _ITEM_AT.match(text, nl + 1, end)
+        if m is not None:
+            cuts.append((nl + 1, _number(m)))
+        nl = text.find("\n", nl + 1, end)
+    out = []
+    for i, (cut, number) in enumerate(cuts):
+        a, b = _trim(text, cut, cuts[i + 1][0] if i + 1 < len(cuts) else end)
         if a < b:
-            spans.append((a, b))
-    return spans
+            out.append((a, b, number))
+    return out
+
+
+# A chunk of more than NUMBER_WORDS words: str.split and re's \s both split at str.isspace.
+_MORE_WORDS = re.compile(r"\s*+(?:\S++\s++){%d}\S" % NUMBER_WORDS)
 
 
 def segment(text: str, base: int = 0, limit: int | None = None) -> list[Segment]:
     """Segments of text[base:limit] (offsets are into `text`)."""
     stop = len(text) if limit is None else limit
-    raw: list[Segment] = []
-    for p_start, p_end in paragraph_spans(text[base:stop]):
-        for a, b, number in _split_items(text, base + p_start, base + p_end):
-            for k, (c, d) in enumerate(_split_cues(text, a, b)):
-                raw.append(Segment(c, d, number if k == 0 else None))
+    window = text[base:stop]
+    split_items = _split_items if _OTHER_BREAKS.search(window) else _split_items_nl
+    cue = _CUE_SPLIT.search
+    raw: list[tuple[int, int, int | None]] = []
+    for p_start, p_end in paragraph_spans(window):
+        for a, b, number in split_items(text, base + p_start, base + p_end):
+            # cut after each cue; a chunk comes trimmed, and most have no cue
+            m = cue(text, a, b)
+            while m is not None:
+                cut = m.end()
+                c, d = _trim(text, a, cut)
+                if c < d:
+                    raw.append((c, d, number))
+                    number = None
+                a = cut
+                m = cue(text, cut, b)
+            c, d = _trim(text, a, b)
+            if c < d:
+                raw.append((c, d, number))
     merged: list[Segment] = []
-    carry: Segment | None = None
-    for seg in raw:
+    more_words = _MORE_WORDS.match
+    carry: int | None = None  # the start of a short chunk that the next one takes in
+    last = len(raw) - 1
+    for k, (a, b, number) in enumerate(raw):
         if carry is not None:
-            if seg.item is None:
-                seg = Segment(carry.start, seg.end, seg.item)
+            if number is None:
+                a = carry
             else:
-                merged.append(carry)
+                merged.append(Segment(carry, raw[k - 1][1]))
             carry = None
-        if seg.item is None and len(text[seg.start:seg.end].split(None, NUMBER_WORDS)) <= NUMBER_WORDS and seg is not raw[-1]:
-            carry = seg
+        if number is None and k != last and more_words(text, a, b) is None:
+            carry = a
             continue
-        merged.append(seg)
-    if carry is not None:
-        merged.append(carry)
+        merged.append(Segment(a, b, number))
     return merged
 
 
@@ -263,7 +301,7 @@ def classify(text: str, item: int | None, seen_work: bool) -> tuple[str, str]:
     found = (_OPENINGS if seen_work else _FIRST_OPENINGS).first(text, 200)
     if found is not None:
         return found
-    if ARITH_HINT.search(text):
+    if "=" in text and ARITH_HINT.search(text):  # every match holds an "="
         return "compute", "holds an arithmetic claim"
     return "reason", "no cue"
 
@@ -287,6 +325,8 @@ class _Earlier:
 def backtrack_target(graph: StepGraph, text: str, earlier: _Earlier) -> int | None:
     """The step a backtrack step revises (rules in the module docstring), among the steps
     `earlier` has seen."""
+    if not earlier.item_at:  # the first two rules name an earlier item
+        return earlier.last_work
     ref = _STEP_REF.search(text)
     if ref and (j := earlier.item_at.get(int(ref.group(1)))) is not None:
         return j
@@ -307,17 +347,23 @@ def build_steps(graph: StepGraph, text: str, segments: list[Segment], parent: in
         earlier.add(step)
     prev = parent
     for seg in segments:
-        body = text[seg.start:seg.end]
-        kind, rule = classify(body, seg.item, seen_work)
-        seen_work = seen_work or kind in ("plan", "check", "backtrack")
-        payload: dict[str, Any] = {"kind_rule": rule, **(extra or {}), **seg.payload}
-        if seg.item is not None:
-            payload["item"] = seg.item
-        found = claims(body, seg.start)
+        start, end, item = seg.start, seg.end, seg.item
+        body = text[start:end]
+        kind, rule = classify(body, item, seen_work)
+        if not seen_work:
+            seen_work = kind in ("plan", "check", "backtrack")
+        payload: dict[str, Any] = {"kind_rule": rule}
+        if extra:
+            payload.update(extra)
+        if seg.payload:
+            payload.update(seg.payload)
+        if item is not None:
+            payload["item"] = item
+        found = claims(body, start)
         if found:
             payload["claims"] = found
         idx = len(graph)
-        step = graph.add(Step(idx, kind, (seg.start, seg.end), body, payload, parent=prev),
+        step = graph.add(Step(idx, kind, (start, end), body, payload, prev),
                          edge_kind=edge if prev == parent else "next")
         if kind == "backtrack":
             target = backtrack_target(graph, body, earlier)

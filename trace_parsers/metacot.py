@@ -45,6 +45,8 @@ _KINDS = {"TRY": "plan", "CHECK": "check", "VERIFIED": "check", "FAILED": "check
 
 
 def detect(record: TraceRecord) -> float:
+    if record.trace.find("TRY", 0, 200_000) < 0:  # the keywords are matched case-sensitively
+        return 0.0
     head = record.trace[:200_000]
     found = [m.group("kw") for m in _DIRECTIVE.finditer(head)]
     if "TRY" in found and len(found) >= 2:

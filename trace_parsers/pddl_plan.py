@@ -5,7 +5,7 @@ is a PDDL action line, so thinking text and A* token streams are never taken."""
 from __future__ import annotations
 
 from core.record import TraceRecord
-from trace_parsers._plan_lines import BLOCK_END, BLOCK_START, PDDL_LINE, PLANNING_DOMAINS, nonblank_lines, \
+from trace_parsers._plan_lines import BLOCK_END, BLOCK_START, PDDL_LINE, PLANNING_DOMAINS, nonblank_texts, \
     parse_plan_lines
 from trace_parsers.base import FormatSpec, ParsedTrace
 
@@ -13,8 +13,10 @@ from trace_parsers.base import FormatSpec, ParsedTrace
 def detect(record: TraceRecord) -> float:
     if record.domain not in PLANNING_DOMAINS or not record.trace.strip():
         return 0.0
-    lines = [t for _, _, t in nonblank_lines(record.trace[:200_000])]
+    lines = nonblank_texts(record.trace[:200_000])
     actions = sum(1 for t in lines if PDDL_LINE.match(t))
+    if actions < 2:
+        return 0.0
     markers = sum(1 for t in lines if BLOCK_START.match(t) or BLOCK_END.match(t))
     if actions >= 2 and actions + markers >= 0.9 * len(lines):
         return 0.9

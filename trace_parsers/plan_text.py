@@ -6,7 +6,7 @@ lines (thinking traces are paragraphs), so R1-style thinking stays on the plain-
 from __future__ import annotations
 
 from core.record import TraceRecord
-from trace_parsers._plan_lines import BLOCK_END, BLOCK_START, PLANNING_DOMAINS, nonblank_lines, parse_plan_lines
+from trace_parsers._plan_lines import BLOCK_END, BLOCK_START, PLANNING_DOMAINS, nonblank_texts, parse_plan_lines
 from trace_parsers.base import FormatSpec, ParsedTrace
 
 _MAX_LINE = 300
@@ -15,12 +15,16 @@ _MAX_LINE = 300
 def detect(record: TraceRecord) -> float:
     if record.domain not in PLANNING_DOMAINS or not record.trace.strip():
         return 0.0
-    lines = [t for _, _, t in nonblank_lines(record.trace[:200_000])]
+    head = record.trace[:200_000]
+    if "]" not in head:  # a block's end marker is bracketed
+        return 0.0
+    # a prose line is the common answer, found before any marker is matched
+    if any(len(t) > _MAX_LINE for t in map(str.strip, head.splitlines())):
+        return 0.0
+    lines = nonblank_texts(head)
     starts = sum(1 for t in lines if BLOCK_START.match(t))
     ends = sum(1 for t in lines if BLOCK_END.match(t))
-    if starts and ends and all(len(t) <= _MAX_LINE for t in lines):
-        return 0.6
-    return 0.0
+    return 0.6 if starts and ends else 0.0
 
 
 def parse(record: TraceRecord) -> ParsedTrace:

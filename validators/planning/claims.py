@@ -107,17 +107,38 @@ def link_consequences(claims: list[Claim]) -> None:
             c.follows = said[key]
 
 
-def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]:
-    """One verdict per step holding a judged claim: invalid when a claim in it is false and not
-    retracted, `corrected` when it catches an error (a correct rejection, or a retraction),
-    else valid."""
+def _judged_by_step(parsed: ParsedTrace, report: ClaimReport) -> dict[int, list[Claim]]:
+    """The judged claims of each step (the step their text starts in), in claim order, the steps
+    in order of their first claim."""
     starts = [s.span[0] for s in parsed.graph]
     by_step: dict[int, list[Claim]] = {}
     for c in report.claims:
         if c.holds is None:
             continue
         idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
-        by_step.setdefault(idx, []).append(c)
+        got = by_step.get(idx)
+        if got is None:
+            by_step[idx] = [c]
+        else:
+            got.append(c)
+    return by_step
+
+
+def step_findings(parsed: ParsedTrace, report: ClaimReport) -> tuple[list[StepVerdict], dict[int, dict[str, object]]]:
+    """`step_verdicts` and `step_states` of one report, its claims placed in steps once."""
+    by_step = _judged_by_step(parsed, report)
+    return _verdicts(parsed, by_step), _states(report, by_step)
+
+
+def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]:
+    """One verdict per step holding a judged claim: invalid when a claim in it is false and not
+    retracted, `corrected` when it catches an error (a correct rejection, or a retraction),
+    else valid."""
+    return _verdicts(parsed, _judged_by_step(parsed, report))
+
+
+def _verdicts(parsed: ParsedTrace, by_step: dict[int, list[Claim]]) -> list[StepVerdict]:
+    starts: list[int] | None = None
     out = []
     for idx in sorted(by_step):
         cs = by_step[idx]
@@ -126,6 +147,8 @@ def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]
             head = false[0]
             # A step whose every error restates an earlier step's ("Feast c from a gives Pain a",
             # then "Now, Pain a") is a consequence of it (record-format: `consequence_of`).
+            if starts is None:
+                starts = [s.span[0] for s in parsed.graph]
             roots = {max(0, bisect.bisect_right(starts, c.follows[0]) - 1) if c.follows else None for c in false}
             root = roots.pop() if len(roots) == 1 else None
             out.append(StepVerdict(idx, "invalid", f"false_{head.kind}_claim",
@@ -143,7 +166,9 @@ def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]
 
 
 def _short(text: str, n: int = 80) -> str:
-    text = " ".join(text.split())
+    # Printable text holds no white space but " " (str.isprintable): then only runs and ends change.
+    if not (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "):
+        text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
@@ -151,22 +176,23 @@ def step_states(parsed: ParsedTrace, report: ClaimReport) -> dict[int, dict[str,
     """For each step holding a judged claim: the line of reasoning it belongs to (its actions
     from the initial state), the state its claims were judged against, and the claims, so a
     reader sees what each verdict rests on."""
-    starts = [s.span[0] for s in parsed.graph]
+    return _states(report, _judged_by_step(parsed, report))
+
+
+def _states(report: ClaimReport, by_step: dict[int, list[Claim]]) -> dict[int, dict[str, object]]:
     out: dict[int, dict[str, object]] = {}
-    for c in report.claims:
-        if c.holds is None:
-            continue
-        idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
-        entry = out.get(idx)
-        if entry is None:
-            line = report.lines[c.line]
-            entry = out[idx] = {
-                "line_of_reasoning": {"id": line.id, "actions": list(c.line_actions or ())},
-                "judged_against": c.state,
-                "claims": [],
-            }
-        if entry["judged_against"] is None and c.state is not None:
-            entry["judged_against"] = c.state
-        entry["claims"].append({"kind": c.kind, "text": _short(c.text, 160), "holds": c.holds,
-                                "retracted": c.retracted, "message": c.message})
+    for idx, cs in by_step.items():
+        first = cs[0]
+        line = report.lines[first.line]
+        judged_against = None
+        for c in cs:
+            if c.state is not None:
+                judged_against = c.state
+                break
+        out[idx] = {
+            "line_of_reasoning": {"id": line.id, "actions": list(first.line_actions or ())},
+            "judged_against": judged_against,
+            "claims": [{"kind": c.kind, "text": _short(c.text, 160), "holds": c.holds, "retracted": c.retracted,
+                        "message": c.message} for c in cs],
+        }
     return out

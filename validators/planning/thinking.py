@@ -50,7 +50,7 @@ from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
 from validators.planning.claim_reader import ClaimReader
-from validators.planning.claims import ClaimReport, step_states, step_verdicts
+from validators.planning.claims import ClaimReport, step_findings
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan, shifted_steps
 from validators.planning.search import ground_all, reference_plan
 from validators.planning.strips import Task
@@ -487,9 +487,9 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
             except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the answer verdict
                 stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
             else:
-                claim_verdicts = step_verdicts(parsed, report)
+                claim_verdicts, states = step_findings(parsed, report)
                 _goal_gaps(replay, parsed, report)
-                for idx, info in step_states(parsed, report).items():
+                for idx, info in states.items():
                     replay.states.setdefault(idx, info)
                 unjudged = sum(1 for c in report.claims if c.holds is None)
                 stats["claims"] = len(report.claims) - unjudged

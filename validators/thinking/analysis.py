@@ -372,6 +372,15 @@ def merge_verdicts(verdicts: list[StepVerdict]) -> list[StepVerdict]:
 
 def _merge(idx: int, verdicts: list[StepVerdict]) -> StepVerdict:
     """One verdict per step: invalid findings first (in _RULE_ORDER), then unchecked, then valid."""
+    if len(verdicts) == 1:  # most steps: the rules below, each given one verdict
+        v = verdicts[0]
+        if v.status == "invalid":
+            return StepVerdict(idx, "invalid", v.rule, v.message, v.expected, v.found, v.consequence_of)
+        if v.status == "corrected":
+            return StepVerdict(idx, "corrected", v.rule, v.message)
+        if v.status == "unchecked":
+            return v
+        return StepVerdict(idx, "valid", None, v.message if v.status == "valid" else "")
     invalid = sorted((v for v in verdicts if v.status == "invalid"),
                      key=lambda v: _RULE_ORDER.index(v.rule) if v.rule in _RULE_ORDER else len(_RULE_ORDER))
     if invalid:

@@ -92,8 +92,25 @@ def _computable(side: str) -> str:
     return _LEADING_MINUS.sub("0-", _SPACED_X.sub(" * ", side))
 
 
+# The usual claim, "a op b = c" in whole numbers without division: judged directly, as
+# `_check_read` judges it (a whole-number side equals or not; it continues no chain).
+_WHOLE_CLAIM = re.compile(r"[ \t]*([0-9]+)[ \t]*([-+*])[ \t]*([0-9]+)[ \t]*=[ \t]*([0-9]+)[ \t]*")
+
+
 def check_claim(text: str) -> tuple[bool, str] | None:
     """(holds, message) for one claim text; None when it cannot be read."""
+    m = _WHOLE_CLAIM.fullmatch(text)
+    if m is None:
+        return _check_read(text)
+    a, op, b = int(m.group(1)), m.group(2), int(m.group(3))
+    value = a + b if op == "+" else a - b if op == "-" else a * b
+    if value == int(m.group(4)):
+        return True, f"'{text.strip()}' holds"
+    return False, f"'{text.strip()}' is false: {text[:text.index('=')].strip()} = {value}, not {m.group(4)}"
+
+
+def _check_read(text: str) -> tuple[bool, str] | None:
+    """`check_claim` of any claim: each side read by the expression parser."""
     parts = [_balance(p) for p in text.translate(_NORMALISE).split("=")]
     if len(parts) < 2 or not all(parts) or not _HAS_OP.search(parts[0]):
         return None

@@ -320,8 +320,12 @@ def step_verdicts(parsed: ParsedTrace, text: str) -> tuple[list[StepVerdict], li
     gaps: list[Gap] = []
     count = 0
     gate = WindowGate(_GATE, text)
+    admits = gate.admits
     for step in parsed.graph:
-        claims = find_string_claims(text, step.span[0], step.span[1], gate)
+        lo, hi = step.span
+        if not admits(lo, hi):  # find_string_claims' own first test, without the call: most steps fail it
+            continue
+        claims = find_string_claims(text, lo, hi, gate)
         if not claims:
             continue
         count += len(claims)
