@@ -670,3 +670,11 @@ def test_an_action_said_possible_in_the_passive() -> None:
     assert _bw_rules(walk + "Red could be stacked on blue next, since blue is clear.") == []
     assert _bw_rules(BW_UNSTACK + "2. Put down blue. Blue can't be picked up, since it is not clear.") \
         == ["false_applicability_claim"]
+
+
+def test_could_claims_doable_only_with_a_time_or_a_reason() -> None:
+    # "I could also pick up red at this point, since ..." (fourth planted set); "Alternatively, I
+    # could pick up blue." only proposes
+    walk = BW_UNSTACK + "2. Put down blue. 3. Pick up red. "
+    assert _bw_rules(walk + "I could also pick up blue at this point, since blue is on the table.") == ["false_applicability_claim"]
+    assert _bw_rules(walk + "Alternatively, I could pick up blue.") == []

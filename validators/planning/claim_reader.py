@@ -466,7 +466,10 @@ class ClaimReader:
                 if follows:
                     frame.positive_talk = True
                     carried = None
-                if not question and not frame.hedged and not rejected and (passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0])):
+                if not question and not frame.hedged and not rejected and (
+                        passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or (
+                            P.COULD_DO.search(text[max(s0, a0 - 40):a0])
+                            and (P.DOABLE_NOW.search(text, s0, s1) or P.REASON_AFTER.search(text, a1, s1)))):
                     frame.verdict_said = True
                     frame.verdict_at = (s0, s1)
                 frame.now = (frame.verdict_said and line.known and bool(P.DOABLE_NOW.search(text, s0, s1))
