@@ -122,7 +122,8 @@ NOW_LEAD = re.compile(r"\W*(?:(?:so|and|but|ok(?:ay)?),?\s+)?now\b[\s,]*(?:the\s
 STATE_HEADING = re.compile(r"(?:^|(?<=\W))(?:(?:the\s+)?(?:current|new|resulting)\s+)?state(?:\s+is)?\s*:", re.I)
 # "I could also pick up red at this point, since ...": "could" claims it is doable only with a time
 # or a reason ("Alternatively, I could stack red on blue." proposes)
-COULD_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) could (?:now |then |also |still )?(?:do |perform |apply |use )?(?:the )?$", re.I)
+COULD_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) could (?:(?:now|then|also|still|just|already|as well|easily) )*"
+                      r"(?:do |perform |apply |use )?(?:the )?$", re.I)
 REASON_AFTER = re.compile(r"\b(?:since|because|as)\b", re.I)
 # "So I can stack blue on red now", "right away", "can be done next": doable in the state as it is
 DOABLE_NOW = re.compile(r"\b(?:now|right away|straight away|immediately|at this point|next)\b", re.I)
