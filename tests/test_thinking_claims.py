@@ -677,5 +677,5 @@ def test_could_claims_doable_only_with_a_time_or_a_reason() -> None:
     # could pick up blue." only proposes
     walk = BW_UNSTACK + "2. Put down blue. 3. Pick up red. "
     assert _bw_rules(walk + "I could also pick up blue at this point, since blue is on the table.") == ["false_applicability_claim"]
-    assert _bw_rules(walk + "I could just as well pick up blue here, because it is clear.") == ["false_applicability_claim"]
+    assert _bw_rules(walk + "I could just as well pick up blue at this point, because it is clear.") == ["false_applicability_claim"]
     assert _bw_rules(walk + "Alternatively, I could pick up blue.") == []
