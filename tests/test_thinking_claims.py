@@ -679,3 +679,15 @@ def test_could_claims_doable_only_with_a_time_or_a_reason() -> None:
     assert _bw_rules(walk + "I could also pick up blue at this point, since blue is on the table.") == ["false_applicability_claim"]
     assert _bw_rules(walk + "I could just as well pick up blue at this point, because it is clear.") == ["false_applicability_claim"]
     assert _bw_rules(walk + "Alternatively, I could pick up blue.") == []
+
+
+def test_tasks_naming_the_same_objects_share_one_fact_reader() -> None:
+    from validators.planning import planning_task
+    from validators.planning.facts import FactReader
+    other = BW_PROBLEM.replace("(on b a) (clear b)", "(ontable b) (clear a) (clear b)")
+    lexicons = [planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": p}, "blocksworld")[2] for p in (BW_PROBLEM, other)]
+    assert lexicons[0] is not lexicons[1]
+    assert FactReader.shared(lexicons[0]) is FactReader.shared(lexicons[1])
+    three = BW_PROBLEM.replace("(:objects a b)", "(:objects a b c)")
+    assert FactReader.shared(planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": three}, "blocksworld")[2]) \
+        is not FactReader.shared(lexicons[0])

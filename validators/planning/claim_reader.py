@@ -195,7 +195,7 @@ class ClaimReader:
         self.task = task
         self.vocab = vocab
         self.lex = lexicon
-        self.facts = FactReader(lexicon)
+        self.facts = FactReader.shared(lexicon)
         self.reader = _LineReader(lexicon, explicit=False)
         verbs = sorted({t.split()[0].lower() for t in vocab.actions.values() if t.split()}
                        | {name.split("-")[0].lower() for name in task.domain.actions}, key=len, reverse=True)

@@ -175,8 +175,30 @@ def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
             [(re.compile(body + r"(?![\w\-])", re.I), pred, slots) for body, pred, slots in tails])
 
 
+_SHARED: dict[tuple, "FactReader"] = {}
+_SHARED_MAX = 256
+
+
 class FactReader:
     """Finds fact mentions for one task and vocabulary (built once per lexicon, cached)."""
+
+    @classmethod
+    def shared(cls, lexicon: Lexicon) -> "FactReader":
+        """The reader of every task whose words for facts and objects are the same: what it
+        reads depends only on the vocabulary's templates, the domain's predicates and the
+        lexicon's object names, and building its patterns' scans costs more than reading a
+        trace of a few KB (a corpus of R1 traces has one problem a trace, most of them naming
+        the same three blocks)."""
+        task, vocab = lexicon.task, lexicon.vocab
+        key = (tuple(sorted(vocab.predicates.items())), tuple(sorted(vocab.phrasings.items())),
+               tuple(sorted((p, repr(a)) for p, a in task.domain.predicates.items())),
+               tuple(sorted(lexicon.lookup.items())), tuple(sorted(task.objects)))
+        reader = _SHARED.get(key)
+        if reader is None:
+            if len(_SHARED) >= _SHARED_MAX:
+                _SHARED.pop(next(iter(_SHARED)))
+            reader = _SHARED[key] = cls(lexicon)
+        return reader
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.lex = lexicon
