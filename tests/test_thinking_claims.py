@@ -691,3 +691,10 @@ def test_tasks_naming_the_same_objects_share_one_fact_reader() -> None:
     three = BW_PROBLEM.replace("(:objects a b)", "(:objects a b c)")
     assert FactReader.shared(planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": three}, "blocksworld")[2]) \
         is not FactReader.shared(lexicons[0])
+
+
+def test_now_in_or_after_a_fact_makes_it_a_claim_about_the_state_now() -> None:
+    # "Blue is now on the table next to red.", "Red is clear now as well" (fourth planted set)
+    assert _bw_rules(BW_UNSTACK + "Blue is now on the table next to red.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Blue is on the table now.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Red is clear now as well.") == []

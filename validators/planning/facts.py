@@ -53,7 +53,8 @@ _PAST_REMOVAL = re.compile(r"^\s*(?:was|were|had been)\s+(?:already\s+)?(?:remov
 _REMOVAL = re.compile(r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+"
                       r"(?:now\s+|also\s+|then\s+|already\s+)?)?(?:removed|deleted|consumed|lost|gone)", re.I)
 _HEAD_WORD = re.compile(r"[^\s(]+")
-_STILL = re.compile(r"\bstill\b", re.I)
+_STILL = re.compile(r"\b(?:still|(?:is|are) now)\b", re.I)
+_NOW_AFTER = re.compile(r"\s+now\b(?!\s+(?:that|we|i|you|it)\b)", re.I)
 
 
 @dataclass(frozen=True)
@@ -391,7 +392,7 @@ class FactReader:
                 # nothing said right after it: only a negation before it can change its sense;
                 # "still" in its own words says it is a fact of the state now ("blue is still on red")
                 out.append(FactMention((start, end), atom, _negated_before(before), False,
-                                       "state" if _STILL.search(text, start, end) else None, exclusive))
+                                       "state" if not exclusive and _STILL.search(text, start, end) else None, exclusive))
                 continue
             tag_neg, tag_pos = bool(_TAG_NEG.match(after)), bool(_TAG_POS.match(after))
             if (tag_neg or tag_pos) and "?" in after.split(")", 1)[0]:
@@ -402,7 +403,8 @@ class FactReader:
             negated = tag_neg or verb_neg or (not (tag_pos or verb_pos or verb_add) and _negated_before(before))
             past = _PAST_REMOVAL.match(after)
             verb = "state" if past else "del" if verb_neg and _REMOVAL.match(after) else ("add" if verb_add else None)
-            if verb is None and (verb_neg or verb_pos):
-                verb = "state"
+            if verb is None and (verb_neg or verb_pos or (not exclusive and not tag_neg and not tag_pos and (
+                    _NOW_AFTER.match(after) or _STILL.search(text, start, end)))):
+                verb = "state"  # "Red is clear now as well", "Blue is now on the table next to red"
             out.append(FactMention((start, end), atom, negated, tag_neg or tag_pos, verb, exclusive))
         return out
