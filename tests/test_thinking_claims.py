@@ -698,3 +698,12 @@ def test_now_in_or_after_a_fact_makes_it_a_claim_about_the_state_now() -> None:
     assert _bw_rules(BW_UNSTACK + "Blue is now on the table next to red.") == ["false_state_claim"]
     assert _bw_rules(BW_UNSTACK + "Blue is on the table now.") == ["false_state_claim"]
     assert _bw_rules(BW_UNSTACK + "Red is clear now as well.") == []
+
+
+def test_that_ordering_works_is_a_plan_verdict_and_the_goal_configuration_a_goal() -> None:
+    # fourth planted set: "That ordering works." after a failing list; "the goal configuration is reached"
+    failing = ("Okay, blue is on red and I want red on blue.\n\n1. Pick up red.\n2. Unstack blue from red.\n"
+               "3. Put down blue.\n4. Stack red on blue.\n\nThat ordering works.")
+    rules = [s["rule"] for s in _audit("blocksworld", failing, VALID_ANSWER).verdict.to_json()["invalid_steps"]]
+    assert "false_verification_claim" in rules
+    assert _bw_rules(BW_UNSTACK + "2. Put down blue. With that, the goal configuration is reached.") == ["false_goal_claim"]

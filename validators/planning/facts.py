@@ -181,7 +181,8 @@ _SHARED_MAX = 256
 
 
 class FactReader:
-    """Finds fact mentions for one task and vocabulary (built once per lexicon, cached)."""
+    """Finds fact mentions for one task and vocabulary (one for all tasks that word facts and
+    objects alike: `shared`)."""
 
     @classmethod
     def shared(cls, lexicon: Lexicon) -> "FactReader":

@@ -205,7 +205,7 @@ STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
 # (thinking-claims.md `goal`). Only the plain forms: "the first goal is met", "the goal a craves b
 # is achieved" speak of a part of it, and "which is the goal" names a fact, not the state.
 GOAL_CLAIM = re.compile(
-    r"(?<![\w-])(?:(?:(?<!first )(?<!second )(?<!one )(?<!sub)goals?(?:\s+(?:state|conditions?))?\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?"
+    r"(?<![\w-])(?:(?:(?<!first )(?<!second )(?<!one )(?<!sub)goals?(?:\s+(?:state|conditions?|configuration))?\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?"
     r"(?:now\s+|also\s+|finally\s+|then\s+|fully\s+|already\s+|all\s+)?(?P<neg1>not\s+(?:yet\s+)?)?"
     r"(?:achieved|reached|met|satisfied|accomplished|fulfilled))"
     r"|(?:(?P<neg2>(?:doesn't|does\s+not|don't|do\s+not|didn't|won't|isn't|not)\s+)?(?:achieves?|reach(?:es)?|meets?|satisf(?:y|ies)|achieving|reaching|meeting|satisfying)"
