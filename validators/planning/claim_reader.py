@@ -253,49 +253,48 @@ class ClaimReader:
                 end = call.end()
                 words = text[kw.start():kw.end()] + " " + call.group(1)
             else:
-                end_m = self._stop.search(text, kw.end(), hi)
-                end = end_m.start() if end_m else hi
+                end = self._words_end(text, kw.end(), hi)
                 words = text[kw.start():end]
-            if words in self._read_cache:
-                ground = self._read_cache[words]
-            else:
-                ground = self._read_cache[words] = self._ground(words)
-            out.append((kw.start(), end, ground, words.strip()))
+            out.append((kw.start(), end, self._grounded(words), words.strip()))
         return out
 
-    def _with_gerunds(self, text: str, lo: int, hi: int, out: list[tuple[int, int, GroundAction | None, str]],
-                      line: LineOfReasoning) -> list[tuple[int, int, GroundAction | None, str]]:
-        """`out` with the actions named by a gerund added, each read as its base form. Left out,
-        as before: one that names no action with all its objects ("Succumbing requires Pain"),
-        and "after putting down orange" when the line did that already (a recall of the state
-        then, e6ffce...: read as doing it again, the line stepped back to it)."""
+    def _words_end(self, text: str, pos: int, hi: int) -> int:
+        """Where the words of an action named up to `pos` end (at `_stop`, else at `hi`)."""
+        end_m = self._stop.search(text, pos, hi)
+        return end_m.start() if end_m else hi
+
+    def _grounded(self, words: str) -> GroundAction | None:
+        """`_ground`, remembered: a trace names the same few actions again and again."""
+        if words not in self._read_cache:
+            self._read_cache[words] = self._ground(words)
+        return self._read_cache[words]
+
+    def _with_other_forms(self, text: str, lo: int, hi: int, out: list[tuple[int, int, GroundAction | None, str]],
+                          line: LineOfReasoning) -> list[tuple[int, int, GroundAction | None, str]]:
+        """`out` with the actions named in the passive ("Blue can be picked up", words marked by a
+        leading "can be ") or by a gerund added, each read as its base form. Left out, as before:
+        one that names no action with all its objects ("Succumbing requires Pain"), and "after
+        putting down orange" when the line did that already (a recall of the state then,
+        e6ffce...: read as doing it again, the line stepped back to it)."""
         added = list(out)
-        if self._passive is not None and " be " in text[lo:hi]:
+        if self._passive is not None and text.find(" be ", lo, hi) >= 0:
             for p in self._passive.finditer(text, lo, hi):
                 if any(a0 <= p.start("v") < a1 for a0, a1, _, _ in out):
                     continue
-                end_m = self._stop.search(text, p.end(), hi)
-                end = end_m.start() if end_m else hi
+                end = self._words_end(text, p.end(), hi)
                 words = f"{self._passive_base[' '.join(p.group('v').lower().split())]} {p.group('o')}{text[p.end():end]}"
-                if words not in self._read_cache:
-                    self._read_cache[words] = self._ground(words)
-                if self._read_cache[words] is not None:
-                    added.append((p.start(), end, self._read_cache[words], "can be " + words))
-        if self._gerund is None or not self._gerund.search(text, lo, hi):
-            added.sort(key=lambda m: m[0])
-            return added
-        for g in self._gerund.finditer(text, lo, hi):
-            if any(a0 <= g.start() < a1 for a0, a1, _, _ in added):
-                continue
-            end_m = self._stop.search(text, g.end(), hi)
-            end = end_m.start() if end_m else hi
-            words = self._gerund_base[g.group().lower()] + text[g.end():end]
-            if words not in self._read_cache:
-                self._read_cache[words] = self._ground(words)
-            ground = self._read_cache[words]
-            if ground is None or (ground in line.actions and P.DONE_BEFORE.search(text[max(lo, g.start() - 60):g.start()])):
-                continue
-            added.append((g.start(), end, ground, text[g.start():end].strip()))
+                ground = self._grounded(words)
+                if ground is not None:
+                    added.append((p.start(), end, ground, "can be " + words))
+        if self._gerund is not None and self._gerund.search(text, lo, hi):
+            for g in self._gerund.finditer(text, lo, hi):
+                if any(a0 <= g.start() < a1 for a0, a1, _, _ in added):
+                    continue
+                end = self._words_end(text, g.end(), hi)
+                ground = self._grounded(self._gerund_base[g.group().lower()] + text[g.end():end])
+                if ground is None or (ground in line.actions and P.DONE_BEFORE.search(text[max(lo, g.start() - 60):g.start()])):
+                    continue
+                added.append((g.start(), end, ground, text[g.start():end].strip()))
         added.sort(key=lambda m: m[0])
         return added
 
@@ -341,7 +340,7 @@ class ClaimReader:
             item = P.ITEM.match(sentence)
             number = int(item.group("s") or item.group("n")) if item else None
             body_at = s0 + (item.end() if item else 0)
-            mentions = self._with_gerunds(text, body_at, s1, self._actions_in(text, body_at, s1), line)
+            mentions = self._with_other_forms(text, body_at, s1, self._actions_in(text, body_at, s1), line)
             # A purpose clause before the action ("2. Now, to get Harmony back, Succumb a.") makes it
             # a step only in a numbered item: in prose "To get Pain a, Attack a." names a means.
             tagged_step = (item is None and bool(mentions) and P.STEP_TAG.match(text, mentions[0][1], s1) is not None
@@ -418,7 +417,7 @@ class ClaimReader:
                         line.last = a1
                     frame.pre = line.state if line.known else None
                     continue
-                passive = words.startswith("can be ")
+                passive = words.startswith("can be ")  # marked so by _with_other_forms
                 tail_ok = bool(P.PERFORM_TAIL.match(text[a1:s1]))
                 performed = not passive and not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
                 if (not performed and at_head and not question and not cond and not rejected and line.known
