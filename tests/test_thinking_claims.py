@@ -707,3 +707,14 @@ def test_that_ordering_works_is_a_plan_verdict_and_the_goal_configuration_a_goal
     rules = [s["rule"] for s in _audit("blocksworld", failing, VALID_ANSWER).verdict.to_json()["invalid_steps"]]
     assert "false_verification_claim" in rules
     assert _bw_rules(BW_UNSTACK + "2. Put down blue. With that, the goal configuration is reached.") == ["false_goal_claim"]
+
+
+def test_an_unnumbered_step_between_items_that_the_next_item_needs_is_kept() -> None:
+    # 6d91ce...: "Step 2: ... So Attack c: ... Step 3: Overcome c from b" was judged as if step 3
+    # stepped back to step 2, which made its "Pain(c) (yes)" false
+    walk = ("Okay.\n\nStep 1: Feast c from a.\n\nStep 2: Succumb c.\n\n"
+            "So Attack a:\n\nEffects: Adds Pain(a). Removes Province(a), Planet(a), Harmony.\n\n"
+            "Step 3: Overcome a from b.\n\nPre: Province(b) (yes), Pain(a) (yes).")
+    assert _rules(walk) == []
+    without = walk.replace("So Attack a:\n\nEffects: Adds Pain(a). Removes Province(a), Planet(a), Harmony.\n\n", "")
+    assert "false_applicability_claim" in _rules(without)

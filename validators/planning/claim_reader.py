@@ -327,6 +327,7 @@ class ClaimReader:
         previous = (0, 0)  # the sentence before: "In that case, ..." goes on with its hypothesis
         initial_at = -1  # where the paragraph began to recall the initial state ("Wait, initial conditions: ...")
         approach_at = -NEW_APPROACH_REACH - 1  # where the last "Another approach:" ended
+        last_item: tuple[int, list[GroundAction]] | None = None  # the last item's number, and its line's actions after it
         for s0, s1 in P.sentences(text):
             prior, previous = previous, (s0, s1)
             sentence = text[s0:s1]
@@ -371,7 +372,17 @@ class ClaimReader:
                 line = self._fork(lines, line_at, line, item_base + int(m_after.group(1)), s0)
             elif number is not None and number > 1 and item_base is not None and acts_at_head:
                 keep = item_base + number - 1
-                if len(line.actions) > keep or (not line.known and line.known_at(keep)):
+                ground0 = mentions[0][2]
+                if (len(line.actions) > keep and line.known and ground0 is not None and line.broken is None
+                        and last_item == (number - 1, line.actions[:keep])
+                        and unmet_preconditions(ground0, line.states[keep]) and not unmet_preconditions(ground0, line.state)):
+                    # "Step 2: Overcome a from c. ... So Attack c: ... Step 3: Overcome c from b.": an
+                    # unnumbered step between the items, which step 3 needs (6d91ce...); stepping
+                    # back to step 2 would judge step 3 without it. Only right after item k-1 of the
+                    # same list: a later item 2 under "Alternatively, after step 1:" does step back
+                    # (aad2a0...)
+                    item_base += len(line.actions) - keep
+                elif len(line.actions) > keep or (not line.known and line.known_at(keep)):
                     # the item steps back to step k-1 of its list, or past an action we could not
                     # read that came after it ("1. Unstack blue. So we can put it down. 2. Put down blue.")
                     line = self._fork(lines, line_at, line, keep, s0)
@@ -486,6 +497,8 @@ class ClaimReader:
                     line.actions.append(ground)
                     line.states.append(apply(ground, line.state))
                     line.last = a1
+            if number is not None:
+                last_item = (number, list(line.actions))
             if unnamed is not None and (unnamed[1] == s0 or not any(m[2] is not None for m in mentions)):
                 self._unnamed_doable(text, s0, s1, unnamed, line, claims, question)
             if unnamed is not None and unnamed[1] != s0:
