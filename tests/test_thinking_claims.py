@@ -718,3 +718,15 @@ def test_an_unnumbered_step_between_items_that_the_next_item_needs_is_kept() -> 
     assert _rules(walk) == []
     without = walk.replace("So Attack a:\n\nEffects: Adds Pain(a). Removes Province(a), Planet(a), Harmony.\n\n", "")
     assert "false_applicability_claim" in _rules(without)
+
+
+def test_an_item_after_a_recap_of_step_k_goes_on_from_step_k() -> None:
+    # e3382e...: "After step 3, we have ..." then "4. Attack a." continues from step 3; read on
+    # from the list's last step, a right claim was flagged. The list begins with a sketch ("1.
+    # Create Pain c."), so its items are not counted from a known start.
+    walk = ("Okay.\n\n1. Create Pain c.\n\nHow? Feast c from a.\n\nAfter step 1 (Feast c from a), we have Pain c.\n\n"
+            "2. Succumb c.\n\n3. Attack b.\n\n4. Overcome b from a.\n\n"
+            "Not helpful.\n\nAfter step 2, we have Harmony and Provinces a, b and c.\n\n"
+            "3. Attack c. Requires Province c (yes), Planet c (yes), Harmony (yes). Planet b is still there.")
+    assert _rules(walk) == []
+    assert _rules(walk.replace("Planet b is still there", "Planet c is still there")) == ["false_state_claim"]

@@ -142,6 +142,13 @@ def _last(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> re.Match[str
     return m
 
 
+def _last_index(actions: list[GroundAction], action: GroundAction) -> int | None:
+    for i in range(len(actions) - 1, -1, -1):
+        if actions[i] == action:
+            return i
+    return None
+
+
 def _ends_with(text: str, end: int, char: str) -> bool:
     """`text[:end].rstrip().endswith(char)` without copying the text before `end` (a sentence
     deep in a long trace would copy the whole trace up to it)."""
@@ -327,6 +334,8 @@ class ClaimReader:
         previous = (0, 0)  # the sentence before: "In that case, ..." goes on with its hypothesis
         initial_at = -1  # where the paragraph began to recall the initial state ("Wait, initial conditions: ...")
         approach_at = -NEW_APPROACH_REACH - 1  # where the last "Another approach:" ended
+        items_done: dict[int, GroundAction] = {}  # the action each item of the list performed
+        after_step: int | None = None  # "After step k, we have ...": the next item may go on from step k
         last_item: tuple[int, list[GroundAction]] | None = None  # the last item's number, and its line's actions after it
         for s0, s1 in P.sentences(text):
             prior, previous = previous, (s0, s1)
@@ -370,6 +379,13 @@ class ClaimReader:
                 # same list. "So after step 1, c→a is still there." only recalls that state (judged
                 # there, _judge_sentence): the line keeps its later steps (37efd3e6 dev trace).
                 line = self._fork(lines, line_at, line, item_base + int(m_after.group(1)), s0)
+            elif (after_step is not None and number == after_step + 1 and acts_at_head
+                  and (done_k := items_done.get(after_step)) is not None
+                  and (at_k := _last_index(line.actions, done_k)) is not None and at_k + 1 < len(line.actions)):
+                # "After step 3, we have b craves c, ... 4. Attack a.": item 4 goes on from step 3 of
+                # the list, whatever was tried after it (e3382e...: the line kept the later steps,
+                # and a right "Province c (no)" was flagged)
+                line = self._fork(lines, line_at, line, at_k + 1, s0)
             elif number is not None and number > 1 and item_base is not None and acts_at_head:
                 keep = item_base + number - 1
                 ground0 = mentions[0][2]
@@ -499,6 +515,14 @@ class ClaimReader:
                     line.last = a1
             if number is not None:
                 last_item = (number, list(line.actions))
+                if number == 1:
+                    items_done = {}
+                if acts_at_head and line.actions and line.actions[-1] == mentions[0][2]:
+                    items_done[number] = line.actions[-1]
+                after_step = None
+            elif (not mentions and s0 > 0 and text[s0 - 1] == "\n" and "after" in low
+                  and (m_after := P.AFTER_STEP_HEAD.match(sentence))):
+                after_step = int(m_after.group(1))  # a line that recalls the state after step k
             if unnamed is not None and (unnamed[1] == s0 or not any(m[2] is not None for m in mentions)):
                 self._unnamed_doable(text, s0, s1, unnamed, line, claims, question)
             if unnamed is not None and unnamed[1] != s0:
