@@ -730,3 +730,11 @@ def test_an_item_after_a_recap_of_step_k_goes_on_from_step_k() -> None:
             "3. Attack c. Requires Province c (yes), Planet c (yes), Harmony (yes). Planet b is still there.")
     assert _rules(walk) == []
     assert _rules(walk.replace("Planet b is still there", "Planet c is still there")) == ["false_state_claim"]
+
+
+def test_after_step_k_names_a_time_not_the_step_rejected() -> None:
+    # 371a25...: "after step 2, Feast c from a (can't)" was read as rejecting step 2
+    trace = "Okay.\n\n1. Feast c from a.\n\n2. Succumb c.\n\nAlternatively, after step 1, Attack a (can't), but Harmony is gone."
+    assert _rules(trace) == []
+    messages = [c["message"] for c in _claims(_audit("mystery_blocksworld", trace, MY_ANSWER)) if c["kind"] == "applicability"]
+    assert messages == ["(attack a) is indeed not applicable: harmony does not hold"]

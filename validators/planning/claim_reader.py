@@ -1180,9 +1180,16 @@ class ClaimReader:
     def _applicability(self, text: str, frame: _Frame, claims: list[Claim], line: LineOfReasoning,
                        negative: bool, at: tuple[int, int], doubted: bool = True) -> None:
         ref = P.STEP_NUM.search(text, at[0], at[1]) if negative else None
-        if ref and line.known and 1 <= int(ref.group(1)) <= len(line.actions):
+        if ref and line.known:
             k = int(ref.group(1))
-            frame = _Frame(line.actions[k - 1], f"step {k}", line.states[k - 1], False, False, at)
+            if 1 <= k <= len(line.actions):
+                frame = _Frame(line.actions[k - 1], f"step {k}", line.states[k - 1], False, False, at)
+            elif not frame.item:
+                # "so step 6 can't be done" about a step the line does not hold is not about the
+                # action the sentence names ("after step 5, Attack a removes Province a", 371a25...);
+                # an item's own "Step 9: Attack b -> Can't" or "But step 4 is impossible." is
+                self._unjudged(claims, "applicability", text, _trimmed(text, *at), line, f"step {k} is not on its line")
+                return
         if frame.pre is None:
             self._unjudged(claims, "applicability", text, _trimmed(text, *at), line, "its line of reasoning was lost")
             return

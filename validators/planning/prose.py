@@ -137,7 +137,9 @@ AFTER_STEP_HEAD = re.compile(r"^\W*(?:(?:so|now|then|alternatively|wait),?\s+)*a
 CLAUSE_LEAD = re.compile(r"^\W*(?:after|before|once|while|by)\b", re.I)
 CLAUSE_SPLIT = re.compile(r"[.,;:!?\n]")
 IN_STEP = re.compile(r"\b(?:in|at|by) step \d", re.I)
-STEP_NUM = re.compile(r"\bstep (\d{1,2})\b", re.I)
+# "step 6 can't be done" names the step rejected; "after step 2, Feast c from a (can't)" names a time
+# (371a25...: the rejection was pinned on step 2)
+STEP_NUM = re.compile(r"(?<!after )(?<!before )(?<!since )(?<!until )\bstep (\d{1,2})\b", re.I)
 # "Planet(a) becomes false" and "set ... Pain(c) to false" say what an action removes, "Planet(c)
 # becomes true" what it adds (independent review of unannotated R1 traces, 6e3f...: both were read
 # as additions from the "becomes true" or "set" before them).
