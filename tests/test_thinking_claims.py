@@ -738,3 +738,16 @@ def test_after_step_k_names_a_time_not_the_step_rejected() -> None:
     assert _rules(trace) == []
     messages = [c["message"] for c in _claims(_audit("mystery_blocksworld", trace, MY_ANSWER)) if c["kind"] == "applicability"]
     assert messages == ["(attack a) is indeed not applicable: harmony does not hold"]
+
+
+def test_an_aside_between_an_object_and_its_verb_and_an_action_said_available() -> None:
+    # the fourth planted set's "Orange, though, can't be picked up yet" and "Overcome a from c is
+    # also available right from the start"
+    assert _bw_rules(BW_UNSTACK + "Red, however, is still not clear.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Red, however, is clear now.") == []
+    assert _bw_rules("Okay, blue is on red.\n\nRed, however, can be picked up right away.") == ["false_applicability_claim"]
+    assert _bw_rules("Okay, blue is on red.\n\nRed, though, can't be picked up yet.") == []
+    assert _bw_rules(BW_UNSTACK + "\n\nPick up red is also possible right from the start.") == ["false_applicability_claim"]
+    assert _bw_rules(BW_UNSTACK + "\n\nUnstacking blue from red is available right from the start.") == []
+    assert _bw_rules(BW_UNSTACK + "Pick up red is allowed now.") == ["false_applicability_claim"]
+    assert _bw_rules(BW_UNSTACK + "Stack blue on red is also allowed now.") == []

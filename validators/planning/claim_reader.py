@@ -54,7 +54,7 @@ from core.gates import lowered, lowered_last
 from validators.planning import prose as P
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning, link_consequences
 from validators.planning.extract import Lexicon, _LineReader
-from validators.planning.facts import FactIndex, FactMention, FactReader
+from validators.planning.facts import ASIDE, FactIndex, FactMention, FactReader
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.vocab import Vocabulary
 
@@ -231,7 +231,7 @@ class ClaimReader:
             if _participle(verb) and re.fullmatch(r"[a-z]+(?: (?:up|down))?", head):
                 self._passive_base[(_participle(verb) + (" " + particle if particle else "")).strip()] = head
         self._passive = re.compile(
-            rf"(?<![\w-])(?P<o>{obj_alt})\s+(?:can(?:not|'t)?|could(?:n't)?)\s+(?:now\s+|also\s+|then\s+|still\s+|not\s+)?be\s+"
+            rf"(?<![\w-])(?P<o>{obj_alt})(?:\s+|{ASIDE})(?:can(?:not|'t)?|could(?:n't)?)\s+(?:now\s+|also\s+|then\s+|still\s+|not\s+)?be\s+"
             rf"(?P<v>{'|'.join(sorted(map(re.escape, self._passive_base), key=len, reverse=True))})(?![\w-])",
             re.I) if self._passive_base else None
         self._gerund_base = {_gerund(v): v for v in verbs if _gerund(v)}
@@ -493,7 +493,7 @@ class ClaimReader:
                     frame.positive_talk = True
                     carried = None
                 if not question and not frame.hedged and not rejected and (
-                        passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or (
+                        passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or P.ACTION_OK.match(text, a1, s1) or (
                             P.COULD_DO.search(text[max(s0, a0 - 40):a0])
                             and (P.DOABLE_NOW.search(text, s0, s1) or P.REASON_AFTER.search(text, a1, s1)))):
                     frame.verdict_said = True

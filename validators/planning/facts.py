@@ -83,7 +83,12 @@ class FactMention:
 
 
 _GAP = r"(?:\s+|\s*(?=\())"
+# "Red, however, is still not clear", "Blue, though, is on the table": an aside between an
+# object and its "is" (the fourth planted-claims set)
+ASIDE = r"\s*,\s*(?:however|though|too|also|then|meanwhile|in turn|of course|at least),\s*"
+_GAP_IS = rf"(?:\s+|{ASIDE})"
 _NUMBERED_SLOT = re.compile(r"\{\d\}")
+_IS_PIECE = "(?:is|are)"
 
 
 def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[str, int, bool]:
@@ -120,7 +125,7 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
             pieces.append((r"(?:the\s+)?", True))
         elif low in ("is", "are"):
             # "orange is not clear", "red is no longer clear", "blue isn't on red": the same fact, denied
-            pieces.append((r"(?:is|are)(?:\s+(?:still|now|currently))?(?P<neg>n't|\s+not|\s+no\s+longer)?\s+(?:still\s+|now\s+|currently\s+)?", True))
+            pieces.append((_IS_PIECE + r"(?:\s+(?:still|now|currently))?(?P<neg>n't|\s+not|\s+no\s+longer)?\s+(?:still\s+|now\s+|currently\s+)?", True))
         elif low == "currently":
             pieces.append((r"(?:currently\s+)?", True))
         else:
@@ -129,7 +134,7 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
     for i, (piece, optional) in enumerate(pieces):
         regex += piece
         if not optional and i < len(pieces) - 1:
-            regex += _GAP
+            regex += _GAP_IS if "(?P<o" in piece and pieces[i + 1][0].startswith(_IS_PIECE) else _GAP
     return regex, arity, prefix
 
 
@@ -165,7 +170,7 @@ def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
         return [], []
     tails.sort(key=lambda t: -len(t[0]))  # "on top of the {}" before "on the {}"
     any_tail = "(?:" + "|".join(_NAMED.sub("(?:", t[0]) for t in tails) + r")(?![\w\-])"
-    run = (rf"(?<![\w\-])(?P<s>{obj})(?:(?P<is>\s+(?:is|are)(?:\s+(?:now|still|currently|also))?\s+)|\s*:\s*)"
+    run = (rf"(?<![\w\-])(?P<s>{obj})(?:(?P<is>(?:\s+|{ASIDE})(?:is|are)(?:\s+(?:now|still|currently|also))?\s+)|\s*:\s*)"
            rf"(?P<t>){_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
     # "makes red not clear", "leaving blue on the table and clear": the object a result is said of
     result = (rf"(?<![\w\-])(?:makes?|making|leaves?|leaving|keeps?|keeping)\s+(?:the\s+)?(?P<rs>{obj})\s+(?P<rt>)"

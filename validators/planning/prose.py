@@ -37,8 +37,12 @@ COND = re.compile(r"\b(?:if|would|suppose|supposing|assum(?:e|ing)|whether|could
 RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternatively),?\s+)*(?:(?:re)?start(?:ing)? (?:over|again|from)|from scratch"
                       r"|from the (?:start|beginning)|from the initial state|back to the (?:start|initial state))"
                       r"|\b(?:start(?:ing)? over|from scratch|begin again)\b", re.I)
-INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:))",
-                      re.I)
+INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:)"
+                     r"|(?:right )?(?:from|at) the (?:very )?(?:start|beginning|outset)\b(?! of))", re.I)
+# "Unstack blue from red is available right from the start": an action said doable in so many words
+ACTION_OK = re.compile(r"\s*(?:is|are|would be|will be|should be)\s+(?:also\s+|now\s+|still\s+|then\s+|indeed\s+|definitely\s+"
+                       r"|clearly\s+|already\s+)?(?:available|possible|allowed|doable|applicable|legal|valid|permitted"
+                       r"|(?:an|a valid|a legal) (?:option|move))\b", re.I)
 EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b"
                           r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
                           r"|deletes?|sets?|generates?|creates?|brings?|makes?|leaves?|keeps?))",
