@@ -751,3 +751,14 @@ def test_an_aside_between_an_object_and_its_verb_and_an_action_said_available() 
     assert _bw_rules(BW_UNSTACK + "\n\nUnstacking blue from red is available right from the start.") == []
     assert _bw_rules(BW_UNSTACK + "Pick up red is allowed now.") == ["false_applicability_claim"]
     assert _bw_rules(BW_UNSTACK + "Stack blue on red is also allowed now.") == []
+
+
+def test_a_plain_fact_right_after_an_action_is_judged_when_false_before_and_after_it() -> None:
+    # "1. Unstack blue from red. Blue is on the table.": a statement of the state the step left.
+    # A fact that held before the action may be the next step's precondition: not judged.
+    assert _bw_rules(BW_UNSTACK + "Blue is on the table.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "And red is clear.") == []
+    assert _bw_rules(BW_UNSTACK + "Blue is on red.") == []  # true before the unstack
+    assert _bw_rules(BW_UNSTACK + "If blue is on the table, red is clear.") == []
+    assert _bw_rules(BW_UNSTACK + "Blue is on the table?") == []
+    assert _bw_rules(BW_UNSTACK + "\n\nBlue is on the table.") == []  # another paragraph: the line may have moved

@@ -58,6 +58,13 @@ from validators.planning.facts import ASIDE, FactIndex, FactMention, FactReader
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.vocab import Vocabulary
 
+# A sentence that is only a fact ("Blue is on the table.", "And red is clear."), and what makes
+# a sentence something other than a statement of the state now (_bare_state_sentence)
+_BARE_HEAD = re.compile(r"[\s*_]*(?:(?:and|also|so|then|but|plus|meanwhile),?\s+)?", re.I)
+_IS_WORD = re.compile(r"\b(?:is|are|isn't|aren't)\b", re.I)
+_BARE_NOT = re.compile(r"\b(?:if|would|could|should|must|might|may|maybe|perhaps|suppose|assume|assuming|goal|want|wanted|need|needs|needed"
+                       r"|requires?|required|so that|in order|whether|unless|when|once|until|before|initially|initial|originally"
+                       r"|earlier|previously|before|was|were|wait|hmm)\b", re.I)
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
 ANCHORED_LIST = 600  # the same for a list under "State:" in the action's paragraph
@@ -710,6 +717,7 @@ class ClaimReader:
                 line.lose()
             return undone
         effect_lead: bool | None = None  # "Effects: ...", read when a fact needs it
+        bare_ok: bool | None = None  # may a fact with no cue be a claim about the state now (_bare_state_sentence)
         listed_kind: str | None = None  # what a "Attack a: Province b, ..." listing gives, read when one is found
         tail_word_at = P.last_tail_word(text, s0, s1)
         for f in facts:
@@ -730,6 +738,10 @@ class ClaimReader:
             elif kind == "post" and (P.YES.search(text, f.span[1], s1) or P.YES_HEAD.match(text[s1:s1 + 40])):
                 kind = "req"  # "Attack a → Province a, Planet a, Harmony. Yes.": what it needs, checked
             if kind is None:
+                if bare_ok is None:
+                    bare_ok = self._bare_state_sentence(text, s0, s1, body_at, frame, line, mentions, sentence)
+                if bare_ok and f is facts[0] and _BARE_HEAD.fullmatch(text, body_at, f.span[0]) and _IS_WORD.search(text, *f.span):
+                    self._bare_state(text, f, line, claims)
                 continue
             if kind != "state" and frame is not None and frame.context and frame.span[0] < s0 and not (
                     frame.sentence_end is not None and _ends_with(text, frame.sentence_end, ":")):
@@ -889,6 +901,31 @@ class ClaimReader:
                 if state is line.state and line.actions:
                     claims[-1].after = line.actions[-1].text()
         return undone
+
+    @staticmethod
+    def _bare_state_sentence(text: str, s0: int, s1: int, body_at: int, frame: _Frame | None, line: LineOfReasoning,
+                             mentions: list, sentence: str) -> bool:
+        """Is the sentence a plain statement of the state right after the line's last action, in
+        its walk-through ("1. Unstack blue from red. Blue is on the table.")? It names no action,
+        asks nothing, supposes nothing and speaks of no goal, and follows the action closely in
+        its paragraph. Such a fact may still be the next step's precondition, true before the
+        action: `_bare_state` judges it false only when it holds neither before nor after."""
+        return (frame is not None and frame.performed and not frame.hedged and frame.span[0] < s0 and not mentions
+                and line.known and line.broken is None and len(line.actions) >= 1 and line.actions[-1] == frame.action
+                and s0 - line.last <= ANCHORED and text.find("\n\n", line.last, s0) < 0
+                and not sentence.rstrip().endswith("?") and not _BARE_NOT.search(sentence))
+
+    def _bare_state(self, text: str, f: FactMention, line: LineOfReasoning, claims: list[Claim]) -> None:
+        after, before = line.state, line.states[-2]
+        where = f"after {', '.join(a.text() for a in line.actions)}"
+        if self._fact_holds(f, after):
+            claims.append(self._fact_claim("state", text, f, True, after, line, where))
+        elif not self._fact_holds(f, before):
+            claims.append(self._fact_claim("state", text, f, False, after, line, where))
+            claims[-1].message += f"; nor did it before {line.actions[-1].text()}"
+        else:
+            return  # it held before the action: it may be said of then, as its precondition (not counted as a claim)
+        claims[-1].after = line.actions[-1].text()
 
     @staticmethod
     def _after_earlier(text: str, body_at: int, s1: int, frame: _Frame | None, line: LineOfReasoning,
