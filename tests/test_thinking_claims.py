@@ -762,3 +762,18 @@ def test_a_plain_fact_right_after_an_action_is_judged_when_false_before_and_afte
     assert _bw_rules(BW_UNSTACK + "If blue is on the table, red is clear.") == []
     assert _bw_rules(BW_UNSTACK + "Blue is on the table?") == []
     assert _bw_rules(BW_UNSTACK + "\n\nBlue is on the table.") == []  # another paragraph: the line may have moved
+
+
+def test_effects_and_states_in_more_words() -> None:
+    # possessives, words for a fact's absence ("covered", "my hand is full"), "puts", and the
+    # action just named in fewer words (the fourth planted set's misses)
+    assert _bw_rules(BW_UNSTACK + "This removes red's clear status.") == ["false_effect_claim"]
+    assert _bw_rules(BW_UNSTACK + "That puts blue on the table.") == ["false_effect_claim"]
+    assert _bw_rules(BW_UNSTACK + "It leaves my hand empty.") == ["false_effect_claim"]
+    assert _bw_rules(BW_UNSTACK + "This makes red not clear.") == ["false_effect_claim"]
+    assert _bw_rules(BW_UNSTACK + "Unstacking blue leaves red covered.") == ["false_effect_claim"]
+    assert _bw_rules(BW_UNSTACK + "Unstacking blue leaves red clear.") == []
+    assert _bw_rules(BW_UNSTACK + "Now red is covered.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Red is not covered now.") == []
+    assert _bw_rules(BW_UNSTACK + "Now my hand is full.") == []
+    assert _bw_rules(BW_UNSTACK + "Now my hand is empty.") == ["false_state_claim"]

@@ -312,6 +312,26 @@ class ClaimReader:
         added.sort(key=lambda m: m[0])
         return added
 
+    def _names_frame_briefly(self, text: str, body_at: int, s1: int, mentions: list, action: GroundAction) -> bool:
+        """Does the sentence open with `action` named in fewer words ("Unstacking blue leaves red
+        covered." after "1. Unstack blue from red.")? Its verb, and only objects of its own, at
+        least one."""
+        if mentions:
+            a0, a1, ground, words = mentions[0]
+            if ground is not None or not P.filler_only(text[body_at:a0]):
+                return False
+        else:
+            at = body_at + len(text[body_at:s1]) - len(text[body_at:s1].lstrip())
+            g = self._gerund.match(text, at, s1) if self._gerund is not None else None
+            if g is None:
+                return False
+            words = text[g.start():self._words_end(text, g.end(), s1)]
+        head = words.split(None, 1)[0].lower() if words.strip() else ""
+        if len(head) < 4 or not action.name.lower().replace("-", "").startswith(head[:4]):
+            return False
+        named = {self.lex.object_of(m) for m in self.lex.mention_re.findall(words)} if self.lex.mention_re else set()
+        return bool(named) and None not in named and named <= set(action.args)
+
     def _ground(self, words: str) -> GroundAction | None:
         """The one action the words name with all its objects, or None."""
         steps = self.reader.read(0, len(words), words).steps
@@ -789,7 +809,10 @@ class ClaimReader:
                 between = text[frame.span[1]:f.span[0]]
                 passive = f.verb in ("add", "del") and ("\n\n" not in between or not text[frame.span[1]:s0].strip(" \t\n:"))
                 if effect_lead is None:
-                    effect_lead = P.EFFECT_LEAD.admits(lowered_last(sentence)) and bool(P.EFFECT_LEAD.match(text[body_at:s1]))
+                    effect_lead = (P.EFFECT_LEAD.admits(lowered_last(sentence)) and bool(P.EFFECT_LEAD.match(text[body_at:s1]))) or (
+                        # "1. Unstack blue from red. Unstacking blue leaves red covered.": the action
+                        # just named, in fewer words, leads the sentence
+                        not in_sentence and self._names_frame_briefly(text, body_at, s1, mentions, frame.action))
                 if not (any(m[1] <= f.span[0] for m in in_sentence) or effect_lead or lead or passive):
                     continue
                 if not in_sentence and P.STEP_REF.search(sentence):
@@ -821,10 +844,11 @@ class ClaimReader:
                         f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id, atom=f.atom, after=act.text()))
                 else:
-                    if (f.verb is None and f.atom in act.add and f.atom not in act.delete
+                    if (kind == "del" and f.verb is None and f.atom in act.add and f.atom not in act.delete
                             and not P.DEL.search(cue_text)):
                         # "Pain a, Province a and Planet a are removed": the list's first item is what
-                        # it adds; "Succumb c removes Harmony" says it outright (planted-claims test)
+                        # it adds; "Succumb c removes Harmony" says it outright (planted-claims test),
+                        # and so does "Unstacking blue leaves red covered" (a result said not to hold)
                         continue
                     holds = f.atom in act.delete or (post is not None and f.atom not in post and f.atom[0] not in {a[0] for a in act.delete})
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (

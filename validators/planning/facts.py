@@ -66,6 +66,7 @@ class FactIndex:
     bare: list[tuple[int, int, str]]
     bare_starts: list[int]
     denied: frozenset[tuple[int, int]] = frozenset()  # matches whose own words deny the fact ("orange is not clear")
+    opposite: frozenset[tuple[int, int]] = frozenset()  # matches of a word for the fact's absence ("red is covered")
 
 
 @dataclass(slots=True)
@@ -99,7 +100,7 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
     words = template.split()
     if short_on:
         words = words[1:] if words and words[0].lower() == "the" else words
-    arity = sum(1 for w in words if w == "{}" or _NUMBERED_SLOT.fullmatch(w))
+    arity = sum(1 for w in words if w in ("{}", "{}'s", "{}’s") or _NUMBERED_SLOT.fullmatch(w))
     prefix = len(words) == 2 and words[-1] == "{}"
     pieces: list[tuple[str, bool]] = []
     n = 0
@@ -117,6 +118,10 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
             n += 1
         elif w == "{}":
             pieces.append((rf"(?:(?:object|block)\s+)?\(?\s*(?P<o{n}>{obj})\s*\)?", False))
+            n += 1
+        elif w in ("{}'s", "{}’s"):
+            # "removes red's clear status": the object with a possessive
+            pieces.append((rf"(?:(?:object|block)\s+)?(?P<o{n}>{obj})['’]s", False))
             n += 1
         elif _NUMBERED_SLOT.fullmatch(w):
             # "{1} is under {0}": the slot names the argument it fills (phrasings.json)
@@ -143,15 +148,19 @@ _RUN_NEG = re.compile(r"(?:(?:not|no\s+longer)\s+)?", re.I)
 _NAMED = re.compile(r"\(\?P<\w+>")
 
 
-def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
-                 obj: str) -> tuple[list[re.Pattern[str]], list[tuple[re.Pattern[str], str, int]]]:
+def _subject_run(predicates: dict[str, str], arity_of: dict[str, int], obj: str,
+                 phrasings: dict[str, tuple[str, ...]] | None = None
+                 ) -> tuple[list[re.Pattern[str]], list[tuple[re.Pattern[str], str, int, bool]]]:
     """One object said to have several properties ("Red is on the table and clear", "Blue: on
     red, clear"): the properties of templates led by the object ("the {} is clear", "the {} is on
     top of the {}") as tails that share it. Returns the runs' patterns (none when no template is
     so led) and each tail's own pattern, predicate and number of objects it names, in the order
     the run's alternation tries them."""
-    tails: list[tuple[str, str, int]] = []
-    for pred, template in predicates.items():
+    tails: list[tuple[str, str, int, bool]] = []
+    templates = [(pred, template, False) for pred, template in predicates.items()]
+    for key, more in (phrasings or {}).items():
+        templates += [(key[4:], t, True) if key.startswith("not ") else (key, t, False) for t in more]
+    for pred, template, absent in templates:
         words = template.split()
         if words[:1] == ["the"]:
             words = words[1:]
@@ -165,7 +174,7 @@ def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
             if form.count("{}") + 1 != arity_of.get(pred, template.count("{}")):
                 continue
             body, slots, _ = _template_regex(" ".join(form), obj)
-            tails.append((body, pred, slots))
+            tails.append((body, pred, slots, absent))
     if not tails:
         return [], []
     tails.sort(key=lambda t: -len(t[0]))  # "on top of the {}" before "on the {}"
@@ -173,12 +182,12 @@ def _subject_run(predicates: dict[str, str], arity_of: dict[str, int],
     run = (rf"(?<![\w\-])(?P<s>{obj})(?:(?P<is>(?:\s+|{ASIDE})(?:is|are)(?:\s+(?:now|still|currently|also))?\s+)|\s*:\s*)"
            rf"(?P<t>){_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
     # "makes red not clear", "leaving blue on the table and clear": the object a result is said of
-    result = (rf"(?<![\w\-])(?:makes?|making|leaves?|leaving|keeps?|keeping)\s+(?:the\s+)?(?P<rs>{obj})\s+(?P<rt>)"
+    result = (rf"(?<![\w\-])(?:makes?|making|leaves?|leaving|keeps?|keeping|puts|places|placing)\s+(?:the\s+)?(?P<rs>{obj})\s+(?P<rt>)"
               rf"{_RUN_NEG.pattern}{any_tail}(?:(?:{_RUN_SEP.pattern}){_RUN_NEG.pattern}{any_tail})*")
     # two patterns, each led by literal words (object names; the verbs), so each is scanned from one
     # occurrence of them to the next (core/gates.py), not tried at every position
     return ([re.compile(run, re.I), re.compile(result, re.I)],
-            [(re.compile(body + r"(?![\w\-])", re.I), pred, slots) for body, pred, slots in tails])
+            [(re.compile(body + r"(?![\w\-])", re.I), pred, slots, absent) for body, pred, slots, absent in tails])
 
 
 _SHARED: dict[tuple, "FactReader"] = {}
@@ -245,13 +254,17 @@ class FactReader:
                 rf"\s*,\s*(?P<o{i}>{obj})" for i in range(1, arity)) + r"\s*\)" if arity else None
             if call:
                 self.patterns.append((re.compile(rf"(?<![\w\-]){call}", re.I), pred, arity, False))
-        for pred, templates in vocab.phrasings.items():
+        self._opposite: set[int] = set()  # indexes of patterns that say the fact does not hold ("not clear": "red is covered")
+        for key, templates in vocab.phrasings.items():
+            pred = key[4:] if key.startswith("not ") else key
             for template in templates:
                 if len(re.findall(r"\{\d?\}", template)) != arity_of.get(pred, -1):
                     continue  # a phrasing of a predicate the domain does not have, or of another arity
                 body, arity, _ = _template_regex(template, obj)
+                if pred != key:
+                    self._opposite.add(len(self.patterns))
                 self.patterns.append((re.compile(rf"(?<![\w\-]){body}(?![\w\-])", re.I), pred, arity, False))
-        self._subject_runs_re, self._tails = _subject_run(vocab.predicates, arity_of, obj)
+        self._subject_runs_re, self._tails = _subject_run(vocab.predicates, arity_of, obj, vocab.phrasings)
         arrow_pattern = None
         verbs = [t.split()[1] for p, t in vocab.predicates.items() if t.count("{}") == 2 and len(t.split()) == 3
                  and t.split()[0] == t.split()[2] == "{}" and t.split()[1].lower() not in ("is", "on", "at", "in")]
@@ -289,8 +302,10 @@ class FactReader:
         found: list[tuple[int, int, Atom]] = []
         low = text.lower()
         denied: set[tuple[int, int]] = set()
-        for scan, (pattern, pred, arity, listed) in zip(self._scans, self.patterns):
+        opposite: set[tuple[int, int]] = set()
+        for k_pattern, (scan, (pattern, pred, arity, listed)) in enumerate(zip(self._scans, self.patterns)):
             negatable = "neg" in pattern.groupindex
+            says_absent = k_pattern in self._opposite
             for m in scan.finditer(text, low):
                 if listed:
                     head_end = _HEAD_WORD.match(text, m.start(), m.end()).end()
@@ -309,16 +324,18 @@ class FactReader:
                     found.append((m.start(), m.end(), (pred, *args)))
                     if negatable and m.group("neg"):
                         denied.add((m.start(), m.end()))
+                    if says_absent:
+                        opposite.add((m.start(), m.end()))
         for scan in self._run_scans:
-            self._subject_runs(scan, text, low, found, denied)
+            self._subject_runs(scan, text, low, found, denied, opposite)
         bare: list[tuple[int, int, str]] = []
         if self._bare_scan is not None:
             bare = [(m.start(), m.end(), self._bare_pred[m.group("p").lower()]) for m in self._bare_scan.finditer(text, low)]
         found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
-        return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare], frozenset(denied))
+        return FactIndex(found, [f[0] for f in found], bare, [b[0] for b in bare], frozenset(denied), frozenset(opposite))
 
     def _subject_runs(self, scan: Scan, text: str, low: str, found: list[tuple[int, int, Atom]],
-                      denied: set[tuple[int, int]]) -> None:
+                      denied: set[tuple[int, int]], opposite: set[tuple[int, int]]) -> None:
         """The properties a run gives its object, each as a match of its own words ("clear" in
         "Red is on the table and clear"). After "is", the first one is the template's own match
         (found already); after "is not" the others are left out ("Red is not clear and on the
@@ -340,7 +357,7 @@ class FactReader:
                 pos = neg.end()
                 if first and neg.group() and after_is:
                     break
-                for tail, pred, slots in self._tails:
+                for tail, pred, slots, absent in self._tails:
                     tm = tail.match(text, pos, end)
                     if tm is not None:
                         break
@@ -354,10 +371,20 @@ class FactReader:
                     args.append(arg)
                 if len(args) == slots + 1 and not (first and after_is):
                     found.append((tm.start(), tm.end(), (pred, *args)))
+                    if absent:
+                        opposite.add((tm.start(), tm.end()))
                     if neg.group() and not result:
                         denied.add((tm.start(), tm.end()))  # "Red is on the table and not clear": a state
                     # after "makes", the "not" before it is read with the fact, and the verb's cue decides
                 pos, first = tm.end(), False
+
+    def _opposite_of(self, text: str, lo: int, hi: int, start: int, end: int, atom: Atom, denied: bool) -> FactMention:
+        """A mention in words that say the fact does not hold ("red is covered", "leaves red
+        covered"): read as the fact, with the opposite sense ("red is not covered": clear)."""
+        index = FactIndex([(start, end, atom)], [start], [], [], frozenset({(start, end)}) if denied else frozenset())
+        mention = self.find(text, lo, hi, index)[0]
+        mention.negated = not mention.negated
+        return mention
 
     def find(self, text: str, lo: int, hi: int, index: "FactIndex | None" = None) -> list[FactMention]:
         """Every fact mention in text[lo:hi], in order, longest match first where they overlap."""
@@ -384,6 +411,9 @@ class FactReader:
                 continue
             seen.add((start, atom))
             denied = (start, end) in index.denied
+            if index.opposite and (start, end) in index.opposite:
+                out.append(self._opposite_of(text, lo, hi, start, end, atom, denied))
+                continue
             while start < end and text[start] in " \t(":
                 start += 1
             after = text[end:min(hi, end + 40)]

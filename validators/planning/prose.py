@@ -45,7 +45,7 @@ ACTION_OK = re.compile(r"\s*(?:is|are|would be|will be|should be)\s+(?:also\s+|n
                        r"|(?:an|a valid|a legal) (?:option|move))\b", re.I)
 EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b"
                           r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
-                          r"|deletes?|sets?|generates?|creates?|brings?|makes?|leaves?|keeps?))",
+                          r"|deletes?|sets?|generates?|creates?|brings?|makes?|leaves?|keeps?|puts|places|clears))",
                           re.I)
 
 
@@ -226,7 +226,7 @@ REQ = re.compile(r"\b(?:requires?|required|requirements?|needs?|needed|prerequis
 ADD = re.compile(r"\b(?:adds?|added|gives?|creates?|created|produces?|produced|generates?|generated|generating|sets?|restores?|restored"
                   r"|lead(?:s|ing)? to|brings? back|bring back|brought back|get back"
                   r"|results? in|becomes? true|makes? true"
-                  r"|(?:makes?|making)(?!\s+(?:sense|sure)\b)|leaves?|leaving|keeps?|keeping)\b", re.I)  # "stacking red makes blue not clear" (planted-claims test)
+                  r"|(?:makes?|making)(?!\s+(?:sense|sure)\b)|leaves?|leaving|keeps?|keeping|puts|places|placing)\b", re.I)  # "stacking red makes blue not clear" (planted-claims test)
 DEL = re.compile(r"\b(?:removes?|removed|removing|deletes?|deleted|deleting|consumes?|consumed|loses?|lost|uses? up|takes? away"
                   r"|becomes? false|no longer)\b", re.I)
 STATE = re.compile(r"\b(?:now|state|facts?|we have|we still have|i have|current(?:ly)?|remaining|left with|still|after (?:that|this)|afterwards"

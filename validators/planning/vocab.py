@@ -5,7 +5,8 @@ karthikv792/LLMs-Planning `llm_planning_analysis/configs/<domain>.yaml`, MIT, se
 `vocab/LICENSE`); they define PlanBench's task-3 wording ("the blue block is clear") that
 messages use, and the words plan extraction recognises. Models word facts in other ways too
 ("nothing is on top of red", "orange is in hand"): `vocab/phrasings.json` (ours) lists such
-extra templates per predicate, read by the fact reader only. A custom `pddl` problem can bring
+extra templates per predicate, read by the fact reader only; a key "not P" lists words for P's
+absence ("the {} is covered": not clear). A custom `pddl` problem can bring
 its own (`problem.vocabulary`, same keys, `phrasings` included); without one, PDDL names are
 used as words.
 """
