@@ -777,3 +777,16 @@ def test_effects_and_states_in_more_words() -> None:
     assert _bw_rules(BW_UNSTACK + "Red is not covered now.") == []
     assert _bw_rules(BW_UNSTACK + "Now my hand is full.") == []
     assert _bw_rules(BW_UNSTACK + "Now my hand is empty.") == ["false_state_claim"]
+
+
+def test_plan_verdicts_and_goal_claims_in_more_words() -> None:
+    # the fourth planted set: "Every step there is valid, so this sequence does the job.", "both
+    # parts of the goal are in place"
+    walk = "Okay.\n\n1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n\n"
+    for said in ("Every step there is valid, so this sequence does the job.", "Both parts of the goal are in place.",
+                 "So the goal holds now.", "That completes the goal."):
+        assert _bw_rules(walk + said) == ["false_verification_claim"], said
+    done = "Okay.\n\n1. Unstack blue from red. Put down blue. Pick up red. Stack red on blue. "
+    assert _bw_rules(done + "The goal now holds.") == []
+    assert _bw_rules(done.replace("Stack red on blue. ", "") + "The goal now holds.") == ["false_goal_claim"]
+    assert _bw_rules(done.replace("Stack red on blue. ", "") + "The first goal holds.") == []

@@ -103,9 +103,13 @@ _PASS = Gated(re.compile(
     r"|(?:this|that|the)[ \t]+(?:order|ordering|list|approach))"
     r"[ \t]+(?:should[ \t]+|would[ \t]+|will[ \t]+|seems[ \t]+to[ \t]+|does[ \t]+|indeed[ \t]+)?"
     r"(?:works?|achieves?[ \t]+the[ \t]+goal|satisf(?:y|ies)[ \t]+the[ \t]+goal|reach(?:es)?[ \t]+the[ \t]+(?:goal|target)"
-    r"|solves?[ \t]+(?:it|the[ \t]+problem|the[ \t]+puzzle))"
+    r"|solves?[ \t]+(?:it|the[ \t]+problem|the[ \t]+puzzle)|does[ \t]+the[ \t]+(?:job|trick)|gets[ \t]+the[ \t]+job[ \t]+done"
+    r"|completes?[ \t]+the[ \t]+goal)"
     r"|(?:plan|sequence|solution)[ \t]+(?:is|seems|looks)[ \t]+(?:correct|valid|right)"
-    r"|(?:the[ \t]+)?goal[ \t]+is[ \t]+(?:now[ \t]+)?(?:achieved|met|reached|satisfied)"
+    r"|(?:the[ \t]+)?goal[ \t]+is[ \t]+(?:now[ \t]+)?(?:achieved|met|reached|satisfied|in[ \t]+place|complete)"
+    r"|(?:the[ \t]+)?goal[ \t]+(?:now[ \t]+)?holds"
+    r"|(?:both|all)[ \t]+(?:parts|halves|conditions|components)[ \t]+of[ \t]+the[ \t]+goal[ \t]+(?:are[ \t]+)?(?:now[ \t]+)?"
+    r"(?:met|satisfied|achieved|in[ \t]+place|true|done)"
     r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:correct|the[ \t]+correct[ \t]+(?:sequence|plan|answer|solution)))\b",
     re.I))
 _FAIL = Gated(re.compile(
@@ -119,7 +123,7 @@ _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|per
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
 # Nothing but words: its gate (the words, found by `in` in the lower-cased step) is its answer.
-_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong", re.I))
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick", re.I))
 
 NUMBER_WORDS = 3
 

@@ -606,7 +606,7 @@ class ClaimReader:
                 or text.find("\n\n", line.last, m.start()) >= 0
                 or P.COND.search(text, s0, m.start()) or P.HEDGE.search(text, s0, s1)):
             return
-        negative = bool(m.group("neg1") or m.group("neg2"))
+        negative = bool(m.group("neg1") or m.group("neg2") or m.group("neg3") or m.group("neg4"))
         unmet = unmet_goals(self.task.problem, line.state)
         holds = bool(unmet) if negative else not unmet
         where = f"after {', '.join(a.text() for a in line.actions)}"

@@ -213,7 +213,10 @@ STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
 GOAL_CLAIM = re.compile(
     r"(?<![\w-])(?:(?:(?<!first )(?<!second )(?<!one )(?<!sub)goals?(?:\s+(?:state|conditions?|configuration))?\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?"
     r"(?:now\s+|also\s+|finally\s+|then\s+|fully\s+|already\s+|all\s+)?(?P<neg1>not\s+(?:yet\s+)?)?"
-    r"(?:achieved|reached|met|satisfied|accomplished|fulfilled))"
+    r"(?:achieved|reached|met|satisfied|accomplished|fulfilled|in\s+place|complete))"
+    r"|(?:(?<!first )(?<!second )(?<!one )(?<!sub)goal\s+(?:now\s+)?(?P<neg3>(?:no\s+longer|still\s+not|not)\s+)?holds?)"
+    r"|(?:(?:both|all)\s+(?:parts|halves|conditions|components)\s+of\s+the\s+goal\s+(?:are\s+)?(?:now\s+)?(?P<neg4>not\s+(?:yet\s+)?)?"
+    r"(?:met|satisfied|achieved|in\s+place|true|done))"
     r"|(?:(?P<neg2>(?:doesn't|does\s+not|don't|do\s+not|didn't|won't|isn't|not)\s+)?(?:achieves?|reach(?:es)?|meets?|satisf(?:y|ies)|achieving|reaching|meeting|satisfying)"
     r"\s+(?:the|our|both|all(?:\s+the)?)\s+goals?(?!\s+(?:of|for)\b)))(?![\w-])", re.I)
 STEP_NAMED = re.compile(r"\b(?:step|action)\s*(\d{1,2})\s*[:,]", re.I)  # "But wait, step 5: can you pick up orange?"
