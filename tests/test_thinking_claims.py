@@ -790,3 +790,22 @@ def test_plan_verdicts_and_goal_claims_in_more_words() -> None:
     assert _bw_rules(done + "The goal now holds.") == []
     assert _bw_rules(done.replace("Stack red on blue. ", "") + "The goal now holds.") == ["false_goal_claim"]
     assert _bw_rules(done.replace("Stack red on blue. ", "") + "The first goal holds.") == []
+
+
+def test_goal_claims_after_step_k_in_the_next_paragraph_and_in_the_past_tense() -> None:
+    walk = "Okay.\n\n1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue."
+    assert _bw_rules(walk + "\n\nSo we have reached the goal.") == []
+    assert _bw_rules(walk + "\n\nAfter step 3, we have reached the goal.") == ["false_goal_claim"]
+    assert _bw_rules(walk + " After step 4, the goal is met.") == []
+    partial = walk.replace("\n4. Stack red on blue.", "")
+    assert _bw_rules(partial + "\n\nSo we have reached the goal.") == ["false_goal_claim"]
+    assert _bw_rules(partial + "\n\nSo we have not reached the goal yet.") == []
+    assert _bw_rules(partial + "\n\nSomething else.\n\nSo we have reached the goal.") == []  # too far off
+
+
+def test_more_plan_verdict_wordings() -> None:
+    walk = "Okay.\n\n1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n\n"
+    for said in ("This sequence of actions gets us to the goal.", "That's a valid plan.", "The plan looks good.",
+                 "This achieves both goals."):
+        assert _bw_rules(walk + said) == ["false_verification_claim"], said
+    assert _bw_rules(walk.replace("3. Pick up red.", "3. Pick up red.\n4. Stack red on blue.") + "The plan looks good.") == []

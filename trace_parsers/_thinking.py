@@ -100,12 +100,15 @@ _NEW_ATTEMPT = Gated(re.compile(r"alternative|another (?:approach|idea|way|optio
 # _PASS and _FAIL are searched clause by clause: gated (core/gates.py), as most clauses hold none of their words.
 _PASS = Gated(re.compile(
     r"\b(?:(?:this|that|it|the plan|the sequence|the solution|these steps|this plan|this sequence"
-    r"|(?:this|that|the)[ \t]+(?:order|ordering|list|approach))"
+    r"|(?:this|that|the)[ \t]+(?:order|ordering|list|approach|(?:sequence|set|series|list)[ \t]+of[ \t]+(?:actions|moves|steps)))"
     r"[ \t]+(?:should[ \t]+|would[ \t]+|will[ \t]+|seems[ \t]+to[ \t]+|does[ \t]+|indeed[ \t]+)?"
     r"(?:works?|achieves?[ \t]+the[ \t]+goal|satisf(?:y|ies)[ \t]+the[ \t]+goal|reach(?:es)?[ \t]+the[ \t]+(?:goal|target)"
     r"|solves?[ \t]+(?:it|the[ \t]+problem|the[ \t]+puzzle)|does[ \t]+the[ \t]+(?:job|trick)|gets[ \t]+the[ \t]+job[ \t]+done"
-    r"|completes?[ \t]+the[ \t]+goal)"
-    r"|(?:plan|sequence|solution)[ \t]+(?:is|seems|looks)[ \t]+(?:correct|valid|right)"
+    r"|completes?[ \t]+the[ \t]+goal|(?:achieves?|satisf(?:y|ies)|meets?)[ \t]+(?:both|all)[ \t]+(?:the[ \t]+)?goals"
+    r"|(?:gets|leads)[ \t]+(?:us[ \t]+)?to[ \t]+the[ \t]+goal)"
+    r"|(?:plan|sequence|solution|ordering)[ \t]+(?:is|seems|looks)[ \t]+(?:correct|valid|right|fine|good|sound)"
+    r"|(?:plan|sequence|solution)[ \t]+checks[ \t]+out"
+    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+a[ \t]+(?:valid|working|correct)[ \t]+(?:plan|sequence|solution)"
     r"|(?:the[ \t]+)?goal[ \t]+is[ \t]+(?:now[ \t]+)?(?:achieved|met|reached|satisfied|in[ \t]+place|complete)"
     r"|(?:the[ \t]+)?goal[ \t]+(?:now[ \t]+)?holds"
     r"|(?:both|all)[ \t]+(?:parts|halves|conditions|components)[ \t]+of[ \t]+the[ \t]+goal[ \t]+(?:are[ \t]+)?(?:now[ \t]+)?"
@@ -123,7 +126,7 @@ _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|per
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
 # Nothing but words: its gate (the words, found by `in` in the lower-cased step) is its answer.
-_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick", re.I))
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick|good|fine|sound|checks", re.I))
 
 NUMBER_WORDS = 3
 

@@ -65,6 +65,7 @@ _IS_WORD = re.compile(r"\b(?:is|are|isn't|aren't)\b", re.I)
 _BARE_NOT = re.compile(r"\b(?:if|would|could|should|must|might|may|maybe|perhaps|suppose|assume|assuming|goal|want|wanted|need|needs|needed"
                        r"|requires?|required|so that|in order|whether|unless|when|once|until|before|initially|initial|originally"
                        r"|earlier|previously|before|was|were|wait|hmm)\b", re.I)
+_GOAL_MEANS = re.compile(r"\s*(?:by|once|when|if|after|with|through|via)\b", re.I)  # "the goal is achieved by stacking red": a means
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
 ANCHORED_LIST = 600  # the same for a list under "State:" in the action's paragraph
@@ -575,7 +576,7 @@ class ClaimReader:
                     line_at.append((s0, line.id))
                     frame.forked_from = None
             if not question and line.known and "goal" in low:
-                self._goal_claim(text, s0, s1, line, claims)
+                self._goal_claim(text, s0, s1, line, claims, item_base)
             if claims and claims[-1].line_actions is None:  # a claim of this sentence to stamp
                 self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
@@ -596,20 +597,30 @@ class ClaimReader:
         link_consequences(claims)
         return ClaimReport(claims, lines, line_at)
 
-    def _goal_claim(self, text: str, s0: int, s1: int, line: LineOfReasoning, claims: list[Claim]) -> None:
-        """"Goal achieved." right after the line's last action: the goal is said to hold in the
-        line's state (or, "doesn't reach the goal", not to). Not judged on a line that took an
-        inapplicable step (its later states rest on the model's error), nor in a condition
-        ("if we stack red, the goal is met") or a hedge."""
+    def _goal_claim(self, text: str, s0: int, s1: int, line: LineOfReasoning, claims: list[Claim],
+                    item_base: int | None) -> None:
+        """"Goal achieved." right after the line's last action (in its paragraph, or alone in the
+        next one when the action ends its own): the goal is said to hold in the line's state (or,
+        "doesn't reach the goal", not to); "after step 3, the goal is met" in the state after
+        step 3 of the list. Not judged on a line that took an inapplicable step (its later states
+        rest on the model's error), nor in a condition ("if we stack red, the goal is met") or a
+        hedge."""
         m = P.GOAL_CLAIM.search(text, s0, s1)
         if (m is None or not line.actions or line.broken is not None or m.start() - line.last > ANCHORED
-                or text.find("\n\n", line.last, m.start()) >= 0
-                or P.COND.search(text, s0, m.start()) or P.HEDGE.search(text, s0, s1)):
+                or not _same_talk(text, line.last, m.start())
+                or P.COND.search(text, s0, m.start()) or P.HEDGE.search(text, s0, s1) or _GOAL_MEANS.match(text, m.end(), s1)):
             return
         negative = bool(m.group("neg1") or m.group("neg2") or m.group("neg3") or m.group("neg4"))
-        unmet = unmet_goals(self.task.problem, line.state)
+        actions, state = line.actions, line.state
+        step_k = P.AFTER_STEP.search(text, s0, m.start())
+        if step_k is not None:
+            keep = (item_base or 0) + int(step_k.group(1))
+            if item_base is None or not 0 < keep <= len(line.actions):
+                return
+            actions, state = line.actions[:keep], line.states[keep]
+        unmet = unmet_goals(self.task.problem, state)
         holds = bool(unmet) if negative else not unmet
-        where = f"after {', '.join(a.text() for a in line.actions)}"
+        where = f"after {', '.join(a.text() for a in actions)}"
         if holds:
             msg = f"the goal {'does not hold' if negative else 'holds'} {where}: right"
         elif negative:
@@ -618,7 +629,7 @@ class ClaimReader:
             missing = ", ".join(("" if lit.positive else "not ") + _atom(lit.atom) for lit in unmet)
             msg = f"says the goal holds {where}, but {missing} {'does' if len(unmet) == 1 else 'do'} not"
         claims.append(Claim("goal", m.span(), m.group(), holds, msg, line.id, negative=negative,
-                            state=sorted(map(_atom, line.state)), after=line.actions[-1].text()))
+                            state=sorted(map(_atom, state)), after=actions[-1].text()))
 
     def _unread_action(self, text: str, lo: int, hi: int, mentions: list) -> bool:
         """Does a clause do something with an action verb we could not read ("Then put blue

@@ -217,7 +217,8 @@ GOAL_CLAIM = re.compile(
     r"|(?:(?<!first )(?<!second )(?<!one )(?<!sub)goal\s+(?:now\s+)?(?P<neg3>(?:no\s+longer|still\s+not|not)\s+)?holds?)"
     r"|(?:(?:both|all)\s+(?:parts|halves|conditions|components)\s+of\s+the\s+goal\s+(?:are\s+)?(?:now\s+)?(?P<neg4>not\s+(?:yet\s+)?)?"
     r"(?:met|satisfied|achieved|in\s+place|true|done))"
-    r"|(?:(?P<neg2>(?:doesn't|does\s+not|don't|do\s+not|didn't|won't|isn't|not)\s+)?(?:achieves?|reach(?:es)?|meets?|satisf(?:y|ies)|achieving|reaching|meeting|satisfying)"
+    r"|(?:(?P<neg2>(?:doesn't|does\s+not|don't|do\s+not|didn't|won't|isn't|not|haven't|have\s+not|hasn't)\s+)?(?:achieves?|reach(?:es)?|meets?|satisf(?:y|ies)"
+    r"|achieving|reaching|meeting|satisfying|achieved|reached|satisfied)"
     r"\s+(?:the|our|both|all(?:\s+the)?)\s+goals?(?!\s+(?:of|for)\b)))(?![\w-])", re.I)
 STEP_NAMED = re.compile(r"\b(?:step|action)\s*(\d{1,2})\s*[:,]", re.I)  # "But wait, step 5: can you pick up orange?"
 LEAD = re.compile(r"(?P<kind>pre(?:conditions?|requisites?|-conditions?)?|requires?|requirements?|needs?|effects?|adds?|removes?|deletes?"
