@@ -809,3 +809,13 @@ def test_more_plan_verdict_wordings() -> None:
                  "This achieves both goals."):
         assert _bw_rules(walk + said) == ["false_verification_claim"], said
     assert _bw_rules(walk.replace("3. Pick up red.", "3. Pick up red.\n4. Stack red on blue.") + "The plan looks good.") == []
+
+
+def test_applicability_in_more_words() -> None:
+    start = "Okay, blue is on red.\n\n"
+    for said in ("I'm allowed to pick up red because it is clear.", "We're able to pick up red.",
+                 "Picking up red works since red is clear.", "It's fine to pick up red now.",
+                 "I can go ahead and pick up red.", "Pick up red: possible, since red is clear.", "So picking up red is fine."):
+        assert _bw_rules(start + said) == ["false_applicability_claim"], said
+    assert _bw_rules(start + "Unstacking blue from red works.") == []
+    assert _bw_rules(start + "So unstacking blue from red is fine.") == []

@@ -221,7 +221,7 @@ class ClaimReader:
             r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and"
             rf"|to(?!\s+(?:the\s+)?(?:object\s+)?(?:{obj_alt})(?![\w-]))"
             r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
-            r"|using|yes|no|also|makes?|making|leaves?|leaving|keeps?|keeping)\b", re.I)
+            r"|using|yes|no|also|makes?|making|leaves?|leaving|keeps?|keeping|works)\b", re.I)
         self._verb_object = re.compile(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + obj_alt + r")\b", re.I)
         self._read_cache: dict[str, GroundAction | None] = {}
         self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)

@@ -40,9 +40,9 @@ RESTART = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|let's|let me|now|then|alternativel
 INITIAL = re.compile(r"\b(?:in the initial state|initially|initial state(?: has| is|:)|initial conditions?(?: are| have|:)"
                      r"|(?:right )?(?:from|at) the (?:very )?(?:start|beginning|outset)\b(?! of))", re.I)
 # "Unstack blue from red is available right from the start": an action said doable in so many words
-ACTION_OK = re.compile(r"\s*(?:is|are|would be|will be|should be)\s+(?:also\s+|now\s+|still\s+|then\s+|indeed\s+|definitely\s+"
-                       r"|clearly\s+|already\s+)?(?:available|possible|allowed|doable|applicable|legal|valid|permitted"
-                       r"|(?:an|a valid|a legal) (?:option|move))\b", re.I)
+ACTION_OK = re.compile(r"\s*(?:(?:is|are|would be|will be|should be)\s+(?:also\s+|now\s+|still\s+|then\s+|indeed\s+|definitely\s+"
+                       r"|clearly\s+|already\s+)?(?:available|possible|allowed|doable|applicable|legal|valid|permitted|fine|okay|ok|safe"
+                       r"|(?:an|a valid|a legal) (?:option|move))|works|:\s*(?:possible|allowed|doable|legal|valid|fine|okay|ok))\b", re.I)
 EFFECT_LEAD = re.compile(r"^\W*(?:(?:then|so),?\s+)?(?:the\s+)?(?:effects?|adds?|added|removes?|removed|deletes?|deleted|after (?:this|that|it)\b"
                           r"|after\s*:|then,? it|post\b|result|(?:but |and |so )?(?:that|this|it) (?:would |will )?(?:removes?|adds?|gives?"
                           r"|deletes?|sets?|generates?|creates?|brings?|makes?|leaves?|keeps?|puts|places|clears))",
@@ -174,8 +174,10 @@ PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again
                           r"|(?:in order )?to (?:get|restore|generate|create|make|produce|gain|obtain|bring|reset|regain|add|remove)\b)", re.I)
 PAREN = re.compile(r"\([^()]*\)")
 MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
-CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) can (?:now |then |also |still )?(?:do |perform |apply |use )?(?:the )?$",
-                     re.I)
+CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:(?:(?:we|i|you) can|(?:we|i|you)(?: are| am|'re|'m) (?:now |also )?(?:able|allowed|free|permitted) to)"
+                    r" (?:now |then |also |still |safely |indeed |go ahead and )?(?:do |perform |apply |use )?(?:the )?"
+                    r"|it(?:'s| is) (?:now |also )?(?:fine|okay|ok|possible|allowed|legal|safe|valid) to (?:now )?)$",
+                    re.I)
 STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|satisfied)\b", re.I)
 HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying|assum(?:e|ing)|suppose|hypothetically)\b", re.I)
 # A guess, unlike "let's try" or "suppose", which the annotators read as walk-throughs that assert.
