@@ -133,6 +133,10 @@ def _template_regex(template: str, obj: str, short_on: bool = False) -> tuple[st
             pieces.append((_IS_PIECE + r"(?:\s+(?:still|now|currently))?(?P<neg>n't|\s+not|\s+no\s+longer)?\s+(?:still\s+|now\s+|currently\s+)?", True))
         elif low == "currently":
             pieces.append((r"(?:currently\s+)?", True))
+        elif pieces and "(?P<o" in pieces[-1][0] and w.isalpha() and not any(x.lower() in ("is", "are") for x in words):
+            # "c still craves a", "c no longer craves a": an adverb between an object and the
+            # template's own verb
+            pieces.append((r"(?:(?:still|now|also|then)\s+|(?P<neg>no\s+longer)\s+)?" + re.escape(w), False))
         else:
             pieces.append((re.escape(w) + (r"s?" if prefix and i == 0 else ""), False))
     regex = ""

@@ -131,7 +131,7 @@ COULD_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) could (?:(?:n
 REASON_AFTER = re.compile(r"\b(?:since|because|as)\b", re.I)
 # "So I can stack blue on red now", "right away", "can be done next": doable in the state as it is
 DOABLE_NOW = re.compile(r"\b(?:now|right away|straight away|immediately|at this point|next)\b", re.I)
-STILL = re.compile(r"\b(?:still|yet|anymore|any more)\b", re.I)
+STILL = re.compile(r"\b(?:still|yet|anymore|any more|remains?|stays?)\b", re.I)
 POST_CUE = re.compile(r"\b(?:now|after (?:that|this|it|which)|afterwards|as a result|the (?:new |resulting )?state is)\b", re.I)
 EARLIER_STEPS = re.compile(r"\b(?:initial|first|original|earlier|previous)\b", re.I)
 EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
