@@ -828,3 +828,11 @@ def test_mystery_facts_in_more_words() -> None:
     assert _rules(feast + "Now, c no longer craves a, and Harmony is gone.") == []
     for false in ("c still craves a.", "Harmony remains.", "That leaves c's craving for a intact.", "This puts Pain on a."):
         assert _rules(feast + false) in (["false_state_claim"], ["false_effect_claim"]), false
+
+
+def test_a_recall_by_gerund_of_a_step_done_keeps_the_line() -> None:
+    # "But after stacking red on blue, ...": left out of the mentions as a recall, it was taken
+    # for an action we could not read, and the line was lost (0b504e..., da4c27...)
+    walk = BW_UNSTACK + "2. Put down blue. But after unstacking blue from red, red is clear. "
+    assert _bw_rules(walk + "So I can stack red on blue now.") == ["false_applicability_claim"]
+    assert _bw_rules(walk + "So I can pick up red now.") == []
