@@ -836,3 +836,11 @@ def test_a_recall_by_gerund_of_a_step_done_keeps_the_line() -> None:
     walk = BW_UNSTACK + "2. Put down blue. But after unstacking blue from red, red is clear. "
     assert _bw_rules(walk + "So I can stack red on blue now.") == ["false_applicability_claim"]
     assert _bw_rules(walk + "So I can pick up red now.") == []
+
+
+def test_a_two_word_action_with_its_object_between_is_read() -> None:
+    # "Then I put blue down on the table": the line was lost at each such step (984465..., 6ccdb4...)
+    walk = BW_UNSTACK + "Then I put blue down on the table. "
+    assert _bw_rules(walk + "Now red is clear and blue is on the table.") == []
+    assert _bw_rules(walk + "Now I am holding blue.") == ["false_state_claim"]
+    assert _bw_rules(BW_UNSTACK + "Then I put blue down. Then I pick red up. Now the hand is empty.") == ["false_state_claim"]

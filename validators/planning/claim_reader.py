@@ -242,6 +242,13 @@ class ClaimReader:
             rf"(?<![\w-])(?P<o>{obj_alt})(?:\s+|{ASIDE})(?:can(?:not|'t)?|could(?:n't)?)\s+(?:now\s+|also\s+|then\s+|still\s+|not\s+)?be\s+"
             rf"(?P<v>{'|'.join(sorted(map(re.escape, self._passive_base), key=len, reverse=True))})(?![\w-])",
             re.I) if self._passive_base else None
+        # "put red down", "pick orange up": a two-word action verb with its object between
+        # (R1 writes it so; read as "put down red"; the line was lost at each)
+        split = sorted({h for h in heads if re.fullmatch(r"[a-z]+ (?:up|down|off)", h)}, key=len, reverse=True)
+        self._split = re.compile(
+            rf"(?<![\w-])(?P<v>{'|'.join(re.escape(h.split()[0]) for h in split)})\s+(?:the\s+)?(?:block\s+)?(?P<o>{obj_alt})"
+            rf"(?:\s+block)?\s+(?P<p>up|down|off)(?![\w-])", re.I) if split else None
+        self._split_heads = set(split)
         self._gerund_base = {_gerund(v): v for v in verbs if _gerund(v)}
         self._gerund = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(self._gerund_base, key=len, reverse=True)))
                                   + r")(?![\w-])", re.I) if self._gerund_base else None
@@ -287,7 +294,8 @@ class ClaimReader:
     def _with_other_forms(self, text: str, lo: int, hi: int, out: list[tuple[int, int, GroundAction | None, str]],
                           line: LineOfReasoning) -> list[tuple[int, int, GroundAction | None, str]]:
         """`out` with the actions named in the passive ("Blue can be picked up", words marked by a
-        leading "can be ") or by a gerund added, each read as its base form. Left out, as before:
+        leading "can be "), with their object between their two words ("put blue down"), or by a
+        gerund added, each read as its base form. Left out, as before:
         one that names no action with all its objects ("Succumbing requires Pain"), and "after
         putting down orange" when the line did that already (a recall of the state then,
         e6ffce...: read as doing it again, the line stepped back to it)."""
@@ -301,6 +309,15 @@ class ClaimReader:
                 ground = self._grounded(words)
                 if ground is not None:
                     added.append((p.start(), end, ground, "can be " + words))
+        if self._split is not None and self._split.search(text, lo, hi):
+            for m in self._split.finditer(text, lo, hi):
+                head = f"{m.group('v').lower()} {m.group('p').lower()}"
+                if head not in self._split_heads or any(a0 <= m.start() < a1 for a0, a1, _, _ in added):
+                    continue
+                end = self._words_end(text, m.end(), hi)
+                ground = self._grounded(f"{head} {m.group('o')}{text[m.end():end]}")
+                if ground is not None:
+                    added.append((m.start(), end, ground, text[m.start():end].strip()))
         if self._gerund is not None and self._gerund.search(text, lo, hi):
             for g in self._gerund.finditer(text, lo, hi):
                 if any(a0 <= g.start() < a1 for a0, a1, _, _ in added):
