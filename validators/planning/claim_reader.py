@@ -65,6 +65,11 @@ _IS_WORD = re.compile(r"\b(?:is|are|isn't|aren't)\b", re.I)
 _BARE_NOT = re.compile(r"\b(?:if|would|could|should|must|might|may|maybe|perhaps|suppose|assume|assuming|goal|want|wanted|need|needs|needed"
                        r"|requires?|required|so that|in order|whether|unless|when|once|until|before|initially|initial|originally"
                        r"|earlier|previously|before|was|were|wait|hmm)\b", re.I)
+# "Then I can put blue down on the table, which would make blue clear again": the "would" of
+# a relative clause after the action does not make the action a condition (29ce88...)
+_RELATIVE_TAIL = re.compile(r",\s*which\b[^.;:]*", re.I)
+_ADD_VERB = re.compile(r"\b(?:adds?|added|restores?|restored|creates?|created|generates?|generated|produces?|produced)\b", re.I)
+_TIME_BEFORE = re.compile(r"\b(?:after|when|once|while|before|upon)\s+$", re.I)
 _GOAL_MEANS = re.compile(r"\s*(?:by|once|when|if|after|with|through|via)\b", re.I)  # "the goal is achieved by stacking red": a means
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
@@ -458,7 +463,7 @@ class ClaimReader:
                 frame = None
                 continue
             unparen = P.PAREN.sub(" ", sentence) if mentions and "(" in sentence else sentence
-            cond = bool(mentions) and not tagged_step and bool(P.COND.search(unparen))  # "To do that, Succumb a (step 2):" is no condition
+            cond = bool(mentions) and not tagged_step and bool(P.COND.search(_RELATIVE_TAIL.sub("", unparen)))  # "To do that, Succumb a (step 2):" is no condition
             hedge: bool | None = None  # asked of the sentence once, when an action in it is weighed
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
@@ -658,6 +663,8 @@ class ClaimReader:
             follow = text[m.end():min(hi, m.end() + 30)]
             if P.SCHEMA_TALK.match(follow):
                 continue  # "Succumbing requires Pain": talk about the action, not a step
+            if m.group().lower().endswith("ing") and _TIME_BEFORE.search(text, max(lo, m.start() - 12), m.start()):
+                continue  # "After stacking, hand is empty.", "When unstacking red, ...": the step talked about, recalled
             base = self._gerund_base.get(m.group().lower())
             if base is not None and self._grounded(base + text[m.end():self._words_end(text, m.end(), hi)]) is not None:
                 continue  # "after stacking red on blue", left out of the mentions as a recall: read (the
@@ -870,7 +877,12 @@ class ClaimReader:
                         f"says {act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}), but it removes "
                         f"{', '.join(map(_atom, sorted(act.delete)))}"), line.id, atom=f.atom, after=act.text()))
                 elif kind == "add" and not f.negated:
-                    holds = f.atom in act.add or (post is not None and f.atom in post)
+                    # a fact that holds after the action is no false effect in a list of what follows
+                    # it ("Feast b from c -> Pain b, Province c"), but one said to be added is
+                    # ("After Succumb a, Province a, Planet c, Harmony are added back", aad2a0...)
+                    said_added = f.verb == "add" or ((tail := P.TAIL.match(text[f.span[1]:s1])) is not None
+                                                     and tail.group("word") in ("added", "created")) or bool(_ADD_VERB.search(cue_text))
+                    holds = f.atom in act.add or (post is not None and f.atom in post and not said_added)
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} adds {_atom(f.atom)}" if holds else
                         f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
