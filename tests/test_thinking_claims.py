@@ -868,3 +868,11 @@ def test_a_would_in_a_relative_clause_does_not_make_the_action_conditional() -> 
     walk = BW_UNSTACK + "Then I can put blue down on the table, which would make blue clear again. "
     assert _bw_rules(walk + "Now I can pick up red.") == []
     assert _bw_rules(walk + "Now I can stack blue on red.") == ["false_applicability_claim"]
+
+
+def test_an_initial_state_recap_as_item_one_starts_a_line_and_a_move_we_cannot_read_loses_it() -> None:
+    # 6ccdb4...: "1. The initial state: ..." is no sketch; "we need to move red to the table
+    # first. Then, blue can be stacked on red." moves the line in words we cannot read
+    recap = "Okay.\n\n1. The initial state: blue on red, red on the table. Hand empty.\n\n"
+    assert _bw_rules(recap + "Now red is clear.") == ["false_state_claim"]
+    assert _bw_rules(recap + "We need to move blue to the table first. Then, red can be stacked on blue.") == []

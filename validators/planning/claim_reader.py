@@ -230,6 +230,10 @@ class ClaimReader:
         self._verb_object = re.compile(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + obj_alt + r")\b", re.I)
         self._read_cache: dict[str, GroundAction | None] = {}
         self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?:s|ed|ing|ping)?(?![\w-])", re.I)
+        # verbs a model moves things with in any domain, with an object after them ("we need to
+        # move red to the table first", 6ccdb4...): a clause we cannot read
+        self._moves = re.compile(r"(?<![\w-])(?:mov|plac|lift|transferr?)(?:e|es|ed|ing|s)?\s+(?:the\s+)?(?:block\s+)?(?:"
+                                 + obj_alt + r")(?![\w-])", re.I)
         self.init = task.problem.init
         # "Unstacking orange from red leaves red clear", "Picking up red is possible": an action
         # named by its gerund, read as the action (the planted-claims test found them unread, and
@@ -417,9 +421,10 @@ class ClaimReader:
                 line = self._new_line(lines, line_at, s0)
                 item_base = 0 if number == 1 else None
             elif number == 1 and not mentions:
-                # "1. Generate Pain a and Province c. 2. Overcome a from c": a sketch, not a line
+                # "1. Generate Pain a and Province c. 2. Overcome a from c": a sketch, not a line;
+                # "1. The initial state: red on orange, ..." recalls where a line starts (6ccdb4...)
                 line = self._new_line(lines, line_at, s0)
-                line.known = False
+                line.known = bool(P.INITIAL.search(sentence))
                 item_base = None
             elif (number is None and item_base is not None and line.known and "after" in low
                   and (m_after := P.AFTER_STEP_HEAD.match(sentence))
@@ -657,6 +662,10 @@ class ClaimReader:
         """Does a clause do something with an action verb we could not read ("Then put blue
         down on the table")? Then the line may have moved without us: its state is no longer
         known, and nothing is judged against it until a restart."""
+        for m in self._moves.finditer(text, lo, hi):
+            if not any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions) \
+                    and not P.COND.search(text[max(lo, m.start() - 40):m.start()]):
+                return True
         for m in self._verbs.finditer(text, lo, hi):
             if any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions):
                 continue  # read (or, unresolved, handled as an unnamed action by `read`)
