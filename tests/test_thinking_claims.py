@@ -874,5 +874,6 @@ def test_an_initial_state_recap_as_item_one_starts_a_line_and_a_move_we_cannot_r
     # 6ccdb4...: "1. The initial state: ..." is no sketch; "we need to move red to the table
     # first. Then, blue can be stacked on red." moves the line in words we cannot read
     recap = "Okay.\n\n1. The initial state: blue on red, red on the table. Hand empty.\n\n"
-    assert _bw_rules(recap + "Now red is clear.") == ["false_state_claim"]
+    assert _bw_rules(recap + "2. Unstack blue from red. Now I am holding red.") == ["false_state_claim"]
+    assert _bw_rules(recap + "2. Unstack blue from red. Now I am holding blue.") == []
     assert _bw_rules(recap + "We need to move blue to the table first. Then, red can be stacked on blue.") == []
