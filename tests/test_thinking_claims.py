@@ -877,3 +877,14 @@ def test_an_initial_state_recap_as_item_one_starts_a_line_and_a_move_we_cannot_r
     assert _bw_rules(recap + "2. Unstack blue from red. Now I am holding red.") == ["false_state_claim"]
     assert _bw_rules(recap + "2. Unstack blue from red. Now I am holding blue.") == []
     assert _bw_rules(recap + "We need to move blue to the table first. Then, red can be stacked on blue.") == []
+
+
+def test_a_list_that_goes_on_after_a_step_it_found_impossible_keeps_its_line() -> None:
+    # "3. Feast b from c: ... Can't. 4. Attack a." (aad2a0...: a wrong "Province is a. Can't."
+    # after it was not judged, the line lost at item 4); "Alternatively, Action 3:" is item 3
+    walk = ("Okay.\n\n1. Feast c from a.\n\n2. Succumb c.\n\n3. Overcome a from b: needs Province b and Pain a. "
+            "No Pain a. Can't.\n\n4. Attack b: needs Province b, Planet b, Harmony. ")
+    assert _rules(walk + "Yes.") == []
+    assert _rules(walk + "But Harmony is gone. Can't.") == ["false_applicability_claim"]
+    again = walk.replace("4. Attack b", "Alternatively, Action 3: Attack b")
+    assert _rules(again + "But Harmony is gone. Can't.") == ["false_applicability_claim"]

@@ -390,7 +390,8 @@ class ClaimReader:
         approach_at = -NEW_APPROACH_REACH - 1  # where the last "Another approach:" ended
         items_done: dict[int, GroundAction] = {}  # the action each item of the list performed
         after_step: int | None = None  # "After step k, we have ...": the next item may go on from step k
-        last_item: tuple[int, list[GroundAction]] | None = None  # the last item's number, and its line's actions after it
+        last_item: tuple[int, list[GroundAction]] | None = None
+        undone_item: int | None = None  # the number of the last item whose action the model found impossible  # the last item's number, and its line's actions after it
         for s0, s1 in P.sentences(text):
             prior, previous = previous, (s0, s1)
             sentence = text[s0:s1]
@@ -457,6 +458,10 @@ class ClaimReader:
                     # the item steps back to step k-1 of its list, or past an action we could not
                     # read that came after it ("1. Unstack blue. So we can put it down. 2. Put down blue.")
                     line = self._fork(lines, line_at, line, keep, s0)
+                elif len(line.actions) == keep - 1 and undone_item is not None and undone_item == number - 1:
+                    # "3. Feast b from c: ... So can't. 4. Attack a": the list goes on without the
+                    # step it found impossible (one of the commonest ways a Mystery line was lost)
+                    item_base -= 1
                 elif len(line.actions) < keep:
                     line.lose()  # "4. Succumb b" after we read only one step: steps we missed
             if len(mentions) >= 2 and sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
@@ -570,6 +575,7 @@ class ClaimReader:
                     line.last = a1
             if number is not None:
                 last_item = (number, list(line.actions))
+                undone_item = None  # set again below if this item's action is found impossible
                 if number == 1:
                     items_done = {}
                 if acts_at_head and line.actions and line.actions[-1] == mentions[0][2]:
@@ -598,10 +604,13 @@ class ClaimReader:
                 recalls_initial = (initial_at >= 0 and line.last <= initial_at and text.find("\n\n", initial_at, s0) < 0
                                    and not P.CHANGE_WORD.search(text, s0, s1))
                 if self._judge_sentence(text, facts_index, s0, s1, body_at, frame, line, claims, mentions, lead,
-                                        recalls_initial, sentence) and frame.forked_from:
-                    line = frame.forked_from  # the step back was only for an action the model then did not take
-                    line_at.append((s0, line.id))
-                    frame.forked_from = None
+                                        recalls_initial, sentence):
+                    if frame.item and last_item is not None:
+                        undone_item = last_item[0]
+                    if frame.forked_from:
+                        line = frame.forked_from  # the step back was only for an action the model then did not take
+                        line_at.append((s0, line.id))
+                        frame.forked_from = None
             if not question and line.known and "goal" in low:
                 self._goal_claim(text, s0, s1, line, claims, item_base)
             if claims and claims[-1].line_actions is None:  # a claim of this sentence to stamp

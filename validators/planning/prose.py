@@ -22,7 +22,7 @@ from core.gates import AnyOf, Gated, lowered_last
 _STOP = r"[.!?]+[)\]\"'”’*_]*(?=\s|$)"
 SENT = re.compile(r"(?:[ \t]*[*_#>-]*[ \t]*(?:(?:step|action)[ \t]*\d{1,3}[ \t]*[*_]*[ \t]*[:.)\-]|\d{1,3}[ \t]*[.)])(?!\d))?"
                    rf"[^.!?\n]*(?:(?:\([^()\n]*\)|(?!{_STOP})[.!?]+)[^.!?\n]*)*(?:{_STOP}|\n|$)", re.I)
-ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:then|so|now|next|and),?\s+)?(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s*[:.)\-]|(?P<n>\d{1,3})\s*[.)](?!\d))\s*[*_]*\s*", re.I)
+ITEM = re.compile(r"^\s*[*_#>]*\s*(?:(?:then|so|now|next|and|alternatively|instead|or),?\s+)?(?:(?:step|action)\s*(?P<s>\d{1,3})\s*[*_]*\s*[:.)\-]|(?P<n>\d{1,3})\s*[.)](?!\d))\s*[*_]*\s*", re.I)
 HEAD_FILLER = re.compile(
     r"^(?:\s*(?:[-*•]\s*|so|ok(?:ay)?|and|then|now|next|first(?:ly)?|second(?:ly)?|finally|after that|afterwards"
     r"|let's|let me|let us|we(?:'ll| will| can| could| should| need to| must)?|i(?:'ll| will| can| could| should)?"
