@@ -888,3 +888,14 @@ def test_a_list_that_goes_on_after_a_step_it_found_impossible_keeps_its_line() -
     assert _rules(walk + "But Harmony is gone. Can't.") == ["false_applicability_claim"]
     again = walk.replace("4. Attack b", "Alternatively, Action 3: Attack b")
     assert _rules(again + "But Harmony is gone. Can't.") == ["false_applicability_claim"]
+
+
+def test_a_list_of_the_rules_is_not_a_line_and_a_means_is_not_a_claim() -> None:
+    # d21a6b..., be9643...: "1. **Attack**: Requires Province, Planet, Harmony. 2. **Succumb**: ..."
+    # lost the line until the next restart; "To create a craves b, we can use Overcome a from b."
+    rules = ("Okay.\n\n1. **Attack**: Requires Province, Planet, Harmony.\n2. **Succumb**: Needs Pain.\n\n"
+             "So first, Feast c from a: needs c craves a, Province c, Harmony. Yes. ")
+    assert _rules(rules + "Now Pain c is there.") == []
+    assert _rules(rules + "Now Harmony is still there.") == ["false_state_claim"]
+    assert _rules("Okay.\n\nTo create a craves b, we can use Overcome a from b.") == []
+    assert _rules("Okay.\n\nWe can use Overcome a from b now.") == ["false_applicability_claim"]

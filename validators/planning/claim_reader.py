@@ -69,6 +69,9 @@ _BARE_NOT = re.compile(r"\b(?:if|would|could|should|must|might|may|maybe|perhaps
 # a relative clause after the action does not make the action a condition (29ce88...)
 _RELATIVE_TAIL = re.compile(r",\s*which\b[^.;:]*", re.I)
 _ADD_VERB = re.compile(r"\b(?:adds?|added|restores?|restored|creates?|created|generates?|generated|produces?|produced)\b", re.I)
+# "To create a craves b, we can use Overcome a from b.": the means to an end, not a claim that
+# it can be done now (d21a6b...)
+_MEANS_LEAD = re.compile(r"\W*(?:so,?\s+|and\s+)?(?:to|in order to)\s+(?:create|get|make|achieve|have|obtain|produce|generate|reach)\b[^,]*,", re.I)
 _TIME_BEFORE = re.compile(r"\b(?:after|when|once|while|before|upon)\s+$", re.I)
 _GOAL_MEANS = re.compile(r"\s*(?:by|once|when|if|after|with|through|via)\b", re.I)  # "the goal is achieved by stacking red": a means
 RETRACT_WINDOW = 90
@@ -359,6 +362,9 @@ class ClaimReader:
         named = {self.lex.object_of(m) for m in self.lex.mention_re.findall(words)} if self.lex.mention_re else set()
         return bool(named) and None not in named and named <= set(action.args)
 
+    def _names_object(self, sentence: str) -> bool:
+        return self.lex.mention_re is not None and self.lex.mention_re.search(sentence) is not None
+
     def _ground(self, words: str) -> GroundAction | None:
         """The one action the words name with all its objects, or None."""
         steps = self.reader.read(0, len(words), words).steps
@@ -382,7 +388,7 @@ class ClaimReader:
         lead: tuple[str, int | None] | None = None  # what a "...:" heading makes of the bullets under it
         proposal = False  # under a hedged heading ("Wait, maybe:"): the bullets propose, they do not assert
 
-        pending: tuple[str, int, bool] | None = None  # an action named without its objects ("1. Attack: ...")
+        pending: tuple[str, int, bool, bool] | None = None  # an action named without its objects ("1. Attack: ..."): verb, end, item, objects named
         unnamed: tuple[str, int] | None = None  # the same, at the head of any sentence, until judged
         lost: tuple[LineOfReasoning, str, int] | None = None  # a line made unknown by an unnamed action
         previous = (0, 0)  # the sentence before: "In that case, ..." goes on with its hypothesis
@@ -462,8 +468,10 @@ class ClaimReader:
                     # "3. Feast b from c: ... So can't. 4. Attack a": the list goes on without the
                     # step it found impossible (one of the commonest ways a Mystery line was lost)
                     item_base -= 1
-                elif len(line.actions) < keep:
+                elif len(line.actions) < keep and (ground0 is not None or self._names_object(sentence)):
                     line.lose()  # "4. Succumb b" after we read only one step: steps we missed
+                # (not "2. **Succumb**: Needs Pain.", an action named with no object in a list of
+                # the rules: nothing was missed, d21a6b..., be9643...)
             if len(mentions) >= 2 and sum(1 for m in mentions if m[2] is not None) >= 2 and not all(
                     P.DONE_BEFORE.search(text[max(s0, m[0] - 60):m[0]]) for m in mentions if m[2] is not None):
                 # A plan written in one sentence is a candidate (judged as a plan elsewhere),
@@ -482,7 +490,8 @@ class ClaimReader:
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
                     if at_head and not question and not cond and bare and item is not None:
                         # "1. Attack: Province b, ..." names the action before its object
-                        pending = (words.split()[0].lower() if words else "", s1, item is not None)
+                        pending = (words.split()[0].lower() if words else "", s1, item is not None,
+                                   self._names_object(sentence))
                     if at_head and not question and not cond and bare and words and not (
                             frame is not None and frame.span[0] >= s0 - FRESH
                             and frame.action.name.lower().startswith(words.split()[0].lower()[:4])):
@@ -552,7 +561,7 @@ class ClaimReader:
                 if follows:
                     frame.positive_talk = True
                     carried = None
-                if not question and not frame.hedged and not rejected and (
+                if not question and not frame.hedged and not rejected and not _MEANS_LEAD.match(text, body_at, a0) and (
                         passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or P.ACTION_OK.match(text, a1, s1) or (
                             P.COULD_DO.search(text[max(s0, a0 - 40):a0])
                             and (P.DOABLE_NOW.search(text, s0, s1) or P.REASON_AFTER.search(text, a1, s1)))):
@@ -588,9 +597,12 @@ class ClaimReader:
                 self._unnamed_doable(text, s0, s1, unnamed, line, claims, question)
             if unnamed is not None and unnamed[1] != s0:
                 unnamed = None  # judged in its own sentence or the next, never later
-            if carried is not None:
+            if carried is not None and (carried[3] or (self._names_object(sentence) and not any(
+                    m[2] is not None and not m[2].name.lower().startswith(carried[0][:4]) for m in mentions))):
                 line.lose()  # the unnamed action was never resolved: the line may have moved
                 lost = (line, carried[0], s1)
+            # else a rule, not a step ("1. **Attack**: Requires Province, Planet, Harmony."): no
+            # object named, nothing done (d21a6b..., be9643...: the line was lost at the rules list)
             if frame is not None and frame.span[0] >= s0:
                 frame.sentence_end = s1
             if line.known and not question and self._unread_action(text, body_at, s1, mentions):
