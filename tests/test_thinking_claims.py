@@ -899,3 +899,11 @@ def test_a_list_of_the_rules_is_not_a_line_and_a_means_is_not_a_claim() -> None:
     assert _rules(rules + "Now Harmony is still there.") == ["false_state_claim"]
     assert _rules("Okay.\n\nTo create a craves b, we can use Overcome a from b.") == []
     assert _rules("Okay.\n\nWe can use Overcome a from b now.") == ["false_applicability_claim"]
+
+
+def test_a_general_statement_about_actions_is_not_a_step() -> None:
+    # 4508982...: "Attacking and Succumbing don't affect cravings." lost the line (a verb we
+    # could not read); it speaks of the rules
+    walk = "Okay.\n\n1. Feast c from a. Attacking and Succumbing don't affect cravings. "
+    assert _rules(walk + "Now Pain c and Province a.") == []
+    assert _rules(walk + "Harmony is still there.") == ["false_state_claim"]

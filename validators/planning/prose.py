@@ -201,8 +201,9 @@ EFFECT_TAIL = re.compile(r"\s*(?:adds|gives|removes|generates|creates|restores)\
 NOW_NEXT = re.compile(r"\s*(?:so,?\s+)?now\b", re.I)
 FROM_INITIAL = re.compile(r"\b(?:initial(?:ly)?|from the (?:start|beginning))\b", re.I)
 HYPOTHESIS = re.compile(r"\b(?:interpretation|test (?:this|that|it)|assum(?:e|ing)|suppos(?:e|ing)|hypothe\w+|if we (?:read|take))\b", re.I)
-SCHEMA_TALK = re.compile(r"\s*(?:action\s+)?(?:requires?|needs?|adds?|gives?|removes?|deletes?|creates?|generates?|is|are|would|will"
-                         r"|can|could|only|also|sets?|makes?)\b", re.I)
+SCHEMA_TALK = re.compile(r"\s*(?:action\s+)?(?:(?:and|or)\s+\w+ing\s+)?(?:requires?|needs?|adds?|gives?|removes?|deletes?|creates?|generates?"
+                         r"|is|are|would|will|can|could|only|also|sets?|makes?|affects?|changes?|don't|doesn't|do not|does not|never"
+                         r"|always)\b", re.I)  # "Attacking and Succumbing don't affect cravings." (4508982...)
 WE_HAVE = re.compile(r"\W*(?:and\s+)?(?:which|that|these|those|all of which) (?:we|i) (?:have|do have)\b", re.I)
 IS_GONE = re.compile(r"\s*(?:is|are)\s+(?:now\s+|all\s+)?gone\b", re.I)
 BECAUSE_HEAD = re.compile(r"^\W*(?:because|since|as)\b", re.I)
