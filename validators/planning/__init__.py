@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "7"
+VERSION = "8"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 
