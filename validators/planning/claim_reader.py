@@ -69,9 +69,14 @@ _BARE_NOT = re.compile(r"\b(?:if|would|could|should|must|might|may|maybe|perhaps
 # a relative clause after the action does not make the action a condition (29ce88...)
 _RELATIVE_TAIL = re.compile(r",\s*which\b[^.;:]*", re.I)
 _ADD_VERB = re.compile(r"\b(?:adds?|added|restores?|restored|creates?|created|generates?|generated|produces?|produced)\b", re.I)
+# "I need to move blue to red, then ...": a plan for the moves, not one made (5f2855..., daa491...)
+_PLANNED = re.compile(r"\b(?:need|needs|have|has|want|wants|going|plan|try|trying)\s+to\s+$", re.I)
 # "To create a craves b, we can use Overcome a from b.": the means to an end, not a claim that
 # it can be done now (d21a6b...)
 _MEANS_LEAD = re.compile(r"\W*(?:so,?\s+|and\s+)?(?:to|in order to)\s+(?:create|get|make|achieve|have|obtain|produce|generate|reach)\b[^,]*,", re.I)
+# "Then, blue can be stacked on red.": possible once the steps before it are done, which may be
+# steps we did not read ("we need to move red to the table first", 6ccdb4...)
+_THEN_LEAD = re.compile(r"\W*then\b", re.I)
 _TIME_BEFORE = re.compile(r"\b(?:after|when|once|while|before|upon)\s+$", re.I)
 _GOAL_MEANS = re.compile(r"\s*(?:by|once|when|if|after|with|through|via)\b", re.I)  # "the goal is achieved by stacking red": a means
 RETRACT_WINDOW = 90
@@ -561,7 +566,8 @@ class ClaimReader:
                 if follows:
                     frame.positive_talk = True
                     carried = None
-                if not question and not frame.hedged and not rejected and not _MEANS_LEAD.match(text, body_at, a0) and (
+                if not question and not frame.hedged and not rejected and not _MEANS_LEAD.match(text, body_at, a0) and not (
+                        passive and _THEN_LEAD.match(text, body_at, a0)) and (
                         passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or P.ACTION_OK.match(text, a1, s1) or (
                             P.COULD_DO.search(text[max(s0, a0 - 40):a0])
                             and (P.DOABLE_NOW.search(text, s0, s1) or P.REASON_AFTER.search(text, a1, s1)))):
@@ -685,7 +691,8 @@ class ClaimReader:
         known, and nothing is judged against it until a restart."""
         for m in self._moves.finditer(text, lo, hi):
             if not any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions) \
-                    and not P.COND.search(text[max(lo, m.start() - 40):m.start()]):
+                    and not P.COND.search(text[max(lo, m.start() - 40):m.start()]) \
+                    and not _PLANNED.search(text, max(lo, m.start() - 30), m.start()):
                 return True
         for m in self._verbs.finditer(text, lo, hi):
             if any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions):
