@@ -907,3 +907,12 @@ def test_a_general_statement_about_actions_is_not_a_step() -> None:
     walk = "Okay.\n\n1. Feast c from a. Attacking and Succumbing don't affect cravings. "
     assert _rules(walk + "Now Pain c and Province a.") == []
     assert _rules(walk + "Harmony is still there.") == ["false_state_claim"]
+
+
+def test_it_as_the_object_just_moved_when_that_action_can_be_done() -> None:
+    # "Unstack blue from red. Then put it down.": "it" is blue; read only when the action it
+    # makes can be done (a wrong reading must not make a claim), else the line is lost as before
+    walk = BW_UNSTACK + "Then put it down. "
+    assert _bw_rules(walk + "Now I am holding blue.") == ["false_state_claim"]
+    assert _bw_rules(walk + "Now red is clear and blue is on the table.") == []
+    assert _bw_rules(BW_UNSTACK + "Red is clear. Pick it up. Now I am holding red.") == []

@@ -266,6 +266,10 @@ class ClaimReader:
             rf"(?<![\w-])(?P<v>{'|'.join(re.escape(h.split()[0]) for h in split)})\s+(?:the\s+)?(?:block\s+)?(?P<o>{obj_alt})"
             rf"(?:\s+block)?\s+(?P<p>up|down|off)(?![\w-])", re.I) if split else None
         self._split_heads = set(split)
+        # "Then put it down", "pick it up and stack it on blue": an action whose object is "it"
+        self._it = re.compile(
+            rf"(?<![\w-])(?P<v>{'|'.join(sorted({re.escape(h.split()[0]) for h in heads if h}, key=len, reverse=True))})"
+            rf"\s+it(?:\s+(?P<p>up|down|off)\b)?(?![\w-])", re.I) if heads else None
         self._gerund_base = {_gerund(v): v for v in verbs if _gerund(v)}
         self._gerund = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(self._gerund_base, key=len, reverse=True)))
                                   + r")(?![\w-])", re.I) if self._gerund_base else None
@@ -335,6 +339,14 @@ class ClaimReader:
                 ground = self._grounded(f"{head} {m.group('o')}{text[m.end():end]}")
                 if ground is not None:
                     added.append((m.start(), end, ground, text[m.start():end].strip()))
+        if self._it is not None and line.known and line.actions and line.actions[-1].args and " it" in text[lo:hi].lower():
+            for m in self._it.finditer(text, lo, hi):
+                if any(a0 <= m.start() < a1 for a0, a1, _, _ in added):
+                    continue
+                ground = self._it_action(text, m, hi, line)
+                if ground is not None:
+                    end = self._words_end(text, m.end(), hi)
+                    added.append((m.start(), end, ground, text[m.start():end].strip()))
         if self._gerund is not None and self._gerund.search(text, lo, hi):
             for g in self._gerund.finditer(text, lo, hi):
                 if any(a0 <= g.start() < a1 for a0, a1, _, _ in added):
@@ -366,6 +378,20 @@ class ClaimReader:
             return False
         named = {self.lex.object_of(m) for m in self.lex.mention_re.findall(words)} if self.lex.mention_re else set()
         return bool(named) and None not in named and named <= set(action.args)
+
+    def _it_action(self, text: str, m: re.Match[str], hi: int, line: LineOfReasoning) -> GroundAction | None:
+        """The action "put it down" names, "it" read as the object the line's last action moved
+        (its first argument: "Unstack blue from red. Then put it down."), only when that action
+        can be done in the line's state: a pronoun read wrong must not make a claim of its own,
+        only keep the line from being lost."""
+        obj = line.actions[-1].args[0]
+        name = next((m2 for m2, o in self.lex.lookup.items() if o == obj), obj)
+        verb = m.group("v").lower() + (" " + m.group("p").lower() if m.group("p") else "")
+        end = self._words_end(text, m.end(), hi)
+        ground = self._grounded(f"{verb} {name}{text[m.end():end]}")
+        if ground is None or unmet_preconditions(ground, line.state):
+            return None
+        return ground
 
     def _names_object(self, sentence: str) -> bool:
         return self.lex.mention_re is not None and self.lex.mention_re.search(sentence) is not None
