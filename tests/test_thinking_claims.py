@@ -916,3 +916,16 @@ def test_it_as_the_object_just_moved_when_that_action_can_be_done() -> None:
     assert _bw_rules(walk + "Now I am holding blue.") == ["false_state_claim"]
     assert _bw_rules(walk + "Now red is clear and blue is on the table.") == []
     assert _bw_rules(BW_UNSTACK + "Red is clear. Pick it up. Now I am holding red.") == []
+
+
+def test_would_or_should_be_possible_with_a_reason_or_a_time_is_a_claim() -> None:
+    # the fifth planted set: "Attack a would be possible as well, since Planet a and Harmony
+    # hold.", "Attack b should be possible here, since ...", "Picking up blue would also be
+    # allowed right now"; with "if" it stays a condition
+    feast = "Okay.\n\n1. Feast c from a. "
+    assert _rules(feast + "Attack b should be possible here, since Province b and Planet b are still true.") == [
+        "false_applicability_claim"]
+    assert _rules(feast + "Succumb c would be possible now, since Pain c holds.") == []
+    assert _rules("Okay.\n\nAttack a would be possible as well, since Planet a and Harmony hold.") == ["false_applicability_claim"]
+    assert _rules("Okay.\n\nAttack a would be possible if Province a held, since Planet a is there.") == []
+    assert _bw_rules("Okay, blue is on red.\n\nPicking up red would also be allowed right now.") == ["false_applicability_claim"]

@@ -76,6 +76,7 @@ _PLANNED = re.compile(r"\b(?:need|needs|have|has|want|wants|going|plan|try|tryin
 _MEANS_LEAD = re.compile(r"\W*(?:so,?\s+|and\s+)?(?:to|in order to)\s+(?:create|get|make|achieve|have|obtain|produce|generate|reach)\b[^,]*,", re.I)
 # "Then, blue can be stacked on red.": possible once the steps before it are done, which may be
 # steps we did not read ("we need to move red to the table first", 6ccdb4...)
+_IF_WORD = re.compile(r"\b(?:if|whether|unless|suppose|assuming)\b", re.I)
 _THEN_LEAD = re.compile(r"\W*then\b", re.I)
 _TIME_BEFORE = re.compile(r"\b(?:after|when|once|while|before|upon)\s+$", re.I)
 _GOAL_MEANS = re.compile(r"\s*(?:by|once|when|if|after|with|through|via)\b", re.I)  # "the goal is achieved by stacking red": a means
@@ -233,7 +234,7 @@ class ClaimReader:
         self._stop = re.compile(
             r"[,;:()\n→]|->|=>|\.(?=\s|$)|\b(?:requires?|needs?|which|that|then|so|since|because|but|and"
             rf"|to(?!\s+(?:the\s+)?(?:object\s+)?(?:{obj_alt})(?![\w-]))"
-            r"|gives?|adds?|removes?|would|will|is|are|was|first|again|now|here|there|instead|with|without"
+            r"|gives?|adds?|removes?|would|will|should|is|are|was|first|again|now|here|there|instead|with|without"
             r"|using|yes|no|also|makes?|making|leaves?|leaving|keeps?|keeping|works)\b", re.I)
         self._verb_object = re.compile(r"^\s+(?:it|them|that|this|the\s+\w+\s+block|" + obj_alt + r")\b", re.I)
         self._read_cache: dict[str, GroundAction | None] = {}
@@ -512,7 +513,10 @@ class ClaimReader:
                 frame = None
                 continue
             unparen = P.PAREN.sub(" ", sentence) if mentions and "(" in sentence else sentence
-            cond = bool(mentions) and not tagged_step and bool(P.COND.search(_RELATIVE_TAIL.sub("", unparen)))  # "To do that, Succumb a (step 2):" is no condition
+            cond = bool(mentions) and not tagged_step and bool(P.COND.search(_RELATIVE_TAIL.sub("", unparen))) and not (
+                len(mentions) == 1 and P.WOULD_OK.match(text, mentions[0][1], s1) is not None
+                and (P.DOABLE_NOW.search(text, s0, s1) or P.REASON_AFTER.search(text, mentions[0][1], s1))
+                and not _IF_WORD.search(sentence))  # "To do that, Succumb a (step 2):" is no condition
             hedge: bool | None = None  # asked of the sentence once, when an action in it is weighed
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
@@ -594,7 +598,8 @@ class ClaimReader:
                     carried = None
                 if not question and not frame.hedged and not rejected and not _MEANS_LEAD.match(text, body_at, a0) and not (
                         passive and _THEN_LEAD.match(text, body_at, a0)) and (
-                        passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or P.ACTION_OK.match(text, a1, s1) or (
+                        passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or P.ACTION_OK.match(text, a1, s1)
+                        or P.WOULD_OK.match(text, a1, s1) or (
                             P.COULD_DO.search(text[max(s0, a0 - 40):a0])
                             and (P.DOABLE_NOW.search(text, s0, s1) or P.REASON_AFTER.search(text, a1, s1)))):
                     frame.verdict_said = True

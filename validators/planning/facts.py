@@ -32,8 +32,8 @@ _VERB_NEG = re.compile(
     r"^\s*(?:(?:is|are|was|were|has been|have been|gets?|got)\s+(?:now\s+|also\s+|then\s+|already\s+)?"
     r"(?:gone|removed|deleted|not\b" + _UNCHANGED + r"|no longer|false|missing|absent|consumed|lost)"
     r"|(?:isn't|aren't|wasn't|weren't)" + _UNCHANGED + r"|no longer\b|(?:removed|gone|deleted)\b(?!\s+(?:from|by)\b))", re.I)
-_VERB_POS = re.compile(r"^\s*(?:(?:is|are|was|were)\s+(?:still\s+)?(?:present|true|there|available)\b|exists?\b|remains?\b"
-                       r"|(?:is|are)\s+still\b)", re.I)
+_VERB_POS = re.compile(r"^\s*(?:(?:is|are|was|were)\s+(?:also\s+)?(?:still\s+)?(?:present|true|there|available)\b|exists?\b|remains?\b"
+                       r"|(?:is|are)\s+(?:also\s+)?still\b)", re.I)
 _VERB_ADD = re.compile(r"^\s*(?:(?:is|are|was|were|gets?|get)\s+(?:now\s+|also\s+|then\s+)?(?:added|created|restored|set)|added\b)",
                        re.I)
 _NEG_BEFORE = re.compile(r"(?:\bno|\bnot|\bwithout|n't have|\bnor|\blacks?|\blacking|\bminus)\s+(?:the\s+|any\s+)?"

@@ -130,9 +130,13 @@ COULD_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:we|i|you) could (?:(?:n
                       r"(?:do |perform |apply |use )?(?:the )?$", re.I)
 REASON_AFTER = re.compile(r"\b(?:since|because|as)\b", re.I)
 # "So I can stack blue on red now", "right away", "can be done next": doable in the state as it is
-DOABLE_NOW = re.compile(r"\b(?:now|right away|straight away|immediately|at this point|next)\b", re.I)
+DOABLE_NOW = re.compile(r"\b(?:now|right away|straight away|immediately|at (?:this|that) (?:point|stage)|next|here(?!'s| is))\b", re.I)
+# "Attack a would be possible as well, since Planet a and Harmony hold", "Picking up blue would
+# also be allowed right now": a "would" that asserts, with a reason or a time (fifth planted set)
+WOULD_OK = re.compile(r"\s*(?:would|should)\s+(?:also\s+|still\s+|then\s+)?be\s+(?:also\s+)?(?:possible|allowed|fine|doable|okay|ok|legal|valid)\b", re.I)
 STILL = re.compile(r"\b(?:still|yet|anymore|any more|remains?|stays?)\b", re.I)
-POST_CUE = re.compile(r"\b(?:now|after (?:that|this|it|which)|afterwards|as a result|the (?:new |resulting )?state is)\b", re.I)
+POST_CUE = re.compile(r"\b(?:now|after (?:that|this|it|which)|afterwards|as a result|the (?:new |resulting )?state is"
+                      r"|at (?:this|that) point|by now|right now)\b", re.I)
 EARLIER_STEPS = re.compile(r"\b(?:initial|first|original|earlier|previous)\b", re.I)
 EFFECT_WORD = re.compile(r"\b(?:effects?|adds?|removes?|deletes?|results?|outcomes?)\b", re.I)
 THIS_ONE = re.compile(r"(?:(?:doing|performing|executing|applying|taking)\b\s*)?"
@@ -215,7 +219,7 @@ STEP_REF = re.compile(r"\b(?:step|action) \d{1,2}\b", re.I)
 # is achieved" speak of a part of it, and "which is the goal" names a fact, not the state.
 GOAL_CLAIM = re.compile(
     r"(?<![\w-])(?:(?:(?<!first )(?<!second )(?<!one )(?<!sub)goals?(?:\s+(?:state|conditions?|configuration))?\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+)?"
-    r"(?:now\s+|also\s+|finally\s+|then\s+|fully\s+|already\s+|all\s+)?(?P<neg1>not\s+(?:yet\s+)?)?"
+    r"(?:(?:now|also|finally|then|fully|already|all|actually|indeed|clearly|certainly)\s+){0,2}(?P<neg1>not\s+(?:yet\s+|fully\s+)?)?"
     r"(?:achieved|reached|met|satisfied|accomplished|fulfilled|in\s+place|complete))"
     r"|(?:(?<!first )(?<!second )(?<!one )(?<!sub)goal\s+(?:now\s+)?(?P<neg3>(?:no\s+longer|still\s+not|not)\s+)?holds?)"
     r"|(?:(?:both|all)\s+(?:parts|halves|conditions|components)\s+of\s+the\s+goal\s+(?:are\s+)?(?:now\s+)?(?P<neg4>not\s+(?:yet\s+)?)?"
