@@ -822,9 +822,10 @@ def test_applicability_in_more_words() -> None:
 
 
 def test_mystery_facts_in_more_words() -> None:
-    # after Feast c from a: Pain c, Province a; no Province c, no Harmony, c no longer craves a
+    # after Feast c from a: Pain c, Province a; no Province c, no Harmony, c no longer craves a.
+    # ("c has Pain" is not read: object-led templates cost a scan from every object letter)
     feast = "Okay, I need a to crave b.\n\n1. Feast c from a. "
-    assert _rules(feast + "This puts Pain on c. Now c has Pain and a has Province.") == []
+    assert _rules(feast + "This puts Pain on c and Province to a.") == []
     assert _rules(feast + "Now, c no longer craves a, and Harmony is gone.") == []
     for false in ("c still craves a.", "Harmony remains.", "That leaves c's craving for a intact.", "This puts Pain on a."):
         assert _rules(feast + false) in (["false_state_claim"], ["false_effect_claim"]), false
