@@ -930,3 +930,15 @@ def test_would_or_should_be_possible_with_a_reason_or_a_time_is_a_claim() -> Non
     assert _rules("Okay.\n\nAttack a would be possible as well, since Planet a and Harmony hold.") == ["false_applicability_claim"]
     assert _rules("Okay.\n\nAttack a would be possible if Province a held, since Planet a is there.") == []
     assert _bw_rules("Okay, blue is on red.\n\nPicking up red would also be allowed right now.") == ["false_applicability_claim"]
+
+
+def test_a_whole_plan_written_after_its_lead_in_is_a_candidate() -> None:
+    # "So the plan is: unstack ..., put down ..., ..." (a line with a lead-in; before, only a line
+    # that was nothing but actions was one); "Another order would work too: ..." is its verdict
+    start = "Okay, blue is on red and I want red on blue.\n\n"
+    good = "unstack blue from red, put down blue, pick up red, stack red on blue"
+    assert _bw_rules(start + f"So the plan is: {good}.\n\nThat works.") == []
+    assert _bw_rules(start + "Another order would work too: pick up red, stack red on blue.") == ["false_verification_claim"]
+    assert _bw_rules(start + f"Another order would work too: {good}.") == []
+    # a lead-in that continues from a state reached before is no whole plan
+    assert _bw_rules(start + "From here, the steps are: pick up red, stack red on blue. That works.") == []

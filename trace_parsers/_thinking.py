@@ -100,7 +100,8 @@ _NEW_ATTEMPT = Gated(re.compile(r"alternative|another (?:approach|idea|way|optio
 # _PASS and _FAIL are searched clause by clause: gated (core/gates.py), as most clauses hold none of their words.
 _PASS = Gated(re.compile(
     r"\b(?:(?:this|that|it|the plan|the sequence|the solution|these steps|this plan|this sequence"
-    r"|(?:this|that|the)[ \t]+(?:order|ordering|list|approach|(?:sequence|set|series|list)[ \t]+of[ \t]+(?:actions|moves|steps)))"
+    r"|(?:this|that|the)[ \t]+(?:order|ordering|list|approach|(?:sequence|set|series|list)[ \t]+of[ \t]+(?:actions|moves|steps))"
+    r"|(?:another|the[ \t]+other|either)[ \t]+(?:order|ordering|sequence|plan|way))"
     r"[ \t]+(?:should[ \t]+|would[ \t]+|will[ \t]+|seems[ \t]+to[ \t]+|does[ \t]+|indeed[ \t]+)?"
     r"(?:works?|achieves?[ \t]+the[ \t]+goal|satisf(?:y|ies)[ \t]+the[ \t]+goal|reach(?:es)?[ \t]+the[ \t]+(?:goal|target)"
     r"|solves?[ \t]+(?:it|the[ \t]+problem|the[ \t]+puzzle)|does[ \t]+the[ \t]+(?:job|trick)|gets[ \t]+the[ \t]+job[ \t]+done"

@@ -19,7 +19,9 @@ Which lines form a candidate plan in R1-style thinking (each rule keeps doubtful
 * a bullet list counts only when it is a run of two or more bullets at the left margin, every
   one an action, with only blank space between them;
 * a line that is nothing but two or more actions ("Feast(b, c), Overcome(a, c), ..." or
-  "Attack a → Succumb a") is a whole candidate plan by itself;
+  "Attack a → Succumb a"), or is that after a lead-in naming a plan ("So the plan is: unstack
+  blue from red, put down blue, ...", "Another order would work too: ..."; not "From here, the
+  steps are: ..."), is a whole candidate plan by itself;
 * a candidate is a whole plan (its goal is judged, claims and the answer compare with it) only
   when it is written inline as above, or as one list: two or more items, one line each, with
   only blank space between them. "Step 1: ..." followed by prose, then "Step 2: ..." is a walk through actions
@@ -85,6 +87,9 @@ _LEADING_WORDS = re.compile(r"^(?:\s*(?:so|ok(?:ay)?|and|then|now|next|first|fin
 _CONTINUATION = re.compile(
     r"\b(?:from (?:here|there|this (?:state|point))|after (?:that|this|these|those|step)|then,? (?:the )?(?:next|remaining)"
     r"|next steps?|remaining steps?|continu(?:e|ing)|the rest|now,? (?:we|i) (?:need|can|have)|from now)\b", re.I)
+# A lead-in that names a whole plan before a colon: "So the plan is:", "the steps would be:",
+# "Another order would work too:", "The correct sequence:"
+_PLAN_LEAD = re.compile(r"[^:\n]{0,80}\b(?:plan|sequence|order|ordering|steps|solution|answer)\b[^:\n]{0,40}:\s*", re.I)
 REJECT_WINDOW = 400
 LEAD_IN_WINDOW = 240
 # The optimality check's bound, so both share one cached search per task (search.py memo).
@@ -182,9 +187,15 @@ def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon
         marker = _ITEM_MARKER.match(raw)
         if not marker or marker.end() >= len(raw):
             inline = _inline_plan(raw, reader, lexicon) if raw.strip() else None
+            at = 0
+            if not inline and ":" in raw and (lead := _PLAN_LEAD.match(raw)) is not None and not _CONTINUATION.search(lead.group()):
+                # "So the plan is: unstack blue from red, put down blue, pick up red, stack red on
+                # blue." / "Another order would work too: ...": a whole plan written after its lead-in
+                at = lead.end()
+                inline = _inline_plan(raw[at:], reader, lexicon)
             if inline:
                 out.append(_Item(start, start + len(raw), start + len(raw), _step_at(starts, start), None, False,
-                                 inline, True, inline=True))
+                                 shifted_steps(inline, at) if at else inline, True, inline=True))
             continue
         body_at = marker.end()
         end_match = _SENTENCE_END.search(raw, body_at)
