@@ -58,28 +58,6 @@ from validators.planning.facts import ASIDE, FactIndex, FactMention, FactReader
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.vocab import Vocabulary
 
-# A sentence that is only a fact ("Blue is on the table.", "And red is clear."), and what makes
-# a sentence something other than a statement of the state now (_bare_state_sentence)
-_BARE_HEAD = re.compile(r"[\s*_]*(?:(?:and|also|so|then|but|plus|meanwhile),?\s+)?", re.I)
-_IS_WORD = re.compile(r"\b(?:is|are|isn't|aren't)\b", re.I)
-_BARE_NOT = re.compile(r"\b(?:if|would|could|should|must|might|may|maybe|perhaps|suppose|assume|assuming|goal|want|wanted|need|needs|needed"
-                       r"|requires?|required|so that|in order|whether|unless|when|once|until|before|initially|initial|originally"
-                       r"|earlier|previously|before|was|were|wait|hmm)\b", re.I)
-# "Then I can put blue down on the table, which would make blue clear again": the "would" of
-# a relative clause after the action does not make the action a condition (29ce88...)
-_RELATIVE_TAIL = re.compile(r",\s*which\b[^.;:]*", re.I)
-_ADD_VERB = re.compile(r"\b(?:adds?|added|restores?|restored|creates?|created|generates?|generated|produces?|produced)\b", re.I)
-# "I need to move blue to red, then ...": a plan for the moves, not one made (5f2855..., daa491...)
-_PLANNED = re.compile(r"\b(?:need|needs|have|has|want|wants|going|plan|try|trying)\s+to\s+$", re.I)
-# "To create a craves b, we can use Overcome a from b.": the means to an end, not a claim that
-# it can be done now (d21a6b...)
-_MEANS_LEAD = re.compile(r"\W*(?:so,?\s+|and\s+)?(?:to|in order to)\s+(?:create|get|make|achieve|have|obtain|produce|generate|reach)\b[^,]*,", re.I)
-# "Then, blue can be stacked on red.": possible once the steps before it are done, which may be
-# steps we did not read ("we need to move red to the table first", 6ccdb4...)
-_IF_WORD = re.compile(r"\b(?:if|whether|unless|suppose|assuming)\b", re.I)
-_THEN_LEAD = re.compile(r"\W*then\b", re.I)
-_TIME_BEFORE = re.compile(r"\b(?:after|when|once|while|before|upon)\s+$", re.I)
-_GOAL_MEANS = re.compile(r"\s*(?:by|once|when|if|after|with|through|via)\b", re.I)  # "the goal is achieved by stacking red": a means
 RETRACT_WINDOW = 90
 DOUBT_WINDOW = 250
 ANCHORED_LIST = 600  # the same for a list under "State:" in the action's paragraph
@@ -513,10 +491,10 @@ class ClaimReader:
                 frame = None
                 continue
             unparen = P.PAREN.sub(" ", sentence) if mentions and "(" in sentence else sentence
-            cond = bool(mentions) and not tagged_step and bool(P.COND.search(_RELATIVE_TAIL.sub("", unparen))) and not (
+            cond = bool(mentions) and not tagged_step and bool(P.COND.search(P.RELATIVE_TAIL.sub("", unparen))) and not (
                 len(mentions) == 1 and P.WOULD_OK.match(text, mentions[0][1], s1) is not None
                 and (P.DOABLE_NOW.search(text, s0, s1) or P.REASON_AFTER.search(text, mentions[0][1], s1))
-                and not _IF_WORD.search(sentence))  # "To do that, Succumb a (step 2):" is no condition
+                and not P.IF_WORD.search(sentence))  # "To do that, Succumb a (step 2):" is no condition
             hedge: bool | None = None  # asked of the sentence once, when an action in it is weighed
             rejected = bool(mentions) and P.says_no(sentence)
             for k, (a0, a1, ground, words) in enumerate(mentions):
@@ -596,8 +574,8 @@ class ClaimReader:
                 if follows:
                     frame.positive_talk = True
                     carried = None
-                if not question and not frame.hedged and not rejected and not _MEANS_LEAD.match(text, body_at, a0) and not (
-                        passive and _THEN_LEAD.match(text, body_at, a0)) and (
+                if not question and not frame.hedged and not rejected and not P.MEANS_LEAD.match(text, body_at, a0) and not (
+                        passive and P.THEN_LEAD.match(text, body_at, a0)) and (
                         passive or P.CAN_DO.search(text[max(s0, a0 - 40):a0]) or P.ACTION_OK.match(text, a1, s1)
                         or P.WOULD_OK.match(text, a1, s1) or (
                             P.COULD_DO.search(text[max(s0, a0 - 40):a0])
@@ -693,7 +671,7 @@ class ClaimReader:
         m = P.GOAL_CLAIM.search(text, s0, s1)
         if (m is None or not line.actions or line.broken is not None or m.start() - line.last > ANCHORED
                 or not _same_talk(text, line.last, m.start())
-                or P.COND.search(text, s0, m.start()) or P.HEDGE.search(text, s0, s1) or _GOAL_MEANS.match(text, m.end(), s1)):
+                or P.COND.search(text, s0, m.start()) or P.HEDGE.search(text, s0, s1) or P.GOAL_MEANS.match(text, m.end(), s1)):
             return
         negative = bool(m.group("neg1") or m.group("neg2") or m.group("neg3") or m.group("neg4"))
         actions, state = line.actions, line.state
@@ -723,7 +701,7 @@ class ClaimReader:
         for m in self._moves.finditer(text, lo, hi):
             if not any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions) \
                     and not P.COND.search(text[max(lo, m.start() - 40):m.start()]) \
-                    and not _PLANNED.search(text, max(lo, m.start() - 30), m.start()):
+                    and not P.PLANNED.search(text, max(lo, m.start() - 30), m.start()):
                 return True
         for m in self._verbs.finditer(text, lo, hi):
             if any(a0 <= m.start() < a1 for a0, a1, g, _ in mentions):
@@ -731,7 +709,7 @@ class ClaimReader:
             follow = text[m.end():min(hi, m.end() + 30)]
             if P.SCHEMA_TALK.match(follow):
                 continue  # "Succumbing requires Pain": talk about the action, not a step
-            if m.group().lower().endswith("ing") and _TIME_BEFORE.search(text, max(lo, m.start() - 12), m.start()):
+            if m.group().lower().endswith("ing") and P.TIME_BEFORE.search(text, max(lo, m.start() - 12), m.start()):
                 continue  # "After stacking, hand is empty.", "When unstacking red, ...": the step talked about, recalled
             base = self._gerund_base.get(m.group().lower())
             if base is not None and self._grounded(base + text[m.end():self._words_end(text, m.end(), hi)]) is not None:
@@ -867,7 +845,7 @@ class ClaimReader:
             if kind is None:
                 if bare_ok is None:
                     bare_ok = self._bare_state_sentence(text, s0, s1, body_at, frame, line, mentions, sentence)
-                if bare_ok and f is facts[0] and _BARE_HEAD.fullmatch(text, body_at, f.span[0]) and _IS_WORD.search(text, *f.span):
+                if bare_ok and f is facts[0] and P.BARE_HEAD.fullmatch(text, body_at, f.span[0]) and P.IS_WORD.search(text, *f.span):
                     self._bare_state(text, f, line, claims)
                 continue
             if kind != "state" and frame is not None and frame.context and frame.span[0] < s0 and not (
@@ -949,7 +927,7 @@ class ClaimReader:
                     # it ("Feast b from c -> Pain b, Province c"), but one said to be added is
                     # ("After Succumb a, Province a, Planet c, Harmony are added back", aad2a0...)
                     said_added = f.verb == "add" or ((tail := P.TAIL.match(text[f.span[1]:s1])) is not None
-                                                     and tail.group("word") in ("added", "created")) or bool(_ADD_VERB.search(cue_text))
+                                                     and tail.group("word") in ("added", "created")) or bool(P.ADD_VERB.search(cue_text))
                     holds = f.atom in act.add or (post is not None and f.atom in post and not said_added)
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} adds {_atom(f.atom)}" if holds else
@@ -1049,7 +1027,7 @@ class ClaimReader:
         return (frame is not None and frame.performed and not frame.hedged and frame.span[0] < s0 and not mentions
                 and line.known and line.broken is None and len(line.actions) >= 1 and line.actions[-1] == frame.action
                 and s0 - line.last <= ANCHORED and text.find("\n\n", line.last, s0) < 0
-                and not sentence.rstrip().endswith("?") and not _BARE_NOT.search(sentence))
+                and not sentence.rstrip().endswith("?") and not P.BARE_NOT.search(sentence))
 
     def _bare_state(self, text: str, f: FactMention, line: LineOfReasoning, claims: list[Claim]) -> None:
         after, before = line.state, line.states[-2]

@@ -254,6 +254,30 @@ NO = re.compile(
     r"|\b(?:isn't|is not|aren't|are not|wasn't|not) (?:present|there|available|true)\b|\b(?:don't|do not|doesn't|does not) have\b"
     r"|\bneed to (?:generate|get|create|obtain)\b|\bbut (?:we |i |it )?(?:needs?|requires?|lacks?)\b"
     r"|\bbut\b[^.]{0,30}\b(?:is|are) (?:now |currently |only )?(?:on )?[a-z]\b(?![\w-])|^\W*no(?:\s*[.!]|\s+\w+(?:\s+\w+)?\s*[.!]?\s*$)", re.I)
+# Read by claim_reader.py: which sentences are claims about the state now, and which are not.
+# A sentence that is only a fact ("Blue is on the table.", "And red is clear."), and what makes
+# a sentence something other than a statement of the state now (claim_reader._bare_state_sentence)
+BARE_HEAD = re.compile(r"[\s*_]*(?:(?:and|also|so|then|but|plus|meanwhile),?\s+)?", re.I)
+IS_WORD = re.compile(r"\b(?:is|are|isn't|aren't)\b", re.I)
+BARE_NOT = re.compile(r"\b(?:if|would|could|should|must|might|may|maybe|perhaps|suppose|assume|assuming|goal|want|wanted|need|needs|needed"
+                       r"|requires?|required|so that|in order|whether|unless|when|once|until|before|initially|initial|originally"
+                       r"|earlier|previously|was|were|wait|hmm)\b", re.I)
+# "Then I can put blue down on the table, which would make blue clear again": the "would" of
+# a relative clause after the action does not make the action a condition (29ce88...)
+RELATIVE_TAIL = re.compile(r",\s*which\b[^.;:]*", re.I)
+ADD_VERB = re.compile(r"\b(?:adds?|added|restores?|restored|creates?|created|generates?|generated|produces?|produced)\b", re.I)
+# "I need to move blue to red, then ...": a plan for the moves, not one made (5f2855..., daa491...)
+PLANNED = re.compile(r"\b(?:need|needs|have|has|want|wants|going|plan|try|trying)\s+to\s+$", re.I)
+# "To create a craves b, we can use Overcome a from b.": the means to an end, not a claim that
+# it can be done now (d21a6b...)
+MEANS_LEAD = re.compile(r"\W*(?:so,?\s+|and\s+)?(?:to|in order to)\s+(?:create|get|make|achieve|have|obtain|produce|generate|reach)\b[^,]*,", re.I)
+IF_WORD = re.compile(r"\b(?:if|whether|unless|suppose|assuming)\b", re.I)
+# "Then, blue can be stacked on red.": possible once the steps before it are done, which may be
+# steps we did not read ("we need to move red to the table first", 6ccdb4...)
+THEN_LEAD = re.compile(r"\W*then\b", re.I)
+# "After stacking, hand is empty.": a step recalled in a time clause (_unread_action)
+TIME_BEFORE = re.compile(r"\b(?:after|when|once|while|before|upon)\s+$", re.I)
+GOAL_MEANS = re.compile(r"\s*(?:by|once|when|if|after|with|through|via)\b", re.I)  # "the goal is achieved by stacking red": a means
 # "In that case, ..." right after a hedged sentence ("But perhaps the Planet fact is singular.") goes
 # on with the same hypothesis (independent review, 6e3f...).
 CASE_HEAD = re.compile(r"^\W*(?:but\s+|and\s+|so\s+)?in (?:that|this|which) case\b", re.I)
