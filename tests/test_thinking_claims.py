@@ -942,3 +942,19 @@ def test_a_whole_plan_written_after_its_lead_in_is_a_candidate() -> None:
     assert _bw_rules(start + f"Another order would work too: {good}.") == []
     # a lead-in that continues from a state reached before is no whole plan
     assert _bw_rules(start + "From here, the steps are: pick up red, stack red on blue. That works.") == []
+
+
+def test_a_need_found_missing_in_its_own_sentence_is_a_rejection_not_a_claim_of_doability() -> None:
+    # Review 7, aad2a0...: "2. Feast b from c (requires Province b, Harmony). Harmony is gone." was
+    # flagged as presenting Feast as doable, and "Harmony is gone" read as Feast's effect.
+    answer = "feast object c from object a\nsuccumb object c\nattack object a\novercome object a from object b"
+    head = "Okay, I need a to crave b.\n\n1. Feast c from a (requires c craves a, Province c, Harmony).\n"
+    result = _audit("mystery_blocksworld", head + "2. Attack a (requires Province a, Planet a, Harmony). Harmony is gone.\n\n"
+                    "So I need Succumb first.", answer)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    corrected = [sv for sv in result.step_verdicts.values() if sv.status == "corrected"]
+    assert len(corrected) == 1 and "(attack a) is indeed not applicable: harmony does not hold" in corrected[0].message
+    # An effect said after the same item is no rejection: the item still presents Attack as doable.
+    result = _audit("mystery_blocksworld", head + "2. Attack a (requires Province a, Planet a, Harmony). Pain a is added.\n\n"
+                    "So I need Succumb first.", answer)
+    assert [s["rule"] for s in result.verdict.to_json()["invalid_steps"]] == ["false_applicability_claim"]

@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "8"
+VERSION = "9"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 

@@ -771,6 +771,27 @@ class ClaimReader:
                           and _ends_with(text, frame.sentence_end, "?") and _blank(text, frame.sentence_end, s0))
         if frame is not None and fresh_frame and any(f.exclusive or (f.negated and f.atom[-1] != "*") for f in facts):
             frame.reason_given = True  # "Province is b." / "Province a is not present." before the "Can't."
+        if (frame is not None and fresh_frame and frame.item and frame.req_at is not None and frame.pre is not None
+                and frame.span[0] < s0 and facts and P.BARE_HEAD.fullmatch(text, body_at, facts[0].span[0])
+                and not P.says_no(sentence)):
+            # "2. Feast b from c (requires Province b, Harmony). Harmony is gone.": a need just listed,
+            # found missing in a sentence of its own, in so many words of the state (not "removed",
+            # an effect): the model finding the step impossible, as if it said "can't" (review 7,
+            # aad2a0...: it was flagged as presented doable, and "Harmony is gone" read as an effect).
+            # "But Province c is not present." is a rejection already (says_no, below).
+            needs = {lit.atom for lit in frame.action.pre if lit.positive}
+            first = facts[0]
+            if (not frame.rejected and first.negated and first.atom in needs and first.atom not in frame.pre
+                    and P.NEED_GONE.match(text, first.span[1], s1)):
+                frame.rejected = True
+                undone = frame.performed and line.actions[-1:] == [frame.action] and line.actions[-1] is frame.action
+                if undone:
+                    self._undo(frame, line)
+                if not frame.negative_judged and not frame.context:
+                    self._applicability(text, frame, claims, (frame.forked_from or line) if undone else line,
+                                        negative=True, at=(s0, s1), doubted=False)
+                    frame.negative_judged = True
+                return undone
         if frame is not None and fresh_frame:
             for f in facts:
                 if f.exclusive and not P.STATE.search(text[s0:f.span[0]]) and not P.AFTER_STEP.search(text[s0:f.span[0]]):

@@ -210,6 +210,9 @@ SCHEMA_TALK = re.compile(r"\s*(?:action\s+)?(?:(?:and|or)\s+\w+ing\s+)?(?:requir
                          r"|always)\b", re.I)  # "Attacking and Succumbing don't affect cravings." (4508982...)
 WE_HAVE = re.compile(r"\W*(?:and\s+)?(?:which|that|these|those|all of which) (?:we|i) (?:have|do have)\b", re.I)
 IS_GONE = re.compile(r"\s*(?:is|are)\s+(?:now\s+|all\s+)?gone\b", re.I)
+# "Harmony is gone." / "Harmony isn't there.": the sentence says no more than that the fact is missing now
+NEED_GONE = re.compile(r"\s*(?:is|are)\s*(?:(?:already\s+|now\s+|still\s+)?(?:gone|missing|absent|false|not\s+(?:there|present|true|available))"
+                       r"|n't\s+(?:there|present|true|available))\s*[.!]?\s*$", re.I)
 BECAUSE_HEAD = re.compile(r"^\W*(?:because|since|as)\b", re.I)
 AND_STEP = re.compile(r"\s*(?:\([^()]*\))?\s*,?\s*and (?:step|action) (\d{1,2})")
 AFTER_STEP = re.compile(r"\bafter (?:step|action) (\d{1,2})\b", re.I)
