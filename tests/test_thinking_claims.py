@@ -958,3 +958,14 @@ def test_a_need_found_missing_in_its_own_sentence_is_a_rejection_not_a_claim_of_
     result = _audit("mystery_blocksworld", head + "2. Attack a (requires Province a, Planet a, Harmony). Pain a is added.\n\n"
                     "So I need Succumb first.", answer)
     assert [s["rule"] for s in result.verdict.to_json()["invalid_steps"]] == ["false_applicability_claim"]
+
+
+def test_a_cant_about_a_fact_does_not_reject_the_action_named_as_its_means() -> None:
+    # Review 7, 371a25...: the "can't" is about getting rid of a fact, not about doing Overcome.
+    answer = "feast object c from object a\nsuccumb object c\nattack object a\novercome object a from object b"
+    trace = ("Okay, I need a to crave b.\n\nI think the key is that once you create a craves b via Overcome a from b, "
+             "you can't get rid of c craves a.")
+    assert [sv for sv in _audit("mystery_blocksworld", trace, answer).step_verdicts.values()
+            if sv.status == "corrected"] == []
+    trace = "Okay, I need a to crave b.\n\nI think the key is that Overcome a from b can't be done: Pain a is missing."
+    assert [sv.status for sv in _audit("mystery_blocksworld", trace, answer).step_verdicts.values()] == ["corrected"]

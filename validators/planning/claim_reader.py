@@ -797,7 +797,10 @@ class ClaimReader:
                 if f.exclusive and not P.STATE.search(text[s0:f.span[0]]) and not P.AFTER_STEP.search(text[s0:f.span[0]]):
                     frame.exclusives.append(f)  # "Province is b" as it stands before the action
         if frame is not None and fresh_frame:
-            if P.says_no(sentence) and not P.RETRACT_HEAD.match(sentence) and not P.NOT_HELPFUL.search(sentence):
+            if P.says_no(sentence) and not P.RETRACT_HEAD.match(sentence) and not P.NOT_HELPFUL.search(sentence) and not (
+                    frame.span[0] >= s0 and P.MEANS_BEFORE.search(text, max(s0, frame.span[0] - 12), frame.span[0])):
+                # (not "once you create a craves c via Overcome a from c, you can't get rid of c craves
+                # a": the action named as the means, the "can't" about a fact; review 7, 371a25...)
                 frame.rejected = True
                 near = frame.span[0] >= s0 or _same_talk(text, frame.span[1], s0)
                 judged_in = line

@@ -195,6 +195,7 @@ CANT = re.compile(r"\b(?:can't|cannot|can not|couldn't|not possible|impossible|n
 NOT_HELPFUL = re.compile(r"\b(?:not|isn't|doesn't|won't) (?:help|helpful|useful|needed|necessary|what we want|the goal|good)\b"
                           r"|\bno (?:help|use|point|progress)\b|\bdoesn't (?:achieve|give|get|lead)\b", re.I)
 RETRACT_HEAD = re.compile(r"^\W*(?:wait|no,? wait|hmm)\b", re.I)
+MEANS_BEFORE = re.compile(r"\b(?:via|using|through)\s+(?:the\s+)?$", re.I)
 CAUSE_BEFORE = re.compile(r"\b(?:because|since|as|given that)\s+(?:the\s+)?$", re.I)
 # A fact inside a conditional clause ("even if Planet a was removed, it would bring it back"): the
 # clause supposes a state, it does not say what the action does (review of unannotated R1 traces).
