@@ -11,8 +11,6 @@ import gc
 import json
 import multiprocessing as mp
 import os
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -21,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from audit import audit_record, error_verdict
+from audit import BULK_GC_THRESHOLD, audit_record, error_verdict, fewer_collections
 from core.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_bytes
 from core.limits import Limits, current_limits
 from core.record import TraceRecord
@@ -83,37 +81,6 @@ def _batches(units: Iterable[InputUnit], size: int, max_bytes: int = BATCH_BYTES
         yield batch
 
 
-_GC_LOCK = threading.Lock()
-_GC_USERS = 0
-_GC_SAVED: tuple[int, int, int] | None = None
-BULK_GC_THRESHOLD = 20_000  # allocations between young-generation collections during a bulk audit
-
-
-@contextmanager
-def _bulk_gc() -> Iterator[None]:
-    """Fewer cyclic-GC passes while a bulk audit runs.
-
-    Parsing and replay allocate many short-lived objects that reference counting frees; at
-    the default threshold (700) the collector still ran ~7,000 young and ~60 full passes over
-    the whole heap (SQLAlchemy, lark, plotly ...) per 100k small traces. Measured with
-    bench/bench_ingest.py: 5,130 -> 5,970 traces/s at 20,000. The previous thresholds come back
-    when the last concurrent audit ends (uploads can run in several Streamlit sessions).
-    """
-    global _GC_USERS, _GC_SAVED
-    with _GC_LOCK:
-        if _GC_USERS == 0:
-            _GC_SAVED = gc.get_threshold()
-            gc.set_threshold(max(BULK_GC_THRESHOLD, _GC_SAVED[0]), *_GC_SAVED[1:])
-        _GC_USERS += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_USERS -= 1
-            if _GC_USERS == 0 and _GC_SAVED is not None:
-                gc.set_threshold(*_GC_SAVED)
-
-
 def audit_units(
     units: Iterable[InputUnit],
     engine: Engine,
@@ -130,7 +97,7 @@ def audit_units(
     database writes overlap. Already-audited records (same content, same validator version)
     are not rewritten; their verdict is recomputed for the output.
     """
-    with _bulk_gc():
+    with fewer_collections():
         yield from _audit_units(units, engine, source, workers, batch_size, on_progress)
 
 
@@ -250,7 +217,7 @@ def reaudit_stale(engine: Engine, batch_size: int = BATCH_SIZE,
     """Re-run the audit of every record with an outdated verdict; returns how many."""
     stale = list(_stale(engine))
     done = 0
-    with _bulk_gc():
+    with fewer_collections():
         for chunk in _chunks(stale, batch_size, BATCH_BYTES):
             with engine.connect() as conn:
                 rows = conn.execute(select(RECORD).where(RECORD.c.pk.in_(chunk))).all()

@@ -219,7 +219,7 @@ def audit_block(batch: pa.Table, *, db_url: str | None, default_domain: str | No
                 with_verdicts: bool, convert: Converter | None = None) -> pa.Table:
     """One block of raw lines -> one row per unit: the verdict's summary columns, its JSON (when
     a verdict file is written) and whether the record was new to the database."""
-    if gc.get_threshold()[0] < BULK_GC_THRESHOLD:  # as the local engine's bulk audits (pipeline._bulk_gc)
+    if gc.get_threshold()[0] < BULK_GC_THRESHOLD:  # as the local engine's bulk audits (audit.fewer_collections)
         gc.set_threshold(BULK_GC_THRESHOLD, 10, 10)
     sources = batch.column("source").to_pylist()
     units = [unit_from_line(RawLine(line, raw, first, error), default_domain, convert)
