@@ -969,3 +969,18 @@ def test_a_cant_about_a_fact_does_not_reject_the_action_named_as_its_means() -> 
             if sv.status == "corrected"] == []
     trace = "Okay, I need a to crave b.\n\nI think the key is that Overcome a from b can't be done: Pain a is missing."
     assert [sv.status for sv in _audit("mystery_blocksworld", trace, answer).step_verdicts.values()] == ["corrected"]
+
+
+def test_a_failing_plan_the_answer_gives_is_adopted_where_the_trace_presents_it_even_with_a_doubt() -> None:
+    # thinking-claims.md: a candidate the model puts in the answer is adopted (dev de635a...:
+    # "Maybe the correct answer is: ..." then the answer gives that plan, which fails at step 3).
+    trace = ("Okay, I need a to crave b.\n\nThis is tough. Maybe the correct answer is:\n\n"
+             "1. Feast c from a.\n2. Overcome a from b.\n\nBut I'm not sure.")
+    result = _audit("mystery_blocksworld", trace, "feast object c from object a\novercome object a from object b")
+    flags = result.verdict.to_json()["invalid_steps"]
+    assert [(f["rule"], trace[f["span"][0]:f["span"][1]].strip()) for f in flags] == [
+        ("false_plan_verdict_claim", "This is tough. Maybe the correct answer is:")]
+    assert "pain object a" in flags[0]["message"]
+    # The same words, and an answer with another (valid) plan: nothing was put in the answer.
+    good = "feast object c from object a\nsuccumb object c\nattack object a\novercome object a from object b"
+    assert _audit("mystery_blocksworld", trace, good).verdict.to_json()["invalid_steps"] == []

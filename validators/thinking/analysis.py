@@ -332,6 +332,16 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
                 f"settles on the candidate at {_steps_label(settled.steps)}"
                 + (" (the answer's plan)" if in_answer else "") + f", but it fails: {settled.summary}",
                 expected=False, found=True))
+        # Putting a plan in the answer adopts it too (thinking-claims.md), even one the trace
+        # presented with a doubt ("Maybe the correct answer is: ..." and the answer gives that
+        # plan, dev de635a...): the last heading that presents the answer's failing plan.
+        answered = [c for c in concluded if answer_key is not None and c.key == answer_key and _introduced(parsed, c)]
+        if answered and answered[-1].solves is False and answered[-1] is not settled:
+            lead = answered[-1].steps[0] - 1
+            per_step.setdefault(lead, []).append(StepVerdict(
+                lead, "invalid", "false_plan_verdict_claim",
+                f"presents the candidate at {_steps_label(answered[-1].steps)} as the result, and the answer gives it, "
+                f"but it fails: {answered[-1].summary}", expected=False, found=True))
     final = _conclusion(parsed, concluded, finals, candidates)
     if final is None and concluded:
         found.notes["retracted_conclusion"] = max(concluded, key=lambda c: c.steps[-1]).to_json()
