@@ -984,3 +984,28 @@ def test_a_failing_plan_the_answer_gives_is_adopted_where_the_trace_presents_it_
     # The same words, and an answer with another (valid) plan: nothing was put in the answer.
     good = "feast object c from object a\nsuccumb object c\nattack object a\novercome object a from object b"
     assert _audit("mystery_blocksworld", trace, good).verdict.to_json()["invalid_steps"] == []
+
+
+def test_a_plan_walked_through_in_prose_is_judged_by_its_verdict() -> None:
+    # No candidate holds a plan written as sentences ("First, ... Then ..."): its verdict is judged
+    # on the line of reasoning the sentences walk (claim_reader._plan_verdict).
+    head = "Okay, blue is on red and I need red on blue.\n\n"
+    result = _audit("blocksworld", head + "First, I'll pick up red. Then stack red on blue. This plan works.", VALID_ANSWER)
+    verdict = result.verdict.to_json()
+    assert [f["rule"] for f in verdict["invalid_steps"]] == ["false_plan_verdict_claim"]
+    assert "step 1, (pick-up a), cannot be done: (clear a) does not hold" in verdict["invalid_steps"][0]["message"]
+    assert "false_verification_claim" in [g["kind"] for g in verdict["gaps"]]
+    result = _audit("blocksworld", head + "First, I'll unstack blue from red. Then put down blue. Then pick up red. "
+                    "Then stack red on blue. So this plan works.", VALID_ANSWER)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    assert any("reaches the goal: right" in sv.message for sv in result.step_verdicts.values())
+
+
+def test_a_prose_plan_verdict_is_not_judged_when_a_step_could_not_be_read() -> None:
+    # "then stack on blue" names no object: the line may lack that step (f9a5bc... dev trace,
+    # where judging it would have said the plan ends without the goal).
+    trace = ("Okay, blue is on red and I need red on blue.\n\nFirst, I'll unstack blue from red. Then put down blue. "
+             "Then pick up red, then stack on blue. So this plan works.")
+    result = _audit("blocksworld", trace, VALID_ANSWER)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    assert not any("plan" in sv.message for sv in result.step_verdicts.values())

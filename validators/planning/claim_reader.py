@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.gates import lowered, lowered_last
@@ -387,8 +388,11 @@ class ClaimReader:
         return None
 
     # -- reading --------------------------------------------------------------------------
-    def read(self, text: str) -> ClaimReport:
+    def read(self, text: str, verdicts: Sequence[tuple[int, int, bool, str]] = ()) -> ClaimReport:
+        """`verdicts`: the trace's plan verdicts that no candidate plan answers (start, end, says
+        it works, words), in order; each is judged on the line it is said of (`_plan_verdict`)."""
         facts_index = self.facts.index(text)
+        next_verdict = 0
         lines: list[LineOfReasoning] = []
         line_at: list[tuple[int, int]] = []
         claims: list[Claim] = []
@@ -500,6 +504,8 @@ class ClaimReader:
             for k, (a0, a1, ground, words) in enumerate(mentions):
                 at_head = k == 0 and acts_at_head
                 if ground is None:
+                    if not question:
+                        line.unread_at = a0
                     bare = not re.sub(r"(?i)\b(?:action|object|the)\b", "", words.split(None, 1)[1] if len(words.split()) > 1 else "").strip(" .:*")
                     if at_head and not question and not cond and bare and item is not None:
                         # "1. Attack: Province b, ..." names the action before its object
@@ -524,6 +530,7 @@ class ClaimReader:
                         line.actions.append(ground)
                         line.states.append(apply(ground, line.state))
                         line.last = a1
+                        line.listed = line.listed or item is not None
                     frame.pre = line.state if line.known else None
                     continue
                 passive = words.startswith("can be ")  # marked so by _with_other_forms
@@ -597,6 +604,7 @@ class ClaimReader:
                     line.actions.append(ground)
                     line.states.append(apply(ground, line.state))
                     line.last = a1
+                    line.listed = line.listed or item is not None
             if number is not None:
                 last_item = (number, list(line.actions))
                 undone_item = None  # set again below if this item's action is found impossible
@@ -640,6 +648,10 @@ class ClaimReader:
                         frame.forked_from = None
             if not question and line.known and "goal" in low:
                 self._goal_claim(text, s0, s1, line, claims, item_base)
+            while next_verdict < len(verdicts) and verdicts[next_verdict][0] < s1:
+                if verdicts[next_verdict][0] >= s0 and not question:
+                    self._plan_verdict(text, verdicts[next_verdict], line, claims, item_base, last_item)
+                next_verdict += 1
             if claims and claims[-1].line_actions is None:  # a claim of this sentence to stamp
                 self._stamp(claims, lines)
             heading = P.LEAD.search(sentence.rstrip()) if sentence.rstrip().endswith(":") else None
@@ -693,6 +705,42 @@ class ClaimReader:
             msg = f"says the goal holds {where}, but {missing} {'does' if len(unmet) == 1 else 'do'} not"
         claims.append(Claim("goal", m.span(), m.group(), holds, msg, line.id, negative=negative,
                             state=sorted(map(_atom, state)), after=actions[-1].text()))
+
+    def _plan_verdict(self, text: str, verdict: tuple[int, int, bool, str], line: LineOfReasoning,
+                      claims: list[Claim], item_base: int | None,
+                      last_item: tuple[int, list[GroundAction]] | None) -> None:
+        """"Yes, that works." right after a walk through a plan that no candidate holds (steps in
+        prose, or items with prose between them, thinking.py): the plan is the line's actions from
+        the initial state, said to reach the goal. Judged only when the line is sure to hold the
+        whole plan: two actions or more, all read (no action named without its objects since the
+        line began, "then stack on red"), as many as the list's last item number when it came
+        from a list, and the verdict close after its last action, in its paragraph or the next. "This
+        doesn't work" is not judged: said of part of a plan it often means the part does not do
+        what was wanted (dev be9643..., annotated false where the steps work)."""
+        start, end, says_pass, words = verdict
+        if "goal" in words.lower():
+            return  # "Now the first goal is met": a goal claim, judged as such (`_goal_claim`)
+        if (not says_pass or not line.known or len(line.actions) < 2 or line.unread_at >= line.start
+                or start - line.last > ANCHORED or text.count("\n\n", line.last, start) > 1
+                or P.COND.search(text, line.last, start)):
+            return  # (the verdict may open the paragraph after the last step's own check)
+        if line.listed and (item_base is None or last_item is None or item_base + last_item[0] != len(line.actions)):
+            return  # the list's numbering and the line disagree: a step we did not read, or one read twice
+        plan = ", ".join(a.text() for a in line.actions)
+        unmet = unmet_goals(self.task.problem, line.state)
+        if line.broken is not None:
+            bad = line.actions[line.broken]
+            missing = [("" if lit.positive else "not ") + _atom(lit.atom)
+                       for lit in unmet_preconditions(bad, line.states[line.broken])]
+            msg = (f"says the plan ({plan}) works, but step {line.broken + 1}, {bad.text()}, cannot be done: "
+                   f"{', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not hold")
+        elif unmet:
+            missing = [("" if lit.positive else "not ") + _atom(lit.atom) for lit in unmet]
+            msg = f"says the plan ({plan}) works, but it ends without the goal: {', '.join(missing)}"
+        else:
+            msg = f"the plan ({plan}) reaches the goal: right"
+        claims.append(Claim("plan_verdict", (start, end), words, line.broken is None and not unmet, msg, line.id,
+                            state=sorted(map(_atom, line.state)), after=line.actions[-1].text()))
 
     def _unread_action(self, text: str, lo: int, hi: int, mentions: list) -> bool:
         """Does a clause do something with an action verb we could not read ("Then put blue
@@ -749,6 +797,7 @@ class ClaimReader:
                               broken=line.broken if line.broken is not None and line.broken < keep else None,
                               known_upto=None if known else line.known_upto)
         new.last = pos
+        new.listed, new.unread_at = line.listed, line.unread_at
         lines.append(new)
         line_at.append((pos, new.id))
         return new

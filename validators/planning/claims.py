@@ -64,6 +64,8 @@ class LineOfReasoning:
     last: int = 0  # where the line last moved (an action applied, a restart)
     broken: int | None = None  # index of the first action applied although inapplicable
     known_upto: int | None = None  # how many actions it had when its state was lost: those states still hold
+    listed: bool = False  # an action of it was read from a numbered item
+    unread_at: int = -1  # where an action was last named without its objects ("then stack on red") while it was in force
 
     @property
     def state(self) -> frozenset[Atom]:

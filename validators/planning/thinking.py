@@ -57,7 +57,7 @@ from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineRead
 from validators.planning.search import ground_all, reference_plan
 from validators.planning.strips import Task
 from validators.planning.vocab import Vocabulary
-from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse
+from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse, untargeted_verdicts
 from validators.thinking.strings import is_checking
 
 _ITEM_MARKER = re.compile(r"^[ \t]*[*_#>]*[ \t]*(?:(?:step|move|action)[ \t]*\d{1,3}\b[ \t]*[*_]*[ \t]*[:.)\-]?"
@@ -469,14 +469,15 @@ def _is_subsequence(needle: tuple[str, ...], hay: list[str]) -> bool:
 
 
 def _goal_gaps(replay: Replay, parsed: ParsedTrace, report: ClaimReport) -> None:
-    """thinking-claims.md: a false goal claim made in a checking step is a false verification."""
+    """thinking-claims.md: a false goal claim made in a checking step is a false verification,
+    and so is a false verdict on a plan walked through in prose, wherever it is said."""
     steps = parsed.graph.steps
     starts = [s.span[0] for s in steps]
     for c in report.claims:
-        if c.kind != "goal" or c.holds is not False or c.retracted or not steps:
+        if c.kind not in ("goal", "plan_verdict") or c.holds is not False or c.retracted or not steps:
             continue
         idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
-        if is_checking(steps[idx]):
+        if c.kind == "plan_verdict" or is_checking(steps[idx]):
             replay.gaps.append(Gap("false_verification_claim", f"step {idx} checks and states \"{c.text}\": {c.message}", [idx]))
 
 
@@ -494,7 +495,8 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
             for cand in candidates:
                 cand.verdicts = []
             try:
-                report = ClaimReader.for_lexicon(task, vocab, lexicon).read(record.trace)
+                report = ClaimReader.for_lexicon(task, vocab, lexicon).read(
+                    record.trace, untargeted_verdicts(parsed, candidates))
             except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the answer verdict
                 stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
             else:

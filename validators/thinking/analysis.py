@@ -154,6 +154,16 @@ def _claim_target(parsed: ParsedTrace, candidates: list[Candidate], latest: _Lat
     return best
 
 
+def untargeted_verdicts(parsed: ParsedTrace, candidates: list[Candidate]) -> list[tuple[int, int, bool, str]]:
+    """The verification claims no candidate plan answers (start, end, says it works, words), in
+    text order: a plan written in prose is not a candidate, and the claim reader judges these on
+    its lines of reasoning (validators/planning/claim_reader.py)."""
+    items = _item_steps(candidates)
+    latest = _LatestComplete(candidates)
+    return sorted((claim["span"][0], claim["span"][1], claim["polarity"] == "pass", claim["text"])
+                  for idx, claim in _claims(parsed) if _claim_target(parsed, candidates, latest, idx, items) is None)
+
+
 def _introduced(parsed: ParsedTrace, cand: Candidate) -> bool:
     """Is the candidate presented as the trace's result by the step just before it?"""
     first = cand.steps[0]
