@@ -714,9 +714,9 @@ class ClaimReader:
         the initial state, said to reach the goal. Judged only when the line is sure to hold the
         whole plan: two actions or more, all read (no action named without its objects since the
         line began, "then stack on red"), as many as the list's last item number when it came
-        from a list, and the verdict close after its last action, in its paragraph or the next. "This
-        doesn't work" is not judged: said of part of a plan it often means the part does not do
-        what was wanted (dev be9643..., annotated false where the steps work)."""
+        from a list, and the verdict close after its last action, in its paragraph or the next.
+        "This doesn't work" is not judged: said of part of a plan it often means the part does
+        not do what was wanted (dev be9643..., annotated false where the steps work)."""
         start, end, says_pass, words = verdict
         if "goal" in words.lower():
             return  # "Now the first goal is met": a goal claim, judged as such (`_goal_claim`)
@@ -833,7 +833,7 @@ class ClaimReader:
             if (not frame.rejected and first.negated and first.atom in needs and first.atom not in frame.pre
                     and P.NEED_GONE.match(text, first.span[1], s1)):
                 frame.rejected = True
-                undone = frame.performed and line.actions[-1:] == [frame.action] and line.actions[-1] is frame.action
+                undone = frame.performed and bool(line.actions) and line.actions[-1] is frame.action
                 if undone:
                     self._undo(frame, line)
                 if not frame.negative_judged and not frame.context:

@@ -468,7 +468,7 @@ def _is_subsequence(needle: tuple[str, ...], hay: list[str]) -> bool:
     return all(any(x == y for y in it) for x in needle)
 
 
-def _goal_gaps(replay: Replay, parsed: ParsedTrace, report: ClaimReport) -> None:
+def _claim_gaps(replay: Replay, parsed: ParsedTrace, report: ClaimReport) -> None:
     """thinking-claims.md: a false goal claim made in a checking step is a false verification,
     and so is a false verdict on a plan walked through in prose, wherever it is said."""
     steps = parsed.graph.steps
@@ -501,7 +501,7 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
                 stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
             else:
                 claim_verdicts, states = step_findings(parsed, report)
-                _goal_gaps(replay, parsed, report)
+                _claim_gaps(replay, parsed, report)
                 for idx, info in states.items():
                     replay.states.setdefault(idx, info)
                 unjudged = sum(1 for c in report.claims if c.holds is None)
