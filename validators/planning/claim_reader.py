@@ -110,6 +110,11 @@ def _atom(atom: Atom) -> str:
     return "(" + " ".join(atom) + ")"
 
 
+def _literals(lits) -> list[str]:
+    """Goal atoms or preconditions as a message names them ("(on a b)", "not (clear a)")."""
+    return [("" if lit.positive else "not ") + _atom(lit.atom) for lit in lits]
+
+
 def _blank(text: str, start: int, end: int) -> bool:
     """`not text[start:end].strip()` without copying the span (the frame it starts at may lie
     far back in a long trace)."""
@@ -701,7 +706,7 @@ class ClaimReader:
         elif negative:
             msg = f"says the goal does not hold {where}, but it does"
         else:
-            missing = ", ".join(("" if lit.positive else "not ") + _atom(lit.atom) for lit in unmet)
+            missing = ", ".join(_literals(unmet))
             msg = f"says the goal holds {where}, but {missing} {'does' if len(unmet) == 1 else 'do'} not"
         claims.append(Claim("goal", m.span(), m.group(), holds, msg, line.id, negative=negative,
                             state=sorted(map(_atom, state)), after=actions[-1].text()))
@@ -730,12 +735,11 @@ class ClaimReader:
         unmet = unmet_goals(self.task.problem, line.state)
         if line.broken is not None:
             bad = line.actions[line.broken]
-            missing = [("" if lit.positive else "not ") + _atom(lit.atom)
-                       for lit in unmet_preconditions(bad, line.states[line.broken])]
+            missing = _literals(unmet_preconditions(bad, line.states[line.broken]))
             msg = (f"says the plan ({plan}) works, but step {line.broken + 1}, {bad.text()}, cannot be done: "
                    f"{', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not hold")
         elif unmet:
-            missing = [("" if lit.positive else "not ") + _atom(lit.atom) for lit in unmet]
+            missing = _literals(unmet)
             msg = f"says the plan ({plan}) works, but it ends without the goal: {', '.join(missing)}"
         else:
             msg = f"the plan ({plan}) reaches the goal: right"
