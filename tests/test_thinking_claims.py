@@ -1009,3 +1009,22 @@ def test_a_prose_plan_verdict_is_not_judged_when_a_step_could_not_be_read() -> N
     result = _audit("blocksworld", trace, VALID_ANSWER)
     assert result.verdict.to_json()["invalid_steps"] == []
     assert not any("plan" in sv.message for sv in result.step_verdicts.values())
+
+
+def test_an_action_set_off_by_an_aside_is_described_not_done_and_left_untouched_means_kept() -> None:
+    """"Attack c, for its part, leaves Harmony untouched." says what Attack c would do; it is no
+    step (sixth planted set, P36: Attack c entered the line and a true state after it was
+    judged as after Attack c), and "leaves X untouched" says Attack c does not remove Harmony,
+    which is false: it does (it was read as "adds Harmony")."""
+    trace = MY_WALK + ("2. Succumb c: needs Pain c. Yes. Gives Province c, Planet c, Harmony.\n\n"
+                       "Attack c, for its part, leaves Harmony untouched.\n\n"
+                       "Now we have Province a, Province b, Province c, Planet c, Harmony.")
+    result = _audit("mystery_blocksworld", trace, "feast object c from object a\nsuccumb object c\n"
+                    "attack object a\novercome object a from object b")
+    effect = [c for c in _claims(result) if c["kind"] == "effect" and c["text"] == "Harmony"]
+    assert len(effect) == 1 and effect[0]["holds"] is False
+    assert "leaves (harmony)" in effect[0]["message"] and "removes (harmony)" in effect[0]["message"]
+    states = [c for c in _claims(result) if c["kind"] == "state"]
+    assert states and all(c["holds"] for c in states)
+    assert all("(attack c)" not in c["message"] for c in states)
+    assert "(province c) holds after (feast c a), (succumb c)" in " ".join(c["message"] for c in states)

@@ -539,7 +539,7 @@ class ClaimReader:
                     frame.pre = line.state if line.known else None
                     continue
                 passive = words.startswith("can be ")  # marked so by _with_other_forms
-                tail_ok = bool(P.PERFORM_TAIL.match(text[a1:s1]))
+                tail_ok = bool(P.PERFORM_TAIL.match(text[a1:s1])) and not P.SUBJECT_ASIDE.match(text, a1, s1)
                 performed = not passive and not question and ((at_head and tail_ok and not cond and not rejected) or done_before)
                 if (not performed and at_head and not question and not cond and not rejected and line.known
                         and P.EFFECT_TAIL.match(text, a1) and P.NOW_NEXT.match(text, s1)
@@ -991,7 +991,16 @@ class ClaimReader:
                 agent = P.BY_AGENT.match(text, f.span[1], s1)
                 if agent and not act.name.lower().replace("-", "").startswith(agent.group(1).lower()[:4]):
                     continue  # "Harmony is removed by Feast, but after Succumb b, ...": Feast's effect (review, e338...)
-                if kind == "del" and f.negated and f.verb is None and not f.tagged:
+                if kind == "add" and not f.negated and f.verb is None and P.KEEP_VERB.search(cue_text) \
+                        and P.LEFT_ALONE.match(text, f.span[1], s1):
+                    # "Attack c leaves Harmony untouched": a fact said to be kept, not added (sixth
+                    # planted set, P24/P36: read as "adds Harmony")
+                    holds = f.atom not in act.delete
+                    claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
+                        f"{act.text()} does not remove {_atom(f.atom)}" if holds else
+                        f"says {act.text()} leaves {_atom(f.atom)} ({self._nl(f.atom)}) untouched, but it removes "
+                        f"{', '.join(map(_atom, sorted(act.delete)))}"), line.id, atom=f.atom, after=act.text()))
+                elif kind == "del" and f.negated and f.verb is None and not f.tagged:
                     # "Attack a removes Planet a, not Planet b": Planet b is said to stay (independent
                     # review, 1d43...: it was read as a claim that Attack a removes Planet b)
                     holds = f.atom not in act.delete

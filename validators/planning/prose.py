@@ -177,6 +177,15 @@ PURPOSE_TO = re.compile(r"\s*(?:\(|,)?\s*(?:in order )?to\s+")
 PERFORM_TAIL = re.compile(r"^\s*(?:$|[.:→(\n,;!-]|->|=>|\*|first\b|now\b|again\b|then\b|next\b|step\b"
                           r"|(?:in order )?to (?:get|restore|generate|create|make|produce|gain|obtain|bring|reset|regain|add|remove)\b)", re.I)
 PAREN = re.compile(r"\([^()]*\)")
+# "Attack c, for its part, leaves Harmony untouched.": an aside between the action and its verb
+# makes the action the subject of a description, not a step taken (sixth planted set, P36)
+SUBJECT_ASIDE = re.compile(r"\s*,\s*(?:for (?:its|their) part|on the other hand|by contrast|in contrast|in turn|in comparison"
+                           r"|likewise|similarly|though|however|too|also|as well|of course|by itself|on its own|in any case)\s*,"
+                           r"\s*(?:\w+\s+)?(?:leaves|keeps|adds|removes|deletes|gives|requires|needs|makes|generates|creates"
+                           r"|restores|would|does|doesn't|only|is|isn't|can|can't|cannot|won't|will)\b", re.I)
+# "leaves Harmony untouched": the fact is kept, i.e. the action does not remove it
+LEFT_ALONE = re.compile(r"[^.;:\n]{0,60}?\b(?:untouched|intact|in place|alone|unchanged|unaffected|undisturbed)\b", re.I)
+KEEP_VERB = re.compile(r"\b(?:leaves?|leaving|keeps?|keeping)\s+(?:the\s+)?$", re.I)
 MIXED_NEG = re.compile(r"\b(?:no|not|without|neither|nor|except|instead|rather than)\b|n't\b", re.I)
 CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:(?:(?:we|i|you) can|(?:we|i|you)(?: are| am|'re|'m) (?:now |also )?(?:able|allowed|free|permitted) to)"
                     r" (?:now |then |also |still |safely |indeed |go ahead and )?(?:do |perform |apply |use )?(?:the )?"
