@@ -1028,3 +1028,28 @@ def test_an_action_set_off_by_an_aside_is_described_not_done_and_left_untouched_
     assert states and all(c["holds"] for c in states)
     assert all("(attack c)" not in c["message"] for c in states)
     assert "(province c) holds after (feast c a), (succumb c)" in " ".join(c["message"] for c in states)
+
+
+MY_SOLVED = ("Okay, I need a to crave b.\n\n"
+             "1. Feast c from a: needs c craves a, Province c, Harmony. Yes. Gives Pain c, Province a.\n\n"
+             "2. Succumb c: needs Pain c. Yes.\n\n3. Attack a: needs Province a, Planet a, Harmony. Yes.\n\n"
+             "4. Overcome a from b: needs Province b, Pain a. Yes. Gives a craves b.\n\n"
+             "So the plan is:\n\n1. Feast c from a\n2. Succumb c\n3. Attack a\n4. Overcome a from b\n\n")
+MY_SOLVED_ANSWER = "feast object c from object a\nsuccumb object c\nattack object a\novercome object a from object b"
+
+
+def test_another_plan_named_beside_the_conclusion_does_not_replace_it() -> None:
+    """"Another valid plan would be: ..." after "So the plan is: ..." names a second plan; the
+    first stays the settled plan, so an answer giving it contradicts nothing (sixth planted set,
+    P32). The second plan fails, and calling it valid is a false plan verdict."""
+    trace = MY_SOLVED + "Another valid plan would be:\n\n1. Attack b\n2. Overcome a from b\n\nI'll go with the first."
+    result = _audit("mystery_blocksworld", trace, MY_SOLVED_ANSWER)
+    verdict = result.verdict.to_json()
+    assert "answer_contradicts_trace" not in [g["kind"] for g in verdict["gaps"]]
+    assert result.replay.notes["thinking"]["conclusion"]["label"].startswith("the plan ((feast c a)")
+    flagged = [sv.message for sv in result.step_verdicts.values() if sv.rule == "false_plan_verdict_claim"]
+    assert len(flagged) == 1 and "as another plan" in flagged[0]
+    # A change of mind still replaces the conclusion.
+    changed = _audit("mystery_blocksworld", MY_SOLVED + "Alternatively, the correct plan is:\n\n1. Attack b\n"
+                     "2. Overcome a from b\n\n", MY_SOLVED_ANSWER)
+    assert "answer_contradicts_trace" in [g["kind"] for g in changed.verdict.to_json()["gaps"]]

@@ -178,6 +178,16 @@ def _introduced(parsed: ParsedTrace, cand: Candidate) -> bool:
     return tail.endswith(":") and bool(_RESULT_LEAD.search(tail[tail.rfind(".") + 1:]))
 
 
+# "Another valid plan would be:": a second plan beside the one concluded before, not a change of mind
+_ANOTHER = re.compile(r"\b(?:another|one more|an alternative|a second|also)\b", re.I)  # not "Alternatively, the correct plan is:", a change of mind
+
+
+def _another(parsed: ParsedTrace, cand: Candidate) -> bool:
+    """Does the heading that introduces the candidate present it as one more plan?"""
+    tail = parsed.graph[cand.steps[0] - 1].text.rstrip()
+    return bool(_ANOTHER.search(tail[tail.rfind(".") + 1:]))
+
+
 _HEDGED = re.compile(r"\b(?:may|might|maybe|perhaps|possibly|not sure|unsure)\b", re.I)
 
 
@@ -266,6 +276,13 @@ def _conclusion(parsed: ParsedTrace, concluded: list[Candidate], finals: list[Ca
     last = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
     if last is None:
         return None
+    if _introduced(parsed, last) and _another(parsed, last):
+        # "So the plan is: A. ... Another valid plan would be: B.": B is named beside A, which
+        # stays the conclusion unless taken back (sixth planted set, P32: B was taken for the
+        # settled plan, and an answer giving A was said to contradict the trace)
+        before = [c for c in concluded if c.steps[-1] < last.steps[0] and not (_introduced(parsed, c) and _another(parsed, c))]
+        if before and not _taken_back(parsed, before[-1], candidates):
+            return before[-1]
     if not _taken_back(parsed, last, candidates):
         return last
     return finals[-1] if finals else None
@@ -337,9 +354,11 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
         if settled is not None and settled.solves is False:
             lead = settled.steps[0] - 1
             in_answer = answer_key is not None and settled.key == answer_key
+            beside = _introduced(parsed, settled) and _another(parsed, settled)
             per_step.setdefault(lead, []).append(StepVerdict(
                 lead, "invalid", "false_plan_verdict_claim",
-                f"settles on the candidate at {_steps_label(settled.steps)}"
+                (f"presents the candidate at {_steps_label(settled.steps)} as another plan" if beside
+                 else f"settles on the candidate at {_steps_label(settled.steps)}")
                 + (" (the answer's plan)" if in_answer else "") + f", but it fails: {settled.summary}",
                 expected=False, found=True))
         # Putting a plan in the answer adopts it too (thinking-claims.md), even one the trace
