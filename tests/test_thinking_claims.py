@@ -1053,3 +1053,9 @@ def test_another_plan_named_beside_the_conclusion_does_not_replace_it() -> None:
     changed = _audit("mystery_blocksworld", MY_SOLVED + "Alternatively, the correct plan is:\n\n1. Attack b\n"
                      "2. Overcome a from b\n\n", MY_SOLVED_ANSWER)
     assert "answer_contradicts_trace" in [g["kind"] for g in changed.verdict.to_json()["gaps"]]
+    # "That works too." says the plan is one of several that work: an answer giving another
+    # contradicts nothing, though calling this one working is false.
+    too = _audit("blocksworld", "Okay, blue is on red and I need red on blue.\n\nFirst, unstack blue from red, put down "
+                 "blue, pick up red, stack red on blue. That works.\n\nAnother plan: pick up red, then stack red on blue. "
+                 "That works too.", VALID_ANSWER)
+    assert [g["kind"] for g in too.verdict.to_json()["gaps"]] == ["false_verification_claim", "right_answer_invalid_trace"]

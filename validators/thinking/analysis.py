@@ -182,6 +182,9 @@ def _introduced(parsed: ParsedTrace, cand: Candidate) -> bool:
 _ANOTHER = re.compile(r"\b(?:another|one more|an alternative|a second|also)\b", re.I)  # not "Alternatively, the correct plan is:", a change of mind
 
 
+_TOO = re.compile(r"\b(?:too|as well|also)\b", re.I)
+
+
 def _another(parsed: ParsedTrace, cand: Candidate) -> bool:
     """Does the heading that introduces the candidate present it as one more plan?"""
     tail = parsed.graph[cand.steps[0] - 1].text.rstrip()
@@ -268,7 +271,7 @@ def _finals(parsed: ParsedTrace, concluded: list[Candidate], items: set[int], an
 
 
 def _conclusion(parsed: ParsedTrace, concluded: list[Candidate], finals: list[Candidate],
-                candidates: list[Candidate]) -> Candidate | None:
+                candidates: list[Candidate], also_works: set[int] = frozenset()) -> Candidate | None:
     """The candidate the trace settles on last (thinking-claims.md, `settled_plan`): its last
     conclusion unless taken back, else the last plan it called final ("Final guess: ...")
     before that (dev annotations: a trace that gives up on a later "Alternatively, the correct
@@ -276,10 +279,10 @@ def _conclusion(parsed: ParsedTrace, concluded: list[Candidate], finals: list[Ca
     last = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
     if last is None:
         return None
-    if _introduced(parsed, last) and _another(parsed, last):
-        # "So the plan is: A. ... Another valid plan would be: B.": B is named beside A, which
-        # stays the conclusion unless taken back (sixth planted set, P32: B was taken for the
-        # settled plan, and an answer giving A was said to contradict the trace)
+    if (_introduced(parsed, last) and _another(parsed, last)) or id(last) in also_works:
+        # "So the plan is: A. ... Another valid plan would be: B." or "B. That works too.": B is
+        # named beside A, which stays the conclusion unless taken back (sixth planted set, P32:
+        # B was taken for the settled plan, and an answer giving A was said to contradict the trace)
         before = [c for c in concluded if c.steps[-1] < last.steps[0] and not (_introduced(parsed, c) and _another(parsed, c))]
         if before and not _taken_back(parsed, before[-1], candidates):
             return before[-1]
@@ -311,6 +314,7 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
     items = _item_steps(candidates)
     latest = _LatestComplete(candidates)
     confirmed: set[int] = set()
+    also_works: set[int] = set()  # candidates confirmed as working "too", beside another
     false_claims: list[tuple[int, Candidate, dict[str, Any]]] = []
     n_claims = 0
     judged: set[tuple[int, int]] = set()
@@ -323,6 +327,8 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
         says_pass = claim["polarity"] == "pass"
         if says_pass:
             confirmed.add(id(cand))
+            if _TOO.search(claim["text"]):
+                also_works.add(id(cand))
         if says_pass == cand.solves:
             per_step.setdefault(idx, []).append(StepVerdict(
                 idx, "valid", None, f"\"{claim['text']}\" agrees with replay of the candidate at "
@@ -371,13 +377,15 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
                 lead, "invalid", "false_plan_verdict_claim",
                 f"presents the candidate at {_steps_label(answered[-1].steps)} as the result, and the answer gives it, "
                 f"but it fails: {answered[-1].summary}", expected=False, found=True))
-    final = _conclusion(parsed, concluded, finals, candidates)
+    final = _conclusion(parsed, concluded, finals, candidates, also_works)
     if final is None and concluded:
         found.notes["retracted_conclusion"] = max(concluded, key=lambda c: c.steps[-1]).to_json()
     later = final is not None and any(c.key == answer_key for c in candidates if c.steps[0] > final.steps[-1])
-    if final is not None and answer_key is not None and final.key is not None and final.key != answer_key and not later:
+    if (final is not None and answer_key is not None and final.key is not None and final.key != answer_key and not later
+            and id(final) not in also_works):
         # The answer's own plan proposed after the conclusion ("Alternatively, ...") is the trace
-        # moving towards the answer, not contradicting it.
+        # moving towards the answer, not contradicting it; nor does a plan said to work "too"
+        # (one of several the trace holds to work) contradict an answer giving another.
         found.gaps.append(Gap("answer_contradicts_trace",
                               f"the trace concludes with {final.label} ({_steps_label(final.steps)}), "
                               f"but the answer is {answer_label}", list(final.steps)))
