@@ -269,6 +269,12 @@ class ClaimReader:
     def _nl(self, atom: Atom) -> str:
         return self.vocab.atom_nl(atom)
 
+    def _named(self, atom: Atom) -> str:
+        """The atom and its words ("(province a) (province object a)"), the words left out when
+        they only repeat it ("(harmony)")."""
+        words = self._nl(atom)
+        return _atom(atom) if words.lower() == " ".join(atom).lower() else f"{_atom(atom)} ({words})"
+
     def _actions_in(self, text: str, lo: int, hi: int) -> list[tuple[int, int, GroundAction | None, str]]:
         """Action mentions in text[lo:hi]: (start, end, ground action or None, words)."""
         out = []
@@ -998,7 +1004,7 @@ class ClaimReader:
                     holds = f.atom not in act.delete
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} does not remove {_atom(f.atom)}" if holds else
-                        f"says {act.text()} leaves {_atom(f.atom)} ({self._nl(f.atom)}) untouched, but it removes "
+                        f"says {act.text()} leaves {self._named(f.atom)} untouched, but it removes "
                         f"{', '.join(map(_atom, sorted(act.delete)))}"), line.id, atom=f.atom, after=act.text()))
                 elif kind == "del" and f.negated and f.verb is None and not f.tagged:
                     # "Attack a removes Planet a, not Planet b": Planet b is said to stay (independent
@@ -1006,7 +1012,7 @@ class ClaimReader:
                     holds = f.atom not in act.delete
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} does not remove {_atom(f.atom)}" if holds else
-                        f"says {act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}), but it removes "
+                        f"says {act.text()} does not remove {self._named(f.atom)}, but it removes "
                         f"{', '.join(map(_atom, sorted(act.delete)))}"), line.id, atom=f.atom, after=act.text()))
                 elif kind == "add" and not f.negated:
                     # a fact that holds after the action is no false effect in a list of what follows
@@ -1017,7 +1023,7 @@ class ClaimReader:
                     holds = f.atom in act.add or (post is not None and f.atom in post and not said_added)
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} adds {_atom(f.atom)}" if holds else
-                        f"{act.text()} does not add {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
+                        f"{act.text()} does not add {self._named(f.atom)}; it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id, atom=f.atom, after=act.text()))
                 else:
                     if (kind == "del" and f.verb is None and f.atom in act.add and f.atom not in act.delete
@@ -1029,7 +1035,7 @@ class ClaimReader:
                     holds = f.atom in act.delete or (post is not None and f.atom not in post and f.atom[0] not in {a[0] for a in act.delete})
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} removes {_atom(f.atom)}" if holds else
-                        f"{act.text()} does not remove {_atom(f.atom)} ({self._nl(f.atom)}); it removes "
+                        f"{act.text()} does not remove {self._named(f.atom)}; it removes "
                         f"{', '.join(map(_atom, sorted(act.delete))) or 'nothing'}"), line.id, negative=True,
                         atom=f.atom, after=act.text()))
             elif kind == "post":
@@ -1037,7 +1043,7 @@ class ClaimReader:
                     # "Feast a from c → Pain c, Province c": Feast a from c gives Pain a, not Pain c
                     act = frame.action
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], False, (
-                        f"{act.text()} does not give {_atom(f.atom)} ({self._nl(f.atom)}); it adds "
+                        f"{act.text()} does not give {self._named(f.atom)}; it adds "
                         f"{', '.join(map(_atom, sorted(act.add))) or 'nothing'}"), line.id, atom=f.atom, after=act.text()))
                     continue
                 if frame is None or not (frame.performed or frame.context) or not line.known or line.actions[-1:] != [frame.action]:
@@ -1327,7 +1333,7 @@ class ClaimReader:
         said = "does not hold" if f.negated else "holds"
         truth = "holds" if f.atom in state else "does not hold"
         msg = (f"{_atom(f.atom)} {said} {where}: right" if holds else
-               f"says {_atom(f.atom)} ({self._nl(f.atom)}) {said} {where}, but it {truth}"
+               f"says {self._named(f.atom)} {said} {where}, but it {truth}"
                + self._why(f.atom, line, state))
         return Claim(kind, f.span, text[f.span[0]:f.span[1]], holds, msg, line.id, negative=f.negated,
                      state=sorted(map(_atom, state)), atom=f.atom)
@@ -1371,7 +1377,7 @@ class ClaimReader:
             return
         f, atom = implied[0]
         claims.append(Claim("applicability", f.span, text[f.span[0]:f.span[1]], False,
-                            f"\"{text[f.span[0]:f.span[1]]}\" denies {_atom(atom)} ({self._nl(atom)}), which "
+                            f"\"{text[f.span[0]:f.span[1]]}\" denies {self._named(atom)}, which "
                             f"{frame.action.text()} needs, but it holds here" + self._why(atom, line, frame.pre),
                             line.id, negative=True, state=sorted(map(_atom, frame.pre))))
 
@@ -1453,7 +1459,7 @@ class ClaimReader:
                    + ", ".join(f"{_atom(l.atom)}" for l in frame.action.pre if l.positive))
         else:
             msg = (f"presents {act} as doable, but its precondition{'s' if len(unmet) > 1 else ''} "
-                   f"{', '.join(f'{_atom(l.atom)} ({self._nl(l.atom)})' for l in unmet)} "
+                   f"{', '.join(self._named(l.atom) for l in unmet)} "
                    f"{'do' if len(unmet) > 1 else 'does'} not hold" + self._why(unmet[0].atom, line, frame.pre))
         claims.append(Claim("applicability", _trimmed(text, *at), text[at[0]:at[1]].strip(), holds, msg, line.id, negative=negative,
                             state=sorted(map(_atom, frame.pre))))
