@@ -1059,3 +1059,15 @@ def test_another_plan_named_beside_the_conclusion_does_not_replace_it() -> None:
                  "blue, pick up red, stack red on blue. That works.\n\nAnother plan: pick up red, then stack red on blue. "
                  "That works too.", VALID_ANSWER)
     assert [g["kind"] for g in too.verdict.to_json()["gaps"]] == ["false_verification_claim", "right_answer_invalid_trace"]
+
+
+def test_the_items_of_a_list_under_for_example_propose() -> None:
+    """"For example:" heads an illustration: "1. Attack a -> Pain a." under it proposes Attack a,
+    it does not say Attack a is doable (review 8, aad2a0... step 572)."""
+    trace = ("Okay, I need a to crave b.\n\nMaybe the solution uses Overcome to create the craving. For example:\n\n"
+             "1. Attack a → Pain a.\n2. Overcome a from b → a craves b.\n\nBut Attack a needs Province a, which we don't have.")
+    result = _audit("mystery_blocksworld", trace, MY_SOLVED_ANSWER)
+    assert result.verdict.to_json()["invalid_steps"] == []
+    # Without the heading, the same item says the step is taken, and it cannot be.
+    plain = _audit("mystery_blocksworld", trace.replace(" For example:", ""), MY_SOLVED_ANSWER)
+    assert plain.verdict.to_json()["invalid_steps"] != []

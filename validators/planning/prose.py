@@ -194,7 +194,9 @@ CAN_DO = re.compile(r"(?<!so that )(?<!such that )\b(?:(?:(?:we|i|you) can|(?:we
 STRONG_YES = re.compile(r"(?:→|->)\s*(?:yes|true)\b|\ball (?:true|present|met|satisfied)\b", re.I)
 HEDGE = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|try|trying|assum(?:e|ing)|suppose|hypothetically)\b", re.I)
 # A guess, unlike "let's try" or "suppose", which the annotators read as walk-throughs that assert.
-GUESS = re.compile(r"\b(?:maybe|perhaps|possibly|what if|how about)\b", re.I)
+# "For example:" heads a list that illustrates an idea: its items propose, as under "maybe:"
+# (review 8, aad2a0... step 572: "1. Attack a -> Pain a." was read as saying Attack a is doable)
+GUESS = re.compile(r"\b(?:maybe|perhaps|possibly|what if|how about|for example|for instance|e\.g\.)", re.I)
 # "Yes, the plan seems necessary.": the yes agrees with what it goes on to name, not with the
 # action of the sentence before (independent review, 6d91...).
 YES_ABOUT = re.compile(r"\W*yes\W+(?:the|this|that|so the|so this)\s+(?:plan|sequence|approach|way|order|answer|solution|path)\b", re.I)
