@@ -1071,3 +1071,19 @@ def test_the_items_of_a_list_under_for_example_propose() -> None:
     # Without the heading, the same item says the step is taken, and it cannot be.
     plain = _audit("mystery_blocksworld", trace.replace(" For example:", ""), MY_SOLVED_ANSWER)
     assert plain.verdict.to_json()["invalid_steps"] != []
+
+
+def test_a_plan_rejected_right_after_and_then_replaced_is_not_adopted_by_the_answer() -> None:
+    """"Perhaps the correct plan is: A. ... So no. ... The answer must be: B." and the answer
+    gives A: no heading adopted A; the answer contradicts the trace (review 8, 371a25... step
+    525). A doubt instead of the rejection keeps the adoption (dev de635a..., annotated)."""
+    fail = "feast object c from object a\novercome object a from object b"
+    trace = ("Okay, I need a to crave b.\n\nWait, perhaps the correct plan is:\n\nFeast(c, a) → Overcome(a, b).\n\n"
+             "But Overcome a from b requires Pain a, and Feast c from a gives Pain c. So no.\n\n"
+             "The answer must be:\n\n1. Feast c from a\n2. Succumb c\n3. Attack a\n4. Overcome a from b")
+    result = _audit("mystery_blocksworld", trace, fail)
+    verdict = result.verdict.to_json()
+    assert not [f for f in verdict["invalid_steps"] if f["rule"] == "false_plan_verdict_claim"]
+    assert "answer_contradicts_trace" in [g["kind"] for g in verdict["gaps"]]
+    doubted = _audit("mystery_blocksworld", trace.replace("So no.", "But I'm not sure."), fail).verdict.to_json()
+    assert [f["rule"] for f in doubted["invalid_steps"]].count("false_plan_verdict_claim") == 1

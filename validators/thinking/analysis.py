@@ -191,6 +191,20 @@ def _another(parsed: ParsedTrace, cand: Candidate) -> bool:
     return bool(_ANOTHER.search(tail[tail.rfind(".") + 1:]))
 
 
+_NO_TAIL = re.compile(r"(?:^|[.!:]\s+)(?:so,?\s+|then,?\s+)?(?:no|not possible|impossible|(?:that|this|it) (?:doesn't|does not|won't) work)\W*$", re.I)
+
+
+def _rejected_next(parsed: ParsedTrace, cand: Candidate) -> bool:
+    """Does the step right after the candidate reject it ("But Feast(c, a) requires Province c
+    ... So no.")? A doubt ("But steps 3 and 4 may not work.") does not."""
+    j = cand.steps[-1] + 1
+    if j >= len(parsed.graph):
+        return False
+    step = parsed.graph[j]
+    return (any(c["polarity"] == "fail" for c in step.payload.get("claims", ()))
+            or bool(_REJECT_HEAD.match(step.text.lstrip("*_ "))) or bool(_NO_TAIL.search(step.text.rstrip())))
+
+
 _HEDGED = re.compile(r"\b(?:may|might|maybe|perhaps|possibly|not sure|unsure)\b", re.I)
 
 
@@ -350,6 +364,7 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
 
     concluded = [c for c in candidates if c.complete and (c.stated or id(c) in confirmed or _introduced(parsed, c))]
     finals = _finals(parsed, concluded, items, answer_key)
+    final = _conclusion(parsed, concluded, finals, candidates, also_works)
     if adoption:
         # A failing plan the trace settles on is a false plan_verdict_claim at the words that
         # adopt it (thinking-claims.md): its last "final" plan, else its conclusion when not
@@ -370,14 +385,18 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
         # Putting a plan in the answer adopts it too (thinking-claims.md), even one the trace
         # presented with a doubt ("Maybe the correct answer is: ..." and the answer gives that
         # plan, dev de635a...): the last heading that presents the answer's failing plan.
+        # Not when the trace settles on another plan after it ("Wait, perhaps the correct plan is:
+        # A ... So no. ... I think the intended answer is: B", answer A; review 8, 371a25... step
+        # 525): there the answer contradicts the trace, and that gap says so.
         answered = [c for c in concluded if answer_key is not None and c.key == answer_key and _introduced(parsed, c)]
-        if answered and answered[-1].solves is False and answered[-1] is not settled:
+        moved_on = (bool(answered) and final is not None and final.key != answer_key
+                    and final.steps[0] > answered[-1].steps[-1] and _rejected_next(parsed, answered[-1]))
+        if answered and answered[-1].solves is False and answered[-1] is not settled and not moved_on:
             lead = answered[-1].steps[0] - 1
             per_step.setdefault(lead, []).append(StepVerdict(
                 lead, "invalid", "false_plan_verdict_claim",
                 f"presents the candidate at {_steps_label(answered[-1].steps)} as the result, and the answer gives it, "
                 f"but it fails: {answered[-1].summary}", expected=False, found=True))
-    final = _conclusion(parsed, concluded, finals, candidates, also_works)
     if final is None and concluded:
         found.notes["retracted_conclusion"] = max(concluded, key=lambda c: c.steps[-1]).to_json()
     later = final is not None and any(c.key == answer_key for c in candidates if c.steps[0] > final.steps[-1])
