@@ -58,6 +58,10 @@ def test_problem_page_shows_models_majority_and_verified_at_k(problem_server, br
         other = ctx.new_page()
         other.goto(f"{problem_server['base']}/problems?problem={problem}", wait_until="domcontentloaded")
         other.get_by_text("Which answers agree").wait_for(timeout=60_000)
-        assert "majority" in other.locator("[data-testid='stTable']").first.inner_text()
+        # Elements stream in: wait for the agreement table itself, not whichever table came first
+        # (CI once read the verified@k table here, rendered before it).
+        agree = other.locator("[data-testid='stTable']", has_text="majority").first
+        agree.wait_for(timeout=60_000)
+        assert "majority" in agree.inner_text() and "alpha" in agree.inner_text()
     finally:
         ctx.close()
