@@ -997,22 +997,18 @@ class ClaimReader:
                 agent = P.BY_AGENT.match(text, f.span[1], s1)
                 if agent and not act.name.lower().replace("-", "").startswith(agent.group(1).lower()[:4]):
                     continue  # "Harmony is removed by Feast, but after Succumb b, ...": Feast's effect (review, e338...)
-                if kind == "add" and not f.negated and f.verb is None and P.KEEP_VERB.search(cue_text) \
-                        and P.LEFT_ALONE.match(text, f.span[1], s1):
-                    # "Attack c leaves Harmony untouched": a fact said to be kept, not added (sixth
-                    # planted set, P24/P36: read as "adds Harmony")
-                    holds = f.atom not in act.delete
-                    claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
-                        f"{act.text()} does not remove {_atom(f.atom)}" if holds else
-                        f"says {act.text()} leaves {self._named(f.atom)} untouched, but it removes "
-                        f"{', '.join(map(_atom, sorted(act.delete)))}"), line.id, atom=f.atom, after=act.text()))
-                elif kind == "del" and f.negated and f.verb is None and not f.tagged:
+                kept = (kind == "add" and not f.negated and f.verb is None and P.KEEP_VERB.search(cue_text)
+                        and P.LEFT_ALONE.match(text, f.span[1], s1))
+                if kept or (kind == "del" and f.negated and f.verb is None and not f.tagged):
                     # "Attack a removes Planet a, not Planet b": Planet b is said to stay (independent
-                    # review, 1d43...: it was read as a claim that Attack a removes Planet b)
+                    # review, 1d43...: it was read as a claim that Attack a removes Planet b); so is
+                    # Harmony in "Attack c leaves Harmony untouched" (sixth planted set, P24/P36:
+                    # read as "adds Harmony")
                     holds = f.atom not in act.delete
+                    said = f"leaves {self._named(f.atom)} untouched" if kept else f"does not remove {self._named(f.atom)}"
                     claims.append(Claim("effect", f.span, text[f.span[0]:f.span[1]], holds, (
                         f"{act.text()} does not remove {_atom(f.atom)}" if holds else
-                        f"says {act.text()} does not remove {self._named(f.atom)}, but it removes "
+                        f"says {act.text()} {said}, but it removes "
                         f"{', '.join(map(_atom, sorted(act.delete)))}"), line.id, atom=f.atom, after=act.text()))
                 elif kind == "add" and not f.negated:
                     # a fact that holds after the action is no false effect in a list of what follows

@@ -32,7 +32,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import AbstractSet, Any, Callable
 
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -178,15 +178,16 @@ def _introduced(parsed: ParsedTrace, cand: Candidate) -> bool:
     return tail.endswith(":") and bool(_RESULT_LEAD.search(tail[tail.rfind(".") + 1:]))
 
 
-# "Another valid plan would be:": a second plan beside the one concluded before, not a change of mind
-_ANOTHER = re.compile(r"\b(?:another|one more|an alternative|a second|also)\b", re.I)  # not "Alternatively, the correct plan is:", a change of mind
-
-
-_TOO = re.compile(r"\b(?:too|as well|also)\b", re.I)
+# "Another valid plan would be:": a second plan beside the one concluded before; not
+# "Alternatively, the correct plan is:", a change of mind
+_ANOTHER = re.compile(r"\b(?:another|one more|an alternative|a second|also)\b", re.I)
+_TOO = re.compile(r"\b(?:too|as well|also)\b", re.I)  # "That works too."
 
 
 def _another(parsed: ParsedTrace, cand: Candidate) -> bool:
-    """Does the heading that introduces the candidate present it as one more plan?"""
+    """Is the candidate introduced as the result by a heading that presents it as one more plan?"""
+    if not _introduced(parsed, cand):
+        return False
     tail = parsed.graph[cand.steps[0] - 1].text.rstrip()
     return bool(_ANOTHER.search(tail[tail.rfind(".") + 1:]))
 
@@ -285,7 +286,7 @@ def _finals(parsed: ParsedTrace, concluded: list[Candidate], items: set[int], an
 
 
 def _conclusion(parsed: ParsedTrace, concluded: list[Candidate], finals: list[Candidate],
-                candidates: list[Candidate], also_works: set[int] = frozenset()) -> Candidate | None:
+                candidates: list[Candidate], also_works: AbstractSet[int] = frozenset()) -> Candidate | None:
     """The candidate the trace settles on last (thinking-claims.md, `settled_plan`): its last
     conclusion unless taken back, else the last plan it called final ("Final guess: ...")
     before that (dev annotations: a trace that gives up on a later "Alternatively, the correct
@@ -293,11 +294,11 @@ def _conclusion(parsed: ParsedTrace, concluded: list[Candidate], finals: list[Ca
     last = max(concluded, key=lambda c: c.steps[-1]) if concluded else None
     if last is None:
         return None
-    if (_introduced(parsed, last) and _another(parsed, last)) or id(last) in also_works:
+    if _another(parsed, last) or id(last) in also_works:
         # "So the plan is: A. ... Another valid plan would be: B." or "B. That works too.": B is
         # named beside A, which stays the conclusion unless taken back (sixth planted set, P32:
         # B was taken for the settled plan, and an answer giving A was said to contradict the trace)
-        before = [c for c in concluded if c.steps[-1] < last.steps[0] and not (_introduced(parsed, c) and _another(parsed, c))]
+        before = [c for c in concluded if c.steps[-1] < last.steps[0] and not _another(parsed, c)]
         if before and not _taken_back(parsed, before[-1], candidates):
             return before[-1]
     if not _taken_back(parsed, last, candidates):
@@ -375,7 +376,7 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
         if settled is not None and settled.solves is False:
             lead = settled.steps[0] - 1
             in_answer = answer_key is not None and settled.key == answer_key
-            beside = _introduced(parsed, settled) and _another(parsed, settled)
+            beside = _another(parsed, settled)
             per_step.setdefault(lead, []).append(StepVerdict(
                 lead, "invalid", "false_plan_verdict_claim",
                 (f"presents the candidate at {_steps_label(settled.steps)} as another plan" if beside
