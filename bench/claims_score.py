@@ -1,22 +1,32 @@
-"""Soundness of thinking-trace verdicts against span annotations of false claims.
+"""Soundness of thinking-trace verdicts against span annotations of false claims, scored as
+../shared/docs/thinking-claims.md says ("Scoring"):
 
-Scoring follows ../shared/docs/thinking-claims.md: a flagged invalid step is right when its span
-overlaps an annotated error; an annotated error is found when some flagged step overlaps it. A
-trace verdict is right when `trace_valid` is false exactly for traces with annotated errors (a
-trace without any may be true, or null when not every claim was judged).
+* precision: a flagged invalid step is right when its span overlaps an annotated root or
+  consequence (a `questionable` annotation counts here);
+* recall: over roots only (not questionable): a root is found when some flagged step overlaps it;
+* first root: the trace's first root (by span start) is located when the verdict's first flagged
+  step overlaps it; a trace with no root is located when nothing is flagged;
+* trace verdict: `trace_valid` is false exactly for traces with an annotated error (one without
+  may be true, or null when not every claim was judged); `right_answer_invalid_trace` is raised
+  exactly when the answer is right and an error is annotated.
 
-    .venv/bin/python bench/claims_score.py [path/to/thinking_claims_dev.jsonl] [--show]
+The dev annotations are split into two halves by trace (`halves`), so that a rule is built on
+one and its figure read on the other (DEVELOPERS.md: a figure from the traces tuned on is no
+evidence). The split is fixed by the file, not by any verdict.
+
+    .venv/bin/python bench/claims_score.py [path/to/thinking_claims_dev_v2.jsonl] [--show] [--half A|B]
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dev" / "thinking_claims_dev.jsonl"
+DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dev" / "thinking_claims_dev_v2.jsonl"
 
 
 @dataclass
@@ -24,10 +34,13 @@ class TraceScore:
     id: str
     flagged: int
     flagged_right: int
-    errors: int
-    errors_found: int
+    roots: int
+    roots_found: int
+    has_errors: bool
+    first_root_located: bool
     trace_valid: bool | None
     trace_verdict_right: bool
+    riit_right: bool
     false_flags: list[dict[str, Any]] = field(default_factory=list)
     missed: list[dict[str, Any]] = field(default_factory=list)
 
@@ -36,27 +49,37 @@ class TraceScore:
 class Score:
     traces: list[TraceScore]
 
+    def _sum(self, name: str) -> int:
+        return sum(getattr(t, name) for t in self.traces)
+
     @property
     def precision(self) -> float:
-        flagged = sum(t.flagged for t in self.traces)
-        return sum(t.flagged_right for t in self.traces) / flagged if flagged else 1.0
+        flagged = self._sum("flagged")
+        return self._sum("flagged_right") / flagged if flagged else 1.0
 
     @property
     def recall(self) -> float:
-        errors = sum(t.errors for t in self.traces)
-        return sum(t.errors_found for t in self.traces) / errors if errors else 1.0
+        roots = self._sum("roots")
+        return self._sum("roots_found") / roots if roots else 1.0
+
+    @property
+    def first_root_rate(self) -> float:
+        return self._sum("first_root_located") / len(self.traces) if self.traces else 1.0
 
     @property
     def traces_right(self) -> int:
-        return sum(t.trace_verdict_right for t in self.traces)
+        return self._sum("trace_verdict_right")
+
+    @property
+    def riit_right(self) -> int:
+        return self._sum("riit_right")
 
     def summary(self) -> str:
-        flagged = sum(t.flagged for t in self.traces)
-        errors = sum(t.errors for t in self.traces)
-        return (f"step precision {self.precision:.3f} ({sum(t.flagged_right for t in self.traces)}/{flagged} flagged "
-                f"steps overlap a false claim), recall {self.recall:.3f} "
-                f"({sum(t.errors_found for t in self.traces)}/{errors} false claims found), "
-                f"trace verdicts right {self.traces_right}/{len(self.traces)}")
+        n = len(self.traces)
+        return (f"flagged steps that are real errors {self.precision:.3f} ({self._sum('flagged_right')}/"
+                f"{self._sum('flagged')}), roots found {self.recall:.3f} ({self._sum('roots_found')}/{self._sum('roots')}), "
+                f"first root located {self._sum('first_root_located')}/{n}, trace verdicts right {self.traces_right}/{n}, "
+                f"right-answer-invalid-trace right {self.riit_right}/{n}")
 
 
 def _overlaps(a: Iterable[int], b: Iterable[int]) -> bool:
@@ -67,15 +90,50 @@ def _overlaps(a: Iterable[int], b: Iterable[int]) -> bool:
 
 def score_trace(row: dict[str, Any], verdict: dict[str, Any]) -> TraceScore:
     errors = row["expected"]["claims"]["errors"]
-    flagged = verdict["invalid_steps"]
+    roots = sorted((e for e in errors if "consequence_of" not in e and not e.get("questionable")),
+                   key=lambda e: e["span"][0])
+    flagged = sorted(verdict["invalid_steps"], key=lambda f: f["span"][0])
     right = [f for f in flagged if any(_overlaps(f["span"], e["span"]) for e in errors)]
-    found = [e for e in errors if any(_overlaps(f["span"], e["span"]) for f in flagged)]
+    found = [e for e in roots if any(_overlaps(f["span"], e["span"]) for f in flagged)]
     valid = verdict["trace_valid"]
     verdict_right = (valid is False) if errors else (valid is not False)
+    first_root = next((e for e in sorted(errors, key=lambda e: e["span"][0]) if "consequence_of" not in e), None)
+    if first_root is None:
+        located = not flagged
+    else:
+        located = bool(flagged) and _overlaps(flagged[0]["span"], first_root["span"])
+    riit = "right_answer_invalid_trace" in {g["kind"] for g in verdict.get("gaps", [])}
+    riit_expected = bool(errors) and row["expected"].get("answer_correct") is True
     return TraceScore(
-        row["id"], len(flagged), len(right), len(errors), len(found), valid, verdict_right,
+        row["id"], len(flagged), len(right), len(roots), len(found), bool(errors), located, valid, verdict_right,
+        riit == riit_expected,
         false_flags=[f for f in flagged if f not in right],
-        missed=[e for e in errors if e not in found])
+        missed=[e for e in roots if e not in found])
+
+
+def halves(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Two halves by trace, stratified so that each holds about half the traces with errors and
+    half the roots: traces with errors, most roots first, each to the half with fewer roots so far
+    (ties by a hash of the id); clean traces alternate by that hash."""
+    def h(row: dict[str, Any]) -> str:
+        return hashlib.sha256(row["id"].encode()).hexdigest()
+
+    def n_roots(row: dict[str, Any]) -> int:
+        return sum("consequence_of" not in e for e in row["expected"]["claims"]["errors"])
+
+    out: dict[str, list[dict[str, Any]]] = {"A": [], "B": []}
+    with_errors = sorted((r for r in rows if n_roots(r)), key=lambda r: (-n_roots(r), h(r)))
+    roots = {"A": 0, "B": 0}
+    for k, row in enumerate(with_errors):
+        if len(out["A"]) != len(out["B"]):
+            half = "A" if len(out["A"]) < len(out["B"]) else "B"
+        else:
+            half = "A" if roots["A"] <= roots["B"] else "B"
+        out[half].append(row)
+        roots[half] += n_roots(row)
+    for k, row in enumerate(sorted((r for r in rows if not n_roots(r)), key=h)):
+        out["AB"[k % 2]].append(row)
+    return out
 
 
 def score_rows(rows: list[dict[str, Any]]) -> Score:
@@ -87,20 +145,28 @@ def score_rows(rows: list[dict[str, Any]]) -> Score:
 
 def main(argv: list[str]) -> int:
     args = [a for a in argv if not a.startswith("--")]
-    path = Path(args[0]) if args else DEFAULT
+    path = Path(args[0]) if args and not args[0] in "AB" else DEFAULT
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    score = score_rows(rows)
-    for t in score.traces:
-        print(f"{t.id}  flagged {t.flagged_right}/{t.flagged}  found {t.errors_found}/{t.errors}  "
-              f"trace_valid {t.trace_valid}  {'ok' if t.trace_verdict_right else 'WRONG'}")
-        if "--show" in argv:
-            row = next(r for r in rows if r["id"] == t.id)
-            for f in t.false_flags:
-                s0, s1 = f["span"]
-                print(f"   FALSE FLAG step {f['step']} {f['rule']}: {row['trace'][s0:s1][:160]!r}\n      {f['message'][:200]}")
-            for e in t.missed:
-                print(f"   MISSED {e['kind']} {e['span']}: {e['quote'][:160]!r}")
-    print(score.summary())
+    parts = halves(rows)
+    only = argv[argv.index("--half") + 1] if "--half" in argv else None
+    for name in ("A", "B"):
+        if only and name != only:
+            continue
+        score = score_rows(parts[name])
+        print(f"half {name} ({len(parts[name])} traces)")
+        for t in score.traces:
+            print(f"  {t.id[:12]}  flagged {t.flagged_right}/{t.flagged}  roots {t.roots_found}/{t.roots}  "
+                  f"first {'yes' if t.first_root_located else 'no '}  trace_valid {t.trace_valid}  "
+                  f"{'ok' if t.trace_verdict_right else 'WRONG'}")
+            if "--show" in argv:
+                row = next(r for r in rows if r["id"] == t.id)
+                for f in t.false_flags:
+                    s0, s1 = f["span"]
+                    print(f"     FALSE FLAG step {f['step']} {f['rule']}: {row['trace'][s0:s1][:160]!r}\n"
+                          f"        {f['message'][:220]}")
+                for e in t.missed:
+                    print(f"     MISSED ROOT {e['kind']} {e['span']}: {e['quote'][:160]!r}")
+        print("  " + score.summary())
     return 0
 
 

@@ -39,6 +39,10 @@ class Claim:
     after: str | None = None        # the action whose result it speaks of (an effect's action, or the
                                     # line's last action for a claim about the line's current state)
     follows: tuple[int, int] | None = None  # span of the earlier false claim this one only restates
+    rules: tuple[str, ...] = ()     # the rule rows that read it (claim_rules.py)
+    modality: str = "asserted"      # asserted, proposed, hypothetical, questioned, retracted
+    action: str | None = None       # the action an applicability claim is about
+    broken_before: bool = False     # its line had applied an inapplicable action before it
 
     @property
     def correction(self) -> bool:
@@ -48,7 +52,7 @@ class Claim:
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "span": list(self.span), "text": self.text, "holds": self.holds,
                 "message": self.message, "line": self.line, "negative": self.negative,
-                "retracted": self.retracted}
+                "retracted": self.retracted, "modality": self.modality, "rules": list(self.rules)}
 
 
 @dataclass

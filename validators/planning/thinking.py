@@ -41,6 +41,7 @@ text is read like an answer (extract_plan); llm_modulo: each round's answer part
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -52,6 +53,7 @@ from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
 from validators.planning.claim_reader import ClaimReader
+from validators.planning.reading import ClaimReader as NewReader
 from validators.planning.claims import ClaimReport, step_findings
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan, shifted_steps
 from validators.planning.search import ground_all, reference_plan
@@ -495,8 +497,12 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
             for cand in candidates:
                 cand.verdicts = []
             try:
-                report = ClaimReader.for_lexicon(task, vocab, lexicon).read(
-                    record.trace, untargeted_verdicts(parsed, candidates))
+                if os.environ.get("STEPSCOPE_READER", "v1") == "v1":
+                    report = ClaimReader.for_lexicon(task, vocab, lexicon).read(
+                        record.trace, untargeted_verdicts(parsed, candidates))
+                else:
+                    report = NewReader.for_task(task, vocab).read(
+                        record.trace, untargeted_verdicts(parsed, candidates), [s.span for s in parsed.graph])
             except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the answer verdict
                 stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
             else:

@@ -1,0 +1,106 @@
+"""The rules that read planning claims, as rows: an id, a pattern over the unit's shape, what the
+row sets, the example it was written for, and where that example came from.
+
+A unit's **shape** is one letter per token or mention (validators/planning/reading.py::shape):
+actions and facts of the task, the lexicon's cue classes and the punctuation that carries
+meaning. Matching a row is a regex search on that string, so a rule is data that can be read,
+tested on its example, and cited by the claims it makes ("why was this read as a claim?").
+
+Letters: A action with all its objects, a action without them, F fact of the task, f predicate
+named without objects; cue classes R req, D add, X del, S state, Y yes, N no, C can, K cant,
+H hedge, G guess, I cond, E restart, B retract, W now, T after, Z initially, U cause, M means,
+O goal, P goal_met, V works, L plan, J step, Q question, g general, n neg, k kept, ~ filler;
+"#" a number, "&" "and", "_" any other word; punctuation as itself, ">" an arrow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    sets: str          # what a match makes: a claim kind and polarity, or a line event
+    pattern: str       # regex over the shape
+    example: str
+    source: str
+    note: str = ""
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        return _compiled(self.pattern)
+
+
+_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    got = _CACHE.get(pattern)
+    if got is None:
+        got = _CACHE[pattern] = re.compile(pattern)
+    return got
+
+
+# "doc": ../shared/docs/thinking-claims.md; "R1": a DeepSeek-R1 PlanBench trace (dev half A, or the
+# 27 unannotated traces of planbench_r1_thinking.jsonl); "planted": a sentence a tester wrote.
+ROWS: tuple[Row, ...] = (
+    # -- line events -----------------------------------------------------------------------
+    Row("event.perform", "perform the head action", r"^[~J#:,()]*(?P<act>A)",
+        "So Feast b from c.", "doc",
+        "the action opens the unit, after filler words or a step label; not in a question, a condition "
+        "or a rejection (modality)"),
+    Row("event.after", "the state after the named action", r"T[~_]{0,2}(?P<act>A)",
+        "After Attack a, Pain a holds.", "R1",
+        "the claims after it speak of the state after the action; the line performs it if it has not"),
+    Row("event.restart", "new line from the initial state", r"E",
+        "Let me start over from the initial state.", "R1"),
+    Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
+        r"^[~J#:,]*a(?![~_]*[RDXg])",
+        "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step"),
+    # -- applicability ---------------------------------------------------------------------
+    Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)[~_]{0,3}C",
+        "Then, with Pain present, we can Succumb c.", "doc"),
+    Row("app.yes_after_needs", "applicability + (the focus action)", r"^[~,]*(?:Y|C)[~_]*[.!]?$|R.*F.*Y[~_]*$",
+        "Attack b: needs Province b, Planet b, Harmony. Yes.", "R1",
+        "a bare 'Yes.' or 'So possible.' answers the needs just listed for the action in focus"),
+    Row("app.cant", "applicability -", r"K",
+        "Province is b, so Attack a can't be done.", "doc"),
+    Row("app.some", "applicability + of some grounding", r"^[~_]*(?P<act>a)[^AQDXIH]*R[^AQ]*F[^AQ]*Y[~_]*$",
+        "Attack action requires Province (b), Planet (a), Harmony. All present.", "R1",
+        "an action named without its objects, said doable: false when no grounding is applicable"),
+    # -- facts -----------------------------------------------------------------------------
+    Row("fact.tag", "state: the tagged fact", r"(?P<fact>F)\(?[:>\-]?(?P<tag>[YN])\)?",
+        "Province b (yes), Planet c (no).", "R1",
+        "a fact with a yes/no tag; in a needs listing, about the state before the focus action"),
+    Row("state.list", "state: each fact listed", r"^[~,]*(?:S|W|Z)",
+        "Now, state: Planet a, b, c.", "doc", "a list presented as the state asserts each fact it lists"),
+    Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
+        "Harmony is gone.", "doc"),
+    Row("state.no", "state -: a fact denied", r"(?:N|n)[~_]{0,1}(?P<fact>F)",
+        "no Province b", "doc"),
+    # -- effects ---------------------------------------------------------------------------
+    Row("effect.add", "effect +: the nearest action before the cue adds the facts the cue governs", r"(?P<act>A)[^AB]*?D",
+        "Overcome c from b adds c craves b.", "doc",
+        "active ('adds F, F'): the facts after the cue; passive ('F is added'): the list right before it"),
+    Row("effect.del", "effect -: the nearest action before the cue deletes the facts the cue governs", r"(?P<act>A)[^AB]*?X",
+        "Attack a removes Province a, Planet a and Harmony.", "doc"),
+    Row("effect.list", "effect +: facts listed after 'A:' before a removal cue", r"(?P<act>A)\)?[:>](?=[^A]*X)",
+        "1. Feast b from c: Pain b, Province c, remove b→c, Harmony.", "R1",
+        "an effects list: what comes before its 'remove' is added"),
+    Row("effect.arrow", "state after the action: each fact after the arrow", r"(?P<act>A)\)?>(?![~_]*R)",
+        "Succumb a -> Province a, Planet b.", "doc", "an arrow list is an effect claim; judged in the state after it"),
+    # -- goal ------------------------------------------------------------------------------
+    Row("goal.met", "goal +", r"O[~_]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O",
+        "Now a craves b and b craves c. Goal achieved.", "doc"),
+    # -- rules -----------------------------------------------------------------------------
+    Row("rule.req", "rule: the action needs each predicate", r"^[~_g,]*(?P<act>a)[^AFQ]*?R(?=[^A]*f)",
+        "Overcome needs Province of the other object and Pain.", "doc"),
+    Row("rule.add", "rule: the action adds each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*f)",
+        "After Feast, you get Pain.", "doc"),
+    Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*f)",
+        "Attack removes Harmony.", "doc"),
+)
+
+BY_ID = {r.id: r for r in ROWS}

@@ -1,0 +1,103 @@
+"""The pure judge: an assertion, the state it speaks of and the action schema -> holds and a
+message that names the fact (VAL's STRIPS semantics: preconditions in the state before the
+action, delete effects then add effects)."""
+
+from __future__ import annotations
+
+from validators.planning.strips import Atom, GroundAction, Literal, Task, unmet_goals, unmet_preconditions
+from validators.planning.vocab import Vocabulary
+
+
+def atom_name(atom: Atom) -> str:
+    return "(" + " ".join(atom) + ")"
+
+
+def literals(lits: list[Literal]) -> str:
+    return ", ".join(("" if lit.positive else "not ") + atom_name(lit.atom) for lit in lits)
+
+
+class Judge:
+    def __init__(self, task: Task, vocab: Vocabulary) -> None:
+        self.task = task
+        self.vocab = vocab
+
+    def named(self, atom: Atom) -> str:
+        words = self.vocab.atom_nl(atom)
+        return atom_name(atom) if words.lower() == " ".join(atom).lower() else f"{atom_name(atom)} ({words})"
+
+    def state(self, state: frozenset[Atom], atom: Atom, positive: bool, where: str) -> tuple[bool, str]:
+        holds = (atom in state) == positive
+        if holds:
+            return True, f"{self.named(atom)} {'holds' if positive else 'does not hold'} {where}: right"
+        if positive:
+            return False, f"says {self.named(atom)} holds {where}, but it does not hold"
+        return False, f"says {self.named(atom)} does not hold {where}, but it holds"
+
+    def effect(self, action: GroundAction, atom: Atom, what: str) -> tuple[bool, str]:
+        adds = ", ".join(map(atom_name, sorted(action.add))) or "nothing"
+        dels = ", ".join(map(atom_name, sorted(action.delete))) or "nothing"
+        if what == "add":
+            if atom in action.add:
+                return True, f"{action.text()} adds {self.named(atom)}: right"
+            return False, f"{action.text()} does not add {self.named(atom)}; it adds {adds}"
+        if atom in action.delete:
+            return True, f"{action.text()} removes {self.named(atom)}: right"
+        return False, f"{action.text()} does not remove {self.named(atom)}; it removes {dels}"
+
+    def applicable(self, action: GroundAction, pre: frozenset[Atom], positive: bool) -> tuple[bool, str]:
+        unmet = unmet_preconditions(action, pre)
+        if positive:
+            if not unmet:
+                return True, f"{action.text()} can be done: right"
+            return False, (f"presents {action.text()} as doable, but {literals(unmet)} "
+                           f"{'does' if len(unmet) == 1 else 'do'} not hold")
+        if unmet:
+            return True, f"{action.text()} cannot be done ({literals(unmet)} missing): right"
+        return False, f"says {action.text()} cannot be done, but all its preconditions hold"
+
+    def some_applicable(self, name: str, state: frozenset[Atom]) -> tuple[bool, str]:
+        """An action named without its objects, said doable: is any grounding applicable?"""
+        from validators.planning.search import ground_all
+
+        fitting = [g for g in ground_all(self.task) if g.schema.name == name and not unmet_preconditions(g, state)]
+        if fitting:
+            return True, f"{name} can be done ({fitting[0].text()}): right"
+        return False, f"says {name} can be done, but no {name} is applicable in this state"
+
+    def goal(self, actions: list[GroundAction], unmet: list[Literal]) -> tuple[bool, str]:
+        where = "after " + ", ".join(a.text() for a in actions)
+        if not unmet:
+            return True, f"the goal holds {where}: right"
+        return False, f"says the goal holds {where}, but {literals(unmet)} {'does' if len(unmet) == 1 else 'do'} not"
+
+    def plan(self, line) -> tuple[bool, str]:  # noqa: ANN001 - a LineOfReasoning
+        plan = ", ".join(a.text() for a in line.actions)
+        if line.broken is not None:
+            bad = line.actions[line.broken]
+            missing = unmet_preconditions(bad, line.states[line.broken])
+            return False, (f"says the plan ({plan}) works, but step {line.broken + 1}, {bad.text()}, cannot be done: "
+                           f"{literals(missing)} {'does' if len(missing) == 1 else 'do'} not hold")
+        unmet = unmet_goals(self.task.problem, line.state)
+        if unmet:
+            return False, f"says the plan ({plan}) works, but it ends without the goal: {literals(unmet)}"
+        return True, f"the plan ({plan}) reaches the goal: right"
+
+    def rule(self, action: str, predicate: str, what: str) -> tuple[bool | None, str]:
+        """A rule stated in general ("Overcome needs Pain", "after Feast, you get Pain"), judged on
+        the predicate against the action's schema; which object it is of is not read."""
+        schema = self.task.domain.actions.get(action)
+        if schema is None:
+            return None, f"no action {action}"
+        if what == "req":
+            preds = {lit.atom[0] for lit in schema.pre if lit.positive}
+            verb = "needs"
+        elif what == "add":
+            preds = {a[0] for a in schema.add}
+            verb = "adds"
+        else:
+            preds = {a[0] for a in schema.delete}
+            verb = "removes"
+        if predicate in preds:
+            return True, f"{action} {verb} a {predicate} fact: right"
+        listed = ", ".join(sorted(preds)) or "nothing"
+        return False, f"says {action} {verb} {predicate}, but it {verb} {listed}"

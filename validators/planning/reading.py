@@ -1,0 +1,736 @@
+"""Claims about states and actions inside R1-style thinking, read on the shared reading layer
+and judged on lines of reasoning (semantics: ../shared/docs/thinking-claims.md).
+
+Three parts, each with one job:
+* `read_unit`: a unit's tokens -> its shape, its task mentions and the rule rows that match
+  (claim_rules.py); pure, and the same for a unit wherever it stands;
+* `ClaimReader.read`: the units in order -> line events (new line, perform, step back, lose,
+  restart) and assertions with a modality (asserted, proposed, hypothetical, questioned,
+  retracted) and the state each speaks of;
+* `judge.py`: (assertion, state, schema) -> holds and message.
+
+Every assertion becomes a Claim, judged or not; an unjudged one says why. Roots and
+consequences (thinking-claims.md): a false claim on a line after the line's first false claim
+of an inapplicable action, or one that repeats an earlier false claim, records the root it
+follows (`Claim.follows`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from validators.planning import judge as J
+from validators.planning.claim_rules import BY_ID
+from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
+from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
+from validators.planning.task_words import ActionMention, FactMention, TaskWords
+from validators.planning.vocab import Vocabulary
+from validators.reading.cues import Hit, UnitCues, lexicon
+from validators.reading.text import Reading, Unit, read_text
+
+LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
+          "hedge": "H", "guess": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
+          "initially": "Z", "cause": "U", "means": "M", "goal": "O", "goal_met": "P", "works": "V", "plan": "L",
+          "step": "J", "question": "Q", "general": "g", "neg": "n", "kept": "k", "filler": "~"}
+PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept", "goal", "goal_met", "works",
+            "state", "initially", "after", "cause", "means", "cond", "hedge", "guess", "can", "yes", "no", "neg",
+            "now", "general", "plan", "step", "filler")
+_RANK = {c: k for k, c in enumerate(PRIORITY)}
+PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
+         "and": "&", "&": "&", "/": ","}
+STATE_REACH = 3      # units after a line's last action that a bare "Yes."/state list may speak of it
+ANCHOR_PARAGRAPHS = 1
+
+
+@dataclass
+class UnitReading:
+    """What one unit holds, read once: its shape and the mention or cue behind each letter."""
+
+    unit: Unit
+    shape: str
+    items: list[object]              # per letter: ActionMention | FactMention | Hit | None
+    actions: list[tuple[int, ActionMention]]
+    facts: list[tuple[int, FactMention]]
+    cues: UnitCues
+
+    def rows(self, row_id: str) -> list:
+        return list(BY_ID[row_id].regex.finditer(self.shape))
+
+    def matches(self, row_id: str) -> bool:
+        return BY_ID[row_id].regex.search(self.shape) is not None
+
+
+def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
+    toks = unit.tokens
+    acts = {m.i: m for m in words.actions(toks)}
+    facts = {m.i: m for m in words.facts(toks)}
+    cue_hits = lexicon().hits(toks)
+    best: dict[int, Hit] = {}
+    for h in cue_hits:
+        cur = best.get(h.i)
+        if cur is None or (h.j - h.i, -_RANK.get(h.cls, 99)) > (cur.j - cur.i, -_RANK.get(cur.cls, 99)):
+            best[h.i] = h
+    shape: list[str] = []
+    items: list[object] = []
+    a_list: list[tuple[int, ActionMention]] = []
+    f_list: list[tuple[int, FactMention]] = []
+    k = 0
+    while k < len(toks):
+        if k in acts:
+            m = acts[k]
+            a_list.append((len(shape), m))
+            shape.append("A" if m.ground is not None else "a")
+            items.append(m)
+            k = m.j
+            continue
+        if k in facts:
+            while k in facts:
+                f = facts[k]
+                f_list.append((len(shape), f))
+                shape.append("F" if f.atom is not None else "f")
+                items.append(f)
+                nxt = f.j
+                if nxt == k:
+                    break
+                k = nxt
+            continue
+        h = best.get(k)
+        if h is not None:
+            shape.append(LETTER.get(h.cls, "_"))
+            items.append(h)
+            k = max(h.j, k + 1)
+            continue
+        t = toks[k]
+        shape.append(PUNCT.get(t.norm, "#" if t.kind == "num" else "_"))
+        items.append(None)
+        k += 1
+    return UnitReading(unit, "".join(shape), items, a_list, f_list, UnitCues(cue_hits))
+
+
+@dataclass
+class _Focus:
+    """The action the talk is about: named at the head of a recent unit."""
+
+    action: GroundAction
+    pre: frozenset[Atom] | None   # the line's state before it (None: unknown)
+    line: int
+    unit: int
+    performed: bool
+    proposed: bool
+    span: tuple[int, int]
+    paragraph: int = -1
+    needs_listed: bool = False
+    judged: bool = False
+    rejected: bool = False
+    claim_index: int | None = None
+
+
+@dataclass
+class _Heading:
+    """A unit ending in ':' and what it makes of the lines under it."""
+
+    kind: str                      # "proposal", "state", "initial", "req", "add", "del", "after", "plan"
+    paragraph: int
+    unit: int
+    action: GroundAction | None = None
+    rules: tuple[str, ...] = ()
+
+
+@dataclass
+class _Run:
+    lines: list[LineOfReasoning] = field(default_factory=list)
+    line_at: list[tuple[int, int]] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    item_base: int | None = None
+    focus: _Focus | None = None
+    heading: _Heading | None = None
+    roots: dict[int, Claim] = field(default_factory=dict)       # line id -> its first false claim
+    said: dict[tuple, Claim] = field(default_factory=dict)      # repeated false claims -> the first
+    last_list_number: int | None = None
+
+
+class ClaimReader:
+    """Reads and judges the claims of a trace. One reader serves every trace of a problem
+    (`for_task`); `read` keeps nothing on the reader between traces."""
+
+    @classmethod
+    def for_task(cls, task: Task, vocab: Vocabulary) -> "ClaimReader":
+        key = ("claim_reader_v2", vocab.name)
+        got = task.memo.get(key)
+        if got is None:
+            got = task.memo[key] = cls(task, vocab)
+        return got
+
+    def __init__(self, task: Task, vocab: Vocabulary) -> None:
+        self.task = task
+        self.vocab = vocab
+        self.words = TaskWords.of(task, vocab)
+        self.init = task.problem.init
+        self.judge = J.Judge(task, vocab)
+
+    # -- lines ---------------------------------------------------------------------------------
+    def _new_line(self, run: _Run, pos: int) -> LineOfReasoning:
+        line = LineOfReasoning(len(run.lines), pos, [], [self.init], last=pos)
+        run.lines.append(line)
+        run.line_at.append((pos, line.id))
+        return line
+
+    def _fork(self, run: _Run, line: LineOfReasoning, keep: int, pos: int) -> LineOfReasoning:
+        new = LineOfReasoning(len(run.lines), pos, line.actions[:keep], line.states[:keep + 1], line.known_at(keep),
+                              broken=line.broken if line.broken is not None and line.broken < keep else None)
+        new.last = pos
+        new.listed = line.listed
+        run.lines.append(new)
+        run.line_at.append((pos, new.id))
+        return new
+
+    @staticmethod
+    def _perform(line: LineOfReasoning, action: GroundAction, pos: int, listed: bool) -> None:
+        """The invariant: each state is the previous one with the action applied, forced when the
+        model applies an inapplicable action (the line goes on in the state it believes in)."""
+        if line.known and line.broken is None and unmet_preconditions(action, line.state):
+            line.broken = len(line.actions)
+        line.actions.append(action)
+        line.states.append(apply(action, line.state) if line.known else line.state)
+        line.last = pos
+        line.listed = line.listed or listed
+
+    # -- reading -------------------------------------------------------------------------------
+    def read(self, text: str, verdicts: Sequence[tuple[int, int, bool, str]] = (),
+             step_spans: Sequence[tuple[int, int]] = (), reading: Reading | None = None) -> ClaimReport:
+        reading = reading or read_text(text, step_spans)
+        units = reading.units
+        run = _Run()
+        line = self._new_line(run, 0)
+        readings = [read_unit(u, self.words) for u in units]
+        next_verdict = 0
+        prev_modality = "asserted"
+        for n, ur in enumerate(readings):
+            u = ur.unit
+            shape = ur.shape
+            modality = _modality(ur, run.heading, u)
+            if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \
+                    and prev_modality == "hypothetical" and not ur.rows("event.perform"):
+                modality = "hypothetical"  # "Suppose I Attack a. After that, Pain a is there": the supposition goes on
+            prev_modality = modality
+            # headings govern the lines under them until the paragraph ends
+            if run.heading is not None and (u.paragraph != run.heading.paragraph or n == run.heading.unit):
+                if n != run.heading.unit and not (u.bullet or u.item is not None or u.indent) \
+                        and u.paragraph != run.heading.paragraph:
+                    run.heading = None
+                elif u.paragraph != run.heading.paragraph and u.paragraph > run.heading.paragraph + 1:
+                    run.heading = None
+            # -- line events
+            head = ur.rows("event.perform")
+            head_act = head[0].group("act") if head else None
+            head_m: ActionMention | None = ur.items[head[0].start("act")] if head else None  # type: ignore[assignment]
+            if ur.matches("event.restart") and u.item is None:
+                line = self._new_line(run, u.span[0])
+                run.item_base = None
+            if u.item == 1 and head_m is not None:
+                line = self._new_line(run, u.span[0])
+                run.item_base = 0
+            elif u.item == 1 and not ur.actions:
+                run.item_base = None
+            elif u.item is not None and u.item > 1 and head_m is not None and run.item_base is not None:
+                keep = run.item_base + u.item - 1
+                if len(line.actions) > keep:
+                    line = self._fork(run, line, keep, u.span[0])
+                elif len(line.actions) < keep:
+                    line.lose()
+            after = ur.rows("event.after")
+            if after:
+                m_after: ActionMention = ur.items[after[0].start("act")]  # type: ignore[assignment]
+                line = self._after(run, line, m_after.ground, u)  # type: ignore[arg-type]
+            performs = (head_m is not None and head_act and modality in ("asserted", "proposed")
+                        and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")])
+            if performs:
+                assert head_m is not None and head_m.ground is not None
+                ground = head_m.ground
+                pre = line.state if line.known else None
+                if line.known and unmet_preconditions(ground, line.state):
+                    back = self._step_back(line, ground)
+                    if back is not None:
+                        line = self._fork(run, line, back, u.span[0])
+                        pre = line.state
+                self._close_focus(run, text)
+                run.focus = _Focus(ground, pre, line.id, n, True, modality == "proposed" or _proposal(run.heading),
+                                   _span(u, head_m), paragraph=u.paragraph)
+                self._perform(line, ground, u.span[1], u.item is not None)
+            elif head_m is not None and head_m.ground is not None:
+                self._close_focus(run, text)
+                pre = line.state if line.known else None
+                run.focus = _Focus(head_m.ground, pre, line.id, n, False, modality != "asserted", _span(u, head_m),
+                                   paragraph=u.paragraph)
+            elif ur.matches("event.unnamed") and modality == "asserted" and u.item is not None:
+                line.lose()
+            if modality == "asserted" and any(m.ground is None and any(a is not None for a in m.args)
+                                              for _, m in ur.actions):
+                line.lose()  # "after unstacking orange": an action we read only in part; the line may have moved
+            # a heading sets what its lines are
+            if u.end == ":":
+                run.heading = self._heading(ur, n, u, modality, line)
+            # -- claims
+            start = len(run.claims)
+            self._claims(run, ur, n, modality, line, text)
+            while next_verdict < len(verdicts) and verdicts[next_verdict][0] < u.span[1]:
+                if verdicts[next_verdict][0] >= u.span[0] and modality != "questioned":
+                    self._line_verdict(run, verdicts[next_verdict], line, text)
+                next_verdict += 1
+            for c in run.claims[start:]:
+                c.line_actions = tuple(a.text() for a in run.lines[c.line].actions)
+            if _retracted_next(readings, n):
+                for c in run.claims[start:]:
+                    c.retracted = True
+            if line.known is False and line.known_upto is None:
+                line.known_upto = len(line.actions)
+        self._close_focus(run, text)
+        _link(run.claims)
+        return ClaimReport(run.claims, run.lines, run.line_at)
+
+    def _after(self, run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit) -> LineOfReasoning:
+        """"After Attack a, ...": the line's last action, an earlier one of the line (a recall:
+        judged in the state right after it, on a fork), or an action the line then performs."""
+        if line.actions and line.actions[-1] == ground:
+            return line
+        for k in range(len(line.actions) - 1, -1, -1):
+            if line.actions[k] == ground:
+                return self._fork(run, line, k + 1, u.span[0])
+        if line.known and not unmet_preconditions(ground, line.state):
+            self._perform(line, ground, u.span[1], u.item is not None)
+            return line
+        if not unmet_preconditions(ground, self.init):
+            new = self._new_line(run, u.span[0])
+            self._perform(new, ground, u.span[1], u.item is not None)
+            return new
+        line.lose()
+        return line
+
+    @staticmethod
+    def _step_back(line: LineOfReasoning, ground: GroundAction) -> int | None:
+        """An action the line's state does not allow but an earlier state of the same line does:
+        the model went back to that state without saying so."""
+        for keep in range(len(line.actions) - 1, -1, -1):
+            if not unmet_preconditions(ground, line.states[keep]):
+                return keep
+        return None
+
+    def _heading(self, ur: UnitReading, n: int, u: Unit, modality: str, line: LineOfReasoning) -> _Heading | None:
+        s = ur.shape
+        if "H" in s or "G" in s or "I" in s:
+            return _Heading("proposal", u.paragraph, n, rules=("heading.proposal",))
+        acts = [m for _, m in ur.actions if m.ground is not None]
+        if "Z" in s and not acts:
+            return _Heading("initial", u.paragraph, n, rules=("heading.initial",))
+        if "T" in s and acts:
+            return _Heading("after", u.paragraph, n, acts[-1].ground, rules=("heading.after",))
+        if "R" in s:
+            return _Heading("req", u.paragraph, n, acts[-1].ground if acts else None, rules=("heading.req",))
+        if "D" in s:
+            return _Heading("add", u.paragraph, n, acts[-1].ground if acts else None, rules=("heading.add",))
+        if "X" in s:
+            return _Heading("del", u.paragraph, n, acts[-1].ground if acts else None, rules=("heading.del",))
+        if "S" in s or "W" in s:
+            return _Heading("state", u.paragraph, n, rules=("heading.state",))
+        if "L" in s:
+            return _Heading("plan", u.paragraph, n, rules=("heading.plan",))
+        return None
+
+    def _close_focus(self, run: _Run, text: str) -> None:
+        run.focus = None
+
+    # -- claims of one unit ---------------------------------------------------------------------
+    def _claims(self, run: _Run, ur: UnitReading, n: int, modality: str, line: LineOfReasoning, text: str) -> None:
+        u = ur.unit
+        s = ur.shape
+        if modality == "questioned":
+            return
+        judged_facts: set[int] = set()
+        heading = run.heading if run.heading is not None and run.heading.unit != n else None
+        focus = run.focus if run.focus is not None and n - run.focus.unit <= STATE_REACH else None
+        asserted = modality == "asserted"
+        # rules: an action named without objects, with what it needs or does
+        if modality in ("asserted", "proposed") and "n" not in s and "N" not in s and "A" not in s:
+            fired = [rid for rid in ("rule.req", "rule.add", "rule.del") if ur.matches(rid)]
+            if fired:
+                groups = _cue_groups(s, -1, "fR")
+                for c, what, ks in groups:
+                    act = _nearest(ur, c, "a")
+                    if act is None:
+                        continue
+                    for k in ks:
+                        f = ur.items[k]
+                        holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
+                        self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
+                                             rules=(f"rule.{what}",), modality=modality))
+        # effects of a named action: each add or delete cue governs the facts after it (or, in the
+        # passive, the list right before it), for the nearest action before the cue
+        if "A" in s and ("D" in s or "X" in s):
+            for c, what, ks in _cue_groups(s, s.find("A"), "F"):
+                act = _nearest(ur, c, "A")
+                if act is None or act.ground is None:
+                    continue
+                m_i = next(i for i, m in ur.actions if m is act)
+                if "I" in s[m_i:c] or "M" in s[m_i:c] and what == "del" and False:
+                    continue
+                for k in ks:
+                    f = ur.items[k]
+                    judged_facts.add(k)
+                    holds, msg = self.judge.effect(act.ground, f.atom, what)  # type: ignore[union-attr]
+                    self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
+                                         negative=what == "del", after=act.ground.text(), rules=(f"effect.{what}",),
+                                         modality=modality))
+            for m in ur.rows("effect.list"):
+                act = ur.items[m.start("act")]  # type: ignore[assignment]
+                stop = s.find("X", m.end())
+                for k, f in ur.facts:
+                    if m.end() <= k < stop and k not in judged_facts and f.atom is not None and not _negated(s, k):
+                        judged_facts.add(k)
+                        holds, msg = self.judge.effect(act.ground, f.atom, "add")
+                        self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
+                                             after=act.ground.text(), rules=("effect.list",), modality=modality))
+        # the state after an action: an arrow list, or the lines under "After Attack a:"
+        arrow = ur.rows("effect.arrow")
+        after_act: GroundAction | None = None
+        rid_after = None
+        if arrow:
+            after_act = ur.items[arrow[0].start("act")].ground  # type: ignore[union-attr]
+            rid_after = "effect.arrow"
+            lo = arrow[0].end()
+        elif heading is not None and heading.kind == "after" and heading.action is not None and (u.bullet or u.indent):
+            after_act = heading.action
+            rid_after = "heading.after"
+            lo = 0
+        if after_act is not None and (asserted or modality == "proposed"):
+            base = self._state_before(line, after_act)
+            pending = [(k, f) for k, f in ur.facts if k >= lo and k not in judged_facts and f.atom is not None]
+            pre_atoms = {lit.atom for lit in after_act.pre if lit.positive}
+            if rid_after == "effect.arrow" and pending and all(f.atom in pre_atoms for _, f in pending) \
+                    and not all(f.atom in after_act.add for _, f in pending):
+                pending = []  # "Overcome b from c -> Province c and Pain": its needs, not its result
+            if rid_after == "heading.after" and ("D" in s or "X" in s):
+                for c, what, ks in _cue_groups(s, -1, "F"):
+                    for k in ks:
+                        f = ur.items[k]
+                        judged_facts.add(k)
+                        holds, msg = self.judge.effect(after_act, f.atom, what)  # type: ignore[union-attr]
+                        self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
+                                             negative=what == "del", after=after_act.text(), rules=(rid_after,),
+                                             modality=modality))
+                pending = [(k, f) for k, f in pending if k not in judged_facts]
+            for k, f in pending if base is not None else ():
+                judged_facts.add(k)
+                neg = _negated(s, k) or _list_denied(s, k)
+                holds, msg = self.judge.state(apply(after_act, base), f.atom, not neg, f"after {after_act.text()}")
+                self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=neg,
+                                     after=after_act.text(), rules=(rid_after,), modality=modality,
+                                     state=_atoms(apply(after_act, base))))
+        # applicability
+        self._applicability(run, ur, n, modality, line, text, focus)
+        if not asserted:
+            return
+        # facts tagged yes/no, state lists, facts said gone or denied
+        in_needs = "R" in s or (heading is not None and heading.kind == "req")
+        about_init = "Z" in s or (heading is not None and heading.kind == "initial")
+        state_list = ur.matches("state.list") or (heading is not None and heading.kind in ("state", "initial")
+                                                 and (u.bullet or u.indent or u.item is None))
+        for k, f in ur.facts:
+            if k in judged_facts or f.atom is None:
+                continue
+            tag = _tag(s, k)
+            rid = None
+            positive = True
+            if tag is not None:
+                rid, positive = "fact.tag", tag == "Y"
+            elif state_list and not ur.actions:
+                rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k))
+            elif _gone(s, k) and not ur.actions and not in_needs:
+                rid, positive = "state.gone", False
+            elif _denied(s, k) and not ur.actions and not in_needs and ("S" in s or "W" in s):
+                rid, positive = "state.no", False
+            if rid is None:
+                continue
+            if rid == "fact.tag" and not in_needs and not about_init and "S" not in s and "W" not in s:
+                in_needs = focus is not None and n - focus.unit <= 1 and focus.paragraph == u.paragraph
+                if not in_needs:
+                    continue
+            if rid in ("state.list", "state.gone", "state.no") and focus is not None and focus.unit == n and focus.performed \
+                    and "S" not in s and "W" not in s and "T" not in s:
+                continue  # facts beside an action just taken: before or after it is not said
+            if about_init:
+                state, where = self.init, "in the initial state"
+            elif in_needs and focus is not None and focus.line == line.id:
+                state, where = focus.pre, f"before {focus.action.text()}"
+            elif in_needs:
+                continue
+            else:
+                state = line.state if line.known else None
+                where = "after " + ", ".join(a.text() for a in line.actions) if line.actions else "in the initial state"
+            if state is None:
+                continue
+            if f.absent_word:
+                positive = not positive
+            judged_facts.add(k)
+            holds, msg = self.judge.state(state, f.atom, positive, where)
+            self._add(run, Claim("state", _span(u, f), u.text(text), holds, msg, line.id, atom=f.atom,
+                                 negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
+                                 after=line.actions[-1].text() if line.actions else None))
+        # goal
+        if ur.matches("goal.met") and "n" not in s and "N" not in s and line.known and line.actions \
+                and "I" not in s and "H" not in s:
+            unmet = unmet_goals(self.task.problem, line.state)
+            holds, msg = self.judge.goal(line.actions, unmet)
+            self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
+                                 after=line.actions[-1].text(), rules=("goal.met",), modality=modality))
+
+    def _state_before(self, line: LineOfReasoning, action: GroundAction) -> frozenset[Atom] | None:
+        if not line.known:
+            return None
+        if line.actions and line.actions[-1] == action:
+            return line.states[-2]
+        return line.state
+
+    def _applicability(self, run: _Run, ur: UnitReading, n: int, modality: str, line: LineOfReasoning, text: str,
+                       focus: _Focus | None) -> None:
+        u = ur.unit
+        s = ur.shape
+        rid = None
+        target: _Focus | None = None
+        positive = True
+        cant = next((m for m in ur.rows("app.cant") if _about_action(s, m.start())), None)
+        if cant is not None and modality != "hypothetical":
+            rid, positive = "app.cant", False
+            grounded = [m for _, m in ur.actions if m.ground is not None]
+            if grounded:
+                g = grounded[0].ground
+                target = focus if focus is not None and focus.action == g else _Focus(
+                    g, line.state if line.known else None, line.id, n, False, False, _span(u, grounded[0]))
+            elif focus is not None and n - focus.unit <= 2 and ur.unit.paragraph == self._paragraph_of(focus, ur):
+                target = focus
+        elif modality == "asserted" and not _proposal(run.heading):
+            for m in ur.rows("app.can"):
+                grp = "act" if m.group("act") else "act2"
+                act: ActionMention = ur.items[m.start(grp)]  # type: ignore[assignment]
+                if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end()] or "Q" in s:
+                    continue
+                performed_here = focus is not None and focus.unit == n and focus.action == act.ground
+                said_now = "W" in s or "R" in s or "Y" in s
+                if not (performed_here or said_now):
+                    break  # "you can stack red on orange": doable in principle or after steps left out; unjudged
+                if focus is not None and focus.action == act.ground:
+                    target = focus
+                else:
+                    target = _Focus(act.ground, line.state if line.known else None, line.id, n, False, False,  # type: ignore[arg-type]
+                                    _span(u, act))
+                rid = "app.can"
+                break
+            if rid is None and focus is not None and not focus.proposed and ur.matches("app.yes_after_needs") \
+                    and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1):
+                target, rid = focus, "app.yes_after_needs"
+            if rid is None:
+                for m in ur.rows("app.some"):
+                    grp = "act" if m.group("act") else "act2"
+                    act = ur.items[m.start(grp)]  # type: ignore[assignment]
+                    if "I" in s or "Q" in s or "n" in s or not line.known:
+                        continue
+                    state = line.state
+                    holds, msg = self.judge.some_applicable(act.name, state)
+                    self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, line.id,
+                                         state=_atoms(state), rules=("app.some",), modality=modality))
+                    return
+        if "R" in s and focus is not None and focus.unit == n:
+            focus.needs_listed = True
+        if rid is None or target is None or target.pre is None:
+            return
+        if modality in ("hypothetical",) or (modality == "proposed" and positive):
+            return
+        if target.judged and positive:
+            return
+        target.judged = True
+        holds, msg = self.judge.applicable(target.action, target.pre, positive)
+        self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, target.line, negative=not positive,
+                             state=_atoms(target.pre), after=None, rules=(rid,), modality=modality,
+                             action=target.action.text()))
+
+    @staticmethod
+    def _paragraph_of(focus: _Focus, ur: UnitReading) -> int:
+        return focus.paragraph
+
+    def _line_verdict(self, run: _Run, verdict: tuple[int, int, bool, str], line: LineOfReasoning, text: str) -> None:
+        """"Yes, that works." after a walk through a plan that no candidate holds: the plan is the
+        line's actions from the initial state, said to reach the goal; judged only when the line
+        is sure to hold the whole plan (two actions or more, all read, none lost)."""
+        start, end, says_pass, words = verdict
+        if "goal" in words.lower() or not says_pass or not line.known or len(line.actions) < 2:
+            return
+        if start - line.last > 400 or text.count("\n\n", line.last, start) > 1:
+            return
+        holds, msg = self.judge.plan(line)
+        self._add(run, Claim("plan_verdict", (start, end), words, holds, msg, line.id, state=_atoms(line.state),
+                             after=line.actions[-1].text(), rules=("verdict.line",), modality="asserted"))
+
+    def _add(self, run: _Run, claim: Claim) -> None:
+        claim.broken_before = run.lines[claim.line].broken is not None
+        run.claims.append(claim)
+
+
+def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
+    best = None
+    for k, m in ur.actions:
+        if k < c and ur.shape[k] == letter:
+            best = m
+    return best
+
+
+def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, list[int]]]:
+    """For each add (D) or delete (X) cue after `start`: (cue position, "add"/"del", the fact
+    positions it governs). A passive cue ("Pain a is added", "Province b, Planet b, Harmony
+    removed") governs the list right before it; an active one ("adds Pain a", "remove b→c,
+    Harmony") the list after it, up to the next cue or clause mark."""
+    cues = [(k, "add" if ch == "D" else "del") for k, ch in enumerate(s) if k > start and ch in "DX"]
+    taken: set[int] = set()
+    out: list[tuple[int, str, list[int]]] = []
+    for c, what in cues:
+        j = c - 1
+        gap = 0
+        while j > start and s[j] in "_~" and gap < 2:
+            j -= 1
+            gap += 1
+        run: list[int] = []
+        if j > start and s[j] in fact_letters and s[j] not in "DX":
+            gap = 0
+            while j > start and (s[j] in fact_letters or s[j] in ",&" or (s[j] == "_" and gap < 1)):
+                gap = gap + 1 if s[j] == "_" else 0
+                if s[j] in fact_letters and j not in taken and s[j - 1:j] not in ("N", "n"):
+                    run.append(j)
+                j -= 1
+        if run:
+            taken.update(run)
+            out.append((c, what, sorted(run)))
+    for c, what in cues:
+        if any(g[0] == c for g in out):
+            continue
+        k = c + 1
+        run = []
+        while k < len(s) and (s[k] in fact_letters or s[k] in ",&_~"):
+            if s[k] in fact_letters and k not in taken and s[k - 1] not in "Nn":
+                run.append(k)
+            k += 1
+        later_passive = {k for g in out for k in g[2]}
+        run = [k for k in run if k not in later_passive]
+        if run:
+            taken.update(run)
+            out.append((c, what, run))
+    return sorted(out)
+
+
+def _list_denied(s: str, k: int) -> bool:
+    """A fact in a list that a negative word after the list denies ("Province a, Planet a,
+    Harmony are false")."""
+    j = k + 1
+    while j < len(s) and s[j] in "F,&_":
+        j += 1
+    return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
+
+
+def _span(u: Unit, *mentions: object) -> tuple[int, int]:
+    toks = u.tokens
+    idx = [(m.i, m.j) for m in mentions if hasattr(m, "i")]
+    if not idx or not toks:
+        return u.span
+    return u.span
+
+
+def _atoms(state: frozenset[Atom] | None) -> list[str] | None:
+    return None if state is None else sorted("(" + " ".join(a) + ")" for a in state)
+
+
+def _modality(ur: UnitReading, heading: _Heading | None, u: Unit) -> str:
+    s = ur.shape
+    if u.end == "?" or s.startswith("Q") or "?" in s:
+        return "questioned"
+    if "I" in s:
+        return "hypothetical"
+    if "H" in s or "G" in s:
+        return "proposed"
+    if _proposal(heading) and (u.item is not None or u.bullet or u.indent):
+        return "proposed"
+    return "asserted"
+
+
+def _proposal(heading: _Heading | None) -> bool:
+    return heading is not None and heading.kind == "proposal"
+
+
+def _about_action(s: str, k: int) -> bool:
+    """"So can't.", "can't do that", "Attack a can't be done": a rejection of an action; not
+    "I can't verify", "I can't find a valid sequence"."""
+    rest = s[k + 1:k + 3]
+    return rest == "" or rest[0] in ".,;:!)A" or (rest[0] == "_" and (len(rest) == 1 or rest[1] in ".,;:!"))
+
+
+def _tag(s: str, k: int) -> str | None:
+    """"Province b (yes)", "Province b: no", "Province b ✓", "Province b -> no"."""
+    rest = s[k + 1:k + 5]
+    for lead in ("(", ":", ">", "_", ""):
+        if rest.startswith(lead) and rest[len(lead):len(lead) + 1] in ("Y", "N"):
+            nxt = rest[len(lead) + 1:len(lead) + 2]
+            if lead == "(" and nxt not in (")", ",", ""):
+                return None
+            if lead == "" and nxt not in (")", ",", "", ".", ";", "&"):
+                return None
+            return rest[len(lead)]
+    return None
+
+
+def _negated(s: str, k: int) -> bool:
+    """A list item denied: "no Province", "not Planet a", "Harmony is gone"."""
+    before = s[max(0, k - 2):k]
+    if before.endswith("N") or before.endswith("n") or before.endswith("n_") or before.endswith("N_"):
+        return True
+    return _gone(s, k)
+
+
+def _gone(s: str, k: int) -> bool:
+    after = s[k + 1:k + 4]
+    return after.startswith("X") or after.startswith("N") or after.startswith("nX") or after.startswith("_X") \
+        or after.startswith("n")
+
+
+def _denied(s: str, k: int) -> bool:
+    return s[max(0, k - 1):k] in ("N", "n")
+
+
+def _retracted_next(readings: list[UnitReading], n: int) -> bool:
+    """A claim the same step takes back: the unit itself, or the next one of its paragraph, opens
+    with a retraction ("No wait, a is still on b.")."""
+    here = readings[n]
+    if "B" in here.shape[1:]:
+        return True
+    if n + 1 < len(readings):
+        nxt = readings[n + 1]
+        if nxt.unit.step == here.unit.step and nxt.shape[:3].lstrip("~,").startswith("B"):
+            return True
+    return False
+
+
+def _link(claims: list[Claim]) -> None:
+    """Roots and consequences (thinking-claims.md): on a line, a false claim after the line's
+    first false claim and after an inapplicable action it took follows that root; a false claim
+    repeating an earlier one (same kind, atom and action, or the same rule) follows the first."""
+    first_on_line: dict[int, Claim] = {}
+    seen: dict[tuple, Claim] = {}
+    for c in claims:
+        if c.holds is not False or c.retracted:
+            continue
+        key = (c.kind, c.atom, c.after, c.negative, c.action) if c.kind != "rule" else ("rule", c.message)
+        if key in seen:
+            c.follows = seen[key].span
+            continue
+        seen[key] = c
+        root = first_on_line.get(c.line)
+        if root is not None and c.kind in ("state", "effect", "goal", "plan_verdict") and c.broken_before:
+            c.follows = root.span
+            continue
+        first_on_line.setdefault(c.line, c)

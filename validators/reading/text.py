@@ -1,0 +1,159 @@
+"""The text of a trace, segmented once: the parser's steps, then the sentences and list items
+inside each, as tokens with spans.
+
+Every free-text reader works on these units, so a sentence boundary, a list marker or a bold
+word is decided in one place:
+
+* a **unit** is a list item's first sentence, or a sentence of prose; a line break always ends
+  one (models write one claim a line in state lists and walk-throughs), and so do ".", "!" and
+  "?" before white space (not "e.g.", not a decimal point);
+* a list item's marker ("3.", "3)", "(3)", "Step 3:", "-", "*", "•") is kept apart from the
+  unit's tokens, with its number and whether it is a bullet;
+* markdown emphasis ("**", "__", backticks, "#" headings) is not a token: "**Attack a**" reads
+  as "Attack a";
+* tokens are lower-cased words (apostrophes kept: "can't"), numbers and the punctuation that
+  carries meaning here (parentheses, commas, colons, arrows, "=", ticks and crosses); "->",
+  "=>" and "→" are one arrow token.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+_TOKEN = re.compile(
+    r"(?P<num>\d+(?:\.\d+)?)"
+    r"|(?P<word>[A-Za-z\u00c0-\u024f](?:[A-Za-z\u00c0-\u024f0-9_]|['\u2019](?=[A-Za-z])|-(?=[A-Za-z0-9]))*)"
+    r"|(?P<arrow>->|=>|→|⇒|⟶)"
+    r"|(?P<punct>[()\[\],;:=+?!✓✔✗✘❌<>/])"
+    r"|(?P<dot>\.)")
+_MARKER = re.compile(
+    r"[ \t]*(?:[*_#>]+[ \t]*)?(?:"
+    r"(?P<step>(?:step|move|action)[ \t]*(?P<snum>\d{1,3})\b[ \t]*[*_]*[ \t]*[:.)\-]?)"
+    r"|(?P<num>\d{1,3})[ \t]*[.)](?=[ \t]+\S)"
+    r"|\((?P<pnum>\d{1,3})\)(?=[ \t]+\S)"
+    r"|(?P<bullet>[-*+•‣▪◦])(?=[ \t]+\S))[ \t]*(?:[*_]+[ \t]*)?", re.I)
+_SENTENCE_END = re.compile(r"(?<![A-Za-z]\.[A-Za-z])(?<!\be\.g)(?<!\bi\.e)[.!?](?=[\s*_)\"']|$)")
+_LINE = re.compile(r"[^\n]*\n?")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    start: int
+    end: int
+    norm: str   # lower case; arrows as "->", curly apostrophes as "'"
+    kind: str   # "word", "num", "punct", "arrow", "dot"
+
+
+@dataclass(slots=True)
+class Unit:
+    """One sentence or list item's first sentence: the smallest thing a claim is read from."""
+
+    index: int
+    step: int
+    span: tuple[int, int]          # the unit's text, marker included, without surrounding blanks
+    body: int                      # where the text after the marker starts
+    tokens: list[Token]
+    paragraph: int
+    line_start: bool               # the unit opens a line
+    item: int | None = None        # the number of the list item it opens
+    bullet: bool = False           # it opens a bullet line
+    indent: int = 0
+    end: str = ""                  # its last mark: ".", "?", "!", ":" or ""
+
+    @property
+    def words(self) -> list[str]:
+        return [t.norm for t in self.tokens]
+
+    def text(self, trace: str) -> str:
+        return trace[self.span[0]:self.span[1]]
+
+
+@dataclass
+class Reading:
+    """A trace read once: its units in order, and where each step's units start."""
+
+    text: str
+    units: list[Unit]
+    step_starts: list[int] = field(default_factory=list)
+
+    def unit_at(self, pos: int) -> Unit | None:
+        starts = [u.span[0] for u in self.units]
+        k = bisect.bisect_right(starts, pos) - 1
+        return self.units[k] if k >= 0 else None
+
+
+def tokens_of(text: str, start: int, end: int) -> list[Token]:
+    out = []
+    for m in _TOKEN.finditer(text, start, end):
+        kind = m.lastgroup or "punct"
+        norm = m.group().lower().replace("\u2019", "'")
+        if kind == "arrow":
+            norm = "->"
+        out.append(Token(m.start(), m.end(), norm, kind))
+    return out
+
+
+def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Sentence spans of one line's text (no line break inside)."""
+    out = []
+    pos = start
+    for m in _SENTENCE_END.finditer(text, start, end):
+        if m.end() - pos > 0 and text[pos:m.end()].strip():
+            out.append((pos, m.end()))
+        pos = m.end()
+    if text[pos:end].strip():
+        out.append((pos, end))
+    return out
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and (text[start].isspace() or text[start] in "*_#`>"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in "*_`"):
+        end -= 1
+    return start, end
+
+
+def read_text(text: str, step_spans: Sequence[tuple[int, int]] = ()) -> Reading:
+    """Units of `text`, each placed in the parser step its start falls in (step 0 when none)."""
+    starts = sorted(s for s, _ in step_spans) or [0]
+    units: list[Unit] = []
+    paragraph = 0
+    blank = False
+    pos = 0
+    for line_m in _LINE.finditer(text):
+        line = line_m.group()
+        if not line:
+            break
+        l0, l1 = line_m.start(), line_m.start() + len(line.rstrip("\r\n"))
+        if not text[l0:l1].strip():
+            blank = True
+            continue
+        if blank and units:
+            paragraph += 1
+        blank = False
+        indent = len(line) - len(line.lstrip(" \t"))
+        marker = _MARKER.match(text, l0, l1)
+        body = marker.end() if marker else l0
+        number = None
+        bullet = False
+        if marker:
+            raw = marker.group("snum") or marker.group("num") or marker.group("pnum")
+            number = int(raw) if raw else None
+            bullet = raw is None
+        for k, (s0, s1) in enumerate(_sentences(text, body, l1)):
+            a, b = _trim(text, s0, s1)
+            if a >= b:
+                continue
+            first = k == 0
+            span = (l0 + indent if first and marker else a, b)
+            toks = tokens_of(text, a, b)
+            last = text[b - 1] if text[b - 1] in ".?!:" else ""
+            step = max(0, bisect.bisect_right(starts, span[0]) - 1)
+            units.append(Unit(len(units), step, span, a, toks, paragraph, first,
+                              number if first else None, bullet and first, indent, last))
+        pos = l1
+    return Reading(text, units, starts)
