@@ -33,6 +33,16 @@ class Judge:
             return False, f"says {self.named(atom)} holds {where}, but it does not hold"
         return False, f"says {self.named(atom)} does not hold {where}, but it holds"
 
+    def state_any(self, state: frozenset[Atom], predicate: str, positive: bool, where: str) -> tuple[bool, str]:
+        """"Pain" / "no Province" in a state list: some fact of the predicate holds, or none."""
+        have = sorted(a for a in state if a[0] == predicate)
+        if bool(have) == positive:
+            return True, f"{'some' if positive else 'no'} {predicate} fact holds {where}: right"
+        if positive:
+            return False, f"says some {predicate} fact holds {where}, but none does"
+        return False, f"says no {predicate} fact holds {where}, but {', '.join(map(atom_name, have))} " \
+                      f"{'holds' if len(have) == 1 else 'hold'}"
+
     def effect(self, action: GroundAction, atom: Atom, what: str) -> tuple[bool, str]:
         adds = ", ".join(map(atom_name, sorted(action.add))) or "nothing"
         dels = ", ".join(map(atom_name, sorted(action.delete))) or "nothing"

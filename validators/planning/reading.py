@@ -17,6 +17,7 @@ follows (`Claim.follows`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -32,12 +33,12 @@ from validators.reading.text import Reading, Unit, read_text
 LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
           "hedge": "H", "guess": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
           "initially": "Z", "cause": "U", "means": "M", "goal": "O", "goal_met": "P", "works": "V", "plan": "L",
-          "step": "J", "question": "Q", "general": "g", "neg": "n", "kept": "k", "filler": "~"}
+          "step": "J", "question": "Q", "general": "g", "neg": "n", "kept": "k", "filler": "~", "contrast": "c"}
 PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept", "goal", "goal_met", "works",
             "state", "initially", "after", "cause", "means", "cond", "hedge", "guess", "can", "yes", "no", "neg",
-            "now", "general", "plan", "step", "filler")
+            "now", "general", "plan", "step", "contrast", "filler")
 _RANK = {c: k for k, c in enumerate(PRIORITY)}
-PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
+PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
          "and": "&", "&": "&", "/": ","}
 STATE_REACH = 3      # units after a line's last action that a bare "Yes."/state list may speak of it
 ANCHOR_PARAGRAPHS = 1
@@ -120,6 +121,7 @@ class _Focus:
     proposed: bool
     span: tuple[int, int]
     paragraph: int = -1
+    item: bool = False
     needs_listed: bool = False
     judged: bool = False
     rejected: bool = False
@@ -206,6 +208,8 @@ class ClaimReader:
         readings = [read_unit(u, self.words) for u in units]
         next_verdict = 0
         prev_modality = "asserted"
+        pending_can: tuple[str, int] | None = None
+        pending_some: tuple[str, int] | None = None
         for n, ur in enumerate(readings):
             u = ur.unit
             shape = ur.shape
@@ -245,6 +249,27 @@ class ClaimReader:
                 line = self._after(run, line, m_after.ground, u)  # type: ignore[arg-type]
             performs = (head_m is not None and head_act and modality in ("asserted", "proposed")
                         and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")])
+            if performs and pending_can is not None and head_m is not None and head_m.name == pending_can[0] \
+                    and n - pending_can[1] <= 1 and line.known:
+                holds, msg = self.judge.applicable(head_m.ground, line.state, True)  # type: ignore[arg-type]
+                self._add(run, Claim("applicability", readings[pending_can[1]].unit.span,
+                                     readings[pending_can[1]].unit.text(text), holds, msg, line.id,
+                                     state=_atoms(line.state), rules=("app.can_then_named",), modality="asserted",
+                                     action=head_m.ground.text()))  # type: ignore[union-attr]
+            pending_can = None
+            if modality == "asserted" and BY_ID["app.can_unnamed"].regex.search(shape):
+                pending_can = (next(m for _, m in ur.actions if m.ground is None).name, n)
+            if pending_some is not None:
+                if n - pending_some[1] == 1 and u.paragraph == readings[pending_some[1]].unit.paragraph \
+                        and BY_ID["app.all_present"].regex.search(shape) and line.known:
+                    holds, msg = self.judge.some_applicable(pending_some[0], line.state)
+                    first = readings[pending_some[1]].unit
+                    self._add(run, Claim("applicability", (first.span[0], u.span[1]), text[first.span[0]:u.span[1]],
+                                         holds, msg, line.id, state=_atoms(line.state), rules=("app.some_needs", "app.all_present"),
+                                         modality="asserted"))
+                pending_some = None
+            if modality == "asserted" and BY_ID["app.some_needs"].regex.search(shape):
+                pending_some = (next(m for _, m in ur.actions if m.ground is None).name, n)
             if performs:
                 assert head_m is not None and head_m.ground is not None
                 ground = head_m.ground
@@ -256,13 +281,17 @@ class ClaimReader:
                         pre = line.state
                 self._close_focus(run, text)
                 run.focus = _Focus(ground, pre, line.id, n, True, modality == "proposed" or _proposal(run.heading),
-                                   _span(u, head_m), paragraph=u.paragraph)
+                                   _span(u, head_m), paragraph=u.paragraph, item=u.item is not None)
                 self._perform(line, ground, u.span[1], u.item is not None)
             elif head_m is not None and head_m.ground is not None:
                 self._close_focus(run, text)
                 pre = line.state if line.known else None
                 run.focus = _Focus(head_m.ground, pre, line.id, n, False, modality != "asserted", _span(u, head_m),
                                    paragraph=u.paragraph)
+            elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
+                only = next(m for _, m in ur.actions if m.ground is not None)
+                run.focus = _Focus(only.ground, line.state if line.known else None, line.id, n, False,  # type: ignore[arg-type]
+                                   modality != "asserted", _span(u, only), paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted" and u.item is not None:
                 line.lose()
             if modality == "asserted" and any(m.ground is None and any(a is not None for a in m.args)
@@ -354,13 +383,15 @@ class ClaimReader:
         if modality in ("asserted", "proposed") and "n" not in s and "N" not in s and "A" not in s:
             fired = [rid for rid in ("rule.req", "rule.add", "rule.del") if ur.matches(rid)]
             if fired:
-                groups = _cue_groups(s, -1, "fR")
+                groups = _cue_groups(s, -1, "fF")
                 for c, what, ks in groups:
                     act = _nearest(ur, c, "a")
                     if act is None:
                         continue
                     for k in ks:
                         f = ur.items[k]
+                        if f.atom is not None and len(f.atom) > 1:  # type: ignore[union-attr]
+                            continue
                         holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                         self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                              rules=(f"rule.{what}",), modality=modality))
@@ -372,8 +403,8 @@ class ClaimReader:
                 if act is None or act.ground is None:
                     continue
                 m_i = next(i for i, m in ur.actions if m is act)
-                if "I" in s[m_i:c] or "M" in s[m_i:c] and what == "del" and False:
-                    continue
+                if "R" in s[m_i:c] or "I" in s[m_i:c] or "M" in s[m_i:c] and what == "del" and "D" not in s[m_i:c]:
+                    continue  # "Requires Province a (which is removed)": the state, not an effect
                 for k in ks:
                     f = ur.items[k]
                     judged_facts.add(k)
@@ -390,6 +421,16 @@ class ClaimReader:
                         holds, msg = self.judge.effect(act.ground, f.atom, "add")
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
+        # a numbered step of a walk that takes the action and states its effects presents it as doable
+        if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
+                and focus.pre is not None and readings_item(run, focus) and any(
+                    c.kind == "effect" and c.after == focus.action.text() for c in run.claims[-8:]) \
+                and n - focus.unit <= 1:
+            focus.judged = True
+            holds, msg = self.judge.applicable(focus.action, focus.pre, True)
+            self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, focus.line,
+                                 state=_atoms(focus.pre), rules=("app.walk",), modality=modality,
+                                 action=focus.action.text()))
         # the state after an action: an arrow list, or the lines under "After Attack a:"
         arrow = ur.rows("effect.arrow")
         after_act: GroundAction | None = None
@@ -435,7 +476,29 @@ class ClaimReader:
         about_init = "Z" in s or (heading is not None and heading.kind == "initial")
         state_list = ur.matches("state.list") or (heading is not None and heading.kind in ("state", "initial")
                                                  and (u.bullet or u.indent or u.item is None))
+        rule_talk = "a" in s and "A" not in s and any(ch in s for ch in "RDX")
+        need_at = s.find("R")
+        after_step = _AFTER_STEP.search(s)
+        step_state: frozenset[Atom] | None = None
+        if after_step is not None:
+            kth = _number_after(ur, after_step.end() - 1)
+            if kth is None or run.item_base is None or not 0 < run.item_base + kth <= len(line.actions) \
+                    or not line.known_at(run.item_base + kth):
+                return  # "After step 5, we have ...": a state we cannot place
+            step_state = line.states[run.item_base + kth]
         for k, f in ur.facts:
+            if rule_talk or (state_list and need_at >= 0 and k > need_at):
+                continue
+            if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
+                    and (s[k + 1:k + 2] in ("", ",", ".", ";", "&")) and _item_start(s, k):
+                positive = not (_negated(s, k) or _list_denied(s, k))
+                holds, msg = self.judge.state_any(line.state, f.predicate, positive,
+                                                  "after " + ", ".join(a.text() for a in line.actions)
+                                                  if line.actions else "in the initial state")
+                self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, negative=not positive,
+                                     state=_atoms(line.state), rules=("state.list",), modality=modality,
+                                     after=line.actions[-1].text() if line.actions else None))
+                continue
             if k in judged_facts or f.atom is None:
                 continue
             tag = _tag(s, k)
@@ -444,21 +507,23 @@ class ClaimReader:
             if tag is not None:
                 rid, positive = "fact.tag", tag == "Y"
             elif state_list and not ur.actions:
-                rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k))
+                rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k))
             elif _gone(s, k) and not ur.actions and not in_needs:
                 rid, positive = "state.gone", False
             elif _denied(s, k) and not ur.actions and not in_needs and ("S" in s or "W" in s):
                 rid, positive = "state.no", False
             if rid is None:
                 continue
-            if rid == "fact.tag" and not in_needs and not about_init and "S" not in s and "W" not in s:
+            if rid == "fact.tag" and not in_needs and not about_init and "S" not in s and "W" not in s and "T" not in s:
                 in_needs = focus is not None and n - focus.unit <= 1 and focus.paragraph == u.paragraph
                 if not in_needs:
                     continue
             if rid in ("state.list", "state.gone", "state.no") and focus is not None and focus.unit == n and focus.performed \
                     and "S" not in s and "W" not in s and "T" not in s:
                 continue  # facts beside an action just taken: before or after it is not said
-            if about_init:
+            if step_state is not None:
+                state, where = step_state, f"after step {kth} of the list"
+            elif about_init:
                 state, where = self.init, "in the initial state"
             elif in_needs and focus is not None and focus.line == line.id:
                 state, where = focus.pre, f"before {focus.action.text()}"
@@ -478,7 +543,7 @@ class ClaimReader:
                                  after=line.actions[-1].text() if line.actions else None))
         # goal
         if ur.matches("goal.met") and "n" not in s and "N" not in s and line.known and line.actions \
-                and "I" not in s and "H" not in s:
+                and "I" not in s and "H" not in s and not ur.facts:
             unmet = unmet_goals(self.task.problem, line.state)
             holds, msg = self.judge.goal(line.actions, unmet)
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
@@ -512,10 +577,11 @@ class ClaimReader:
             for m in ur.rows("app.can"):
                 grp = "act" if m.group("act") else "act2"
                 act: ActionMention = ur.items[m.start(grp)]  # type: ignore[assignment]
-                if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end()] or "Q" in s:
-                    continue
+                if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end()] or "Q" in s \
+                        or "M" in s[:m.start()] or re.search(r"c[^.]*[RNK]", s[m.end():]):
+                    continue  # "To get Pain a, we can Attack a", "we can Feast a from c ..., but we need Harmony"
                 performed_here = focus is not None and focus.unit == n and focus.action == act.ground
-                said_now = "W" in s or "R" in s or "Y" in s
+                said_now = "W" in s or "R" in s or "U" in s
                 if not (performed_here or said_now):
                     break  # "you can stack red on orange": doable in principle or after steps left out; unjudged
                 if focus is not None and focus.action == act.ground:
@@ -529,15 +595,13 @@ class ClaimReader:
                     and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1):
                 target, rid = focus, "app.yes_after_needs"
             if rid is None:
-                for m in ur.rows("app.some"):
-                    grp = "act" if m.group("act") else "act2"
-                    act = ur.items[m.start(grp)]  # type: ignore[assignment]
-                    if "I" in s or "Q" in s or "n" in s or not line.known:
-                        continue
-                    state = line.state
-                    holds, msg = self.judge.some_applicable(act.name, state)
+                if ur.matches("app.some_needs") and re.search(r"Y[~_]*[.!]?$", s) and line.known \
+                        and not any(ch in s for ch in "IQn"):
+                    act = next(m for _, m in ur.actions if m.ground is None)
+                    holds, msg = self.judge.some_applicable(act.name, line.state)
                     self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, line.id,
-                                         state=_atoms(state), rules=("app.some",), modality=modality))
+                                         state=_atoms(line.state), rules=("app.some_needs", "app.all_present"),
+                                         modality=modality))
                     return
         if "R" in s and focus is not None and focus.unit == n:
             focus.needs_listed = True
@@ -575,6 +639,10 @@ class ClaimReader:
         run.claims.append(claim)
 
 
+def readings_item(run: _Run, focus: _Focus) -> bool:
+    return focus.item
+
+
 def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
     best = None
     for k, m in ur.actions:
@@ -594,13 +662,13 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
     for c, what in cues:
         j = c - 1
         gap = 0
-        while j > start and s[j] in "_~" and gap < 2:
+        while j > start and s[j] in "_()g" and gap < 4:
             j -= 1
             gap += 1
         run: list[int] = []
         if j > start and s[j] in fact_letters and s[j] not in "DX":
             gap = 0
-            while j > start and (s[j] in fact_letters or s[j] in ",&" or (s[j] == "_" and gap < 1)):
+            while j > start and (s[j] in fact_letters or s[j] in ",&g" or (s[j] == "_" and gap < 1)):
                 gap = gap + 1 if s[j] == "_" else 0
                 if s[j] in fact_letters and j not in taken and s[j - 1:j] not in ("N", "n"):
                     run.append(j)
@@ -623,6 +691,41 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
             taken.update(run)
             out.append((c, what, run))
     return sorted(out)
+
+
+_AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
+
+
+def _number_after(ur: UnitReading, k: int) -> int | None:
+    tok_i = 0
+    count = 0
+    for n, item in enumerate(ur.items):
+        if n == k:
+            break
+    # the token behind letter k: letters and tokens align except for mentions and multi-token cues
+    pos = 0
+    for n in range(k):
+        item = ur.items[n]
+        pos = item.j if item is not None and hasattr(item, "j") else pos + 1
+    del tok_i, count
+    toks = ur.unit.tokens
+    return int(toks[pos].norm) if pos < len(toks) and toks[pos].kind == "num" and toks[pos].norm.isdigit() else None
+
+
+def _item_start(s: str, k: int) -> bool:
+    """A predicate named alone as a list item ("no Province", "- Pain"), not "red is not clear"."""
+    j = k - 1
+    if j >= 0 and s[j] in "Nn":
+        j -= 1
+    return j < 0 or s[j] in ",:&(;"
+
+
+def _list_negated(s: str, k: int) -> bool:
+    """"No Harmony, Province c, Planet c": a "no" opening the list denies every item."""
+    j = k - 1
+    while j >= 0 and s[j] in "Ff,&" and k - j < 16:
+        j -= 1
+    return j >= 0 and s[j] in "Nn" and (j == 0 or s[j - 1] in ",:(~")
 
 
 def _list_denied(s: str, k: int) -> bool:
@@ -712,6 +815,9 @@ def _retracted_next(readings: list[UnitReading], n: int) -> bool:
         nxt = readings[n + 1]
         if nxt.unit.step == here.unit.step and nxt.shape[:3].lstrip("~,").startswith("B"):
             return True
+        if nxt.unit.paragraph == here.unit.paragraph and nxt.shape.startswith("c") and "R" in nxt.shape \
+                and "C" in here.shape:
+            return True  # "Now, we can use Overcome c from b. But to do that, we need ...": checked next, not asserted
     return False
 
 
