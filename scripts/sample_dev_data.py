@@ -19,7 +19,7 @@ from scripts.verdict_snapshot import DEV, REPO
 OUT = REPO / "tests" / "data" / "dev"
 # The thinking files are copied whole: their tests check hand annotations of named traces.
 WHOLE = 10**9
-PER_GROUP = {"thinking_claims_dev.jsonl": WHOLE, "planbench_r1_thinking.jsonl": WHOLE, "countdown_sos.jsonl": 2}
+PER_GROUP = {"thinking_claims_dev_v2.jsonl": WHOLE, "planbench_r1_thinking.jsonl": WHOLE, "countdown_sos.jsonl": 2}
 DEFAULT_PER_GROUP = 5
 NOT_COPIED = {"searchformer_reference.jsonl"}  # CC BY-NC 4.0
 

@@ -30,7 +30,7 @@ class _Sentence:
 
 
 def _traces() -> list[tuple[ClaimReader, str]]:
-    rows = load_dev("planbench_r1_thinking.jsonl") + load_dev("thinking_claims_dev.jsonl")
+    rows = load_dev("planbench_r1_thinking.jsonl") + load_dev("thinking_claims_dev_v2.jsonl")
     readers = []
     for r in rows:
         rec = record_from_json(r)

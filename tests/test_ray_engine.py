@@ -112,7 +112,7 @@ def dev_mix(per_file: dict[str, int]) -> list[bytes]:
 
 
 DEV_MIX = {"maze_beyond_semantics.jsonl": 70, "countdown_sos.jsonl": 60, "planbench_plans.jsonl": 60,
-           "planbench_r1_thinking.jsonl": 16, "thinking_claims_dev.jsonl": 6, "planbench_verification.jsonl": 30}
+           "planbench_r1_thinking.jsonl": 16, "thinking_claims_dev_v2.jsonl": 6, "planbench_verification.jsonl": 30}
 
 
 def test_same_verdicts_as_the_local_engine_on_dev_data(cluster, tmp_path):

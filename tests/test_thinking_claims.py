@@ -1,7 +1,7 @@
 """Claims inside R1-style thinking on planning problems (issue 15, ../shared/docs/thinking-claims.md).
 
 The minimal records are the issue's own; the dev figures are a floor measured on
-`thinking_claims_dev.jsonl` (13 R1 traces, every false claim annotated by span).
+`thinking_claims_dev_v2.jsonl` (13 R1 traces, every false claim annotated by span).
 """
 
 from __future__ import annotations
@@ -188,21 +188,22 @@ def test_a_state_recap_after_an_action_is_judged_as_a_state_not_as_its_effects()
 
 @pytest.fixture(scope="module")
 def dev_score():
-    return score_rows(load_dev("thinking_claims_dev.jsonl"))
+    return score_rows(load_dev("thinking_claims_dev_v2.jsonl"))
 
 
 def test_dev_annotations_floor(dev_score) -> None:
-    """The issue's targets, precision >= 0.9 and recall >= 0.7 (measured 0.938 and 0.723, printed).
-    These 13 traces are also what the reader was tuned on: independent reviews of flags drawn from
-    the 27 unannotated R1 traces measure the rest (docs/thinking-claims-reviews.md)."""
+    """The v1 reader on the v2 annotations (roots and consequences; bench/claims_score.py):
+    measured flags that are real errors 0.957, roots found 0.375 (6/16), first root 10/13. These
+    13 traces are what that reader was tuned on, so the figure is an upper bound (issue: on
+    held-out traces 0.79 and 1 root of 16)."""
     print("\n" + dev_score.summary())
-    assert dev_score.precision >= 0.93
-    assert dev_score.recall >= 0.70
+    assert dev_score.precision >= 0.95
+    assert dev_score.recall >= 0.37
     assert dev_score.traces_right == 13
 
 
 def test_clean_traces_stay_clean_on_mystery(dev_score) -> None:
-    rows = {r["id"]: r for r in load_dev("thinking_claims_dev.jsonl")}
+    rows = {r["id"]: r for r in load_dev("thinking_claims_dev_v2.jsonl")}
     for t in dev_score.traces:
         if not rows[t.id]["expected"]["claims"]["errors"] and rows[t.id]["domain"] == "mystery_blocksworld":
             assert t.flagged == 0, (t.id, [f["message"] for f in t.false_flags])
@@ -215,7 +216,7 @@ def test_traces_of_one_problem_audited_at_once_get_their_own_verdicts() -> None:
     import json
     from concurrent.futures import ThreadPoolExecutor
 
-    row = max(load_dev("thinking_claims_dev.jsonl"), key=lambda r: len(r["trace"]))
+    row = max(load_dev("thinking_claims_dev_v2.jsonl"), key=lambda r: len(r["trace"]))
     variants = [{**row, "trace": row["trace"][: len(row["trace"]) * k // 8]} for k in range(1, 9)]
 
     def verdict(v: dict) -> str:
@@ -303,7 +304,7 @@ def test_settled_plans_and_contradicted_answers_on_the_dev_annotations() -> None
         return " ".join(text.lower().replace("(", " ").replace(")", " ").replace(",", " ").split())
 
     agree = 0
-    for row in load_dev("thinking_claims_dev.jsonl"):
+    for row in load_dev("thinking_claims_dev_v2.jsonl"):
         ann = row["expected"]["claims"]
         result = audit_record(record_from_json(row))
         conclusion = result.replay.notes["thinking"]["conclusion"]

@@ -170,6 +170,19 @@ class ClaimReader:
         self.words = TaskWords.of(task, vocab)
         self.init = task.problem.init
         self.judge = J.Judge(task, vocab)
+        self._memo: dict[tuple[str, ...], UnitReading] = {}
+
+    def _read_unit(self, u: Unit) -> UnitReading:
+        """`read_unit`, remembered by the unit's words: traces repeat the same sentences ("Yes.",
+        "Harmony (yes)"), and a unit's reading depends on its tokens alone."""
+        key = tuple(t.norm for t in u.tokens)
+        hit = self._memo.get(key)
+        if hit is None:
+            if len(self._memo) > 50_000:
+                self._memo.clear()
+            hit = self._memo[key] = read_unit(u, self.words)
+            return hit
+        return UnitReading(u, hit.shape, hit.items, hit.actions, hit.facts, hit.cues)
 
     # -- lines ---------------------------------------------------------------------------------
     def _new_line(self, run: _Run, pos: int) -> LineOfReasoning:
@@ -205,7 +218,7 @@ class ClaimReader:
         units = reading.units
         run = _Run()
         line = self._new_line(run, 0)
-        readings = [read_unit(u, self.words) for u in units]
+        readings = [self._read_unit(u) for u in units]
         next_verdict = 0
         prev_modality = "asserted"
         pending_can: tuple[str, int] | None = None

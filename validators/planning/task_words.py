@@ -81,6 +81,7 @@ class TaskWords:
     arrow_predicate: str | None = None
     predicate_words: dict[str, str] = field(default_factory=dict)
     arity: dict[str, int] = field(default_factory=dict)
+    object_firsts: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, task: Task, vocab: Vocabulary) -> "TaskWords":
@@ -100,6 +101,7 @@ class TaskWords:
                 toks = tuple(t.norm for t in tokens_of(word, 0, len(word)) if t.norm not in SKIP)
                 if toks and (vocab.bare_names or len(obj) > 1 or word != obj or vocab.object_nl(obj) == obj):
                     tw.objects.setdefault(toks, obj)
+        tw.object_firsts = {key[0] for key in tw.objects}
         for name, schema in task.domain.actions.items():
             heads = {name, name.replace("-", " ").replace("_", " ")}
             template = vocab.actions.get(name)
@@ -172,6 +174,8 @@ class TaskWords:
 
     # -- matching on a unit's tokens -------------------------------------------------------
     def _object_at(self, words: list[str], k: int) -> tuple[str, int] | None:
+        if k >= len(words) or words[k] not in self.object_firsts:
+            return None
         for n in (3, 2, 1):
             hit = self.objects.get(tuple(words[k:k + n]))
             if hit is not None and k + n <= len(words):
@@ -258,8 +262,11 @@ class TaskWords:
     def _fact_at(self, words: list[str], k: int) -> list[tuple[int, Atom | None, str, bool]]:
         w = words[k]
         best: list[tuple[int, Atom | None, str, bool]] = []
-        for phrase, absent in [(p, False) for p in self.fact_templates.get(w, ())] + [
-                (p, True) for p in self.absent] + [(p, False) for p in self.slot_first]:
+        candidates = [(p, False) for p in self.fact_templates.get(w, ())]
+        if self._object_at(words, k) is not None:  # templates that open with an object
+            candidates += [(p, True) for p in self.absent if p.words[0] == _SLOT] + [(p, False) for p in self.slot_first]
+        candidates += [(p, True) for p in self.absent if p.words[0] == w]
+        for phrase, absent in candidates:
             m = self._match(phrase, words, k)
             if m and (not best or m[0] > best[0][0]):
                 best = [(m[0], m[1], phrase.name, absent)]
