@@ -101,6 +101,18 @@ ROWS: tuple[Row, ...] = (
     # -- goal ------------------------------------------------------------------------------
     Row("goal.met", "goal +", r"O[~_]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O",
         "Now a craves b and b craves c. Goal achieved.", "doc"),
+    # -- headings: a unit ending in ":" says what the lines under it are, to the paragraph's end
+    Row("heading.proposal", "the items under it propose (not asserted)", r"[HGI].*:$", "Wait, maybe:", "doc"),
+    Row("heading.initial", "the lines under it speak of the initial state", r"Z[^A]*:$", "Initial state:", "R1"),
+    Row("heading.after", "the lines under it speak of the state after the action", r"T[~_]{0,2}A[^:]*:$",
+        "After Attack b:", "R1", "'- Pain added.' under it is an effect of Attack b"),
+    Row("heading.req", "the lines under it list needs", r"R.*:$", "Attack a requires:", "R1"),
+    Row("heading.add", "the lines under it list additions", r"D.*:$", "Feast b from c adds:", "R1"),
+    Row("heading.del", "the lines under it list deletions", r"X.*:$", "Attack a removes:", "R1"),
+    Row("heading.state", "the lines under it list the state", r"[SW].*:$", "Now the state is:", "doc"),
+    Row("heading.plan", "the list under it is a plan", r"L.*:$", "So the plan is:", "doc"),
+    Row("verdict.line", "plan verdict +: the line's actions from the initial state reach the goal", r"V",
+        "Yes, that works.", "doc", "judged only when the line surely holds the whole plan walked through"),
     # -- rules -----------------------------------------------------------------------------
     Row("rule.req", "rule: the action needs each predicate", r"^[~_g,]*(?P<act>a)[^AFQ]*?R(?=[^A]*[fF])",
         "Overcome needs Province of the other object and Pain.", "doc"),

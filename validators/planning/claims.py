@@ -133,7 +133,35 @@ def _judged_by_step(parsed: ParsedTrace, report: ClaimReport) -> dict[int, list[
 def step_findings(parsed: ParsedTrace, report: ClaimReport) -> tuple[list[StepVerdict], dict[int, dict[str, object]]]:
     """`step_verdicts` and `step_states` of one report, its claims placed in steps once."""
     by_step = _judged_by_step(parsed, report)
-    return _verdicts(parsed, by_step), _states(report, by_step)
+    states = _states(report, by_step)
+    _add_unjudged(parsed, report, states)
+    return _verdicts(parsed, by_step), states
+
+
+def _add_unjudged(parsed: ParsedTrace, report: ClaimReport, states: dict[int, dict[str, object]]) -> None:
+    """Claims read but left unjudged, with why, beside the judged ones of their step (the explorer
+    shows them in grey): a reader that says what it did not judge can be trusted with what it did."""
+    starts = [s.span[0] for s in parsed.graph]
+    for c in report.claims:
+        if c.holds is not None:
+            continue
+        idx = max(0, bisect.bisect_right(starts, c.span[0]) - 1)
+        entry = states.setdefault(idx, {"line_of_reasoning": {"id": c.line, "actions": list(c.line_actions or ())},
+                                        "judged_against": None, "claims": []})
+        entry.setdefault("unjudged", []).append(  # type: ignore[union-attr]
+            {"kind": c.kind, "text": _short(c.text, 160), "why": c.message, "modality": c.modality,
+             "rules": _rule_rows(c.rules)})
+
+
+def _rule_rows(ids: tuple[str, ...]) -> list[dict[str, str]]:
+    from validators.planning.claim_rules import BY_ID
+
+    out = []
+    for rid in ids:
+        row = BY_ID.get(rid)
+        out.append({"id": rid, "sets": row.sets, "example": row.example, "source": row.source} if row is not None
+                   else {"id": rid, "sets": "", "example": "", "source": ""})
+    return out
 
 
 def step_verdicts(parsed: ParsedTrace, report: ClaimReport) -> list[StepVerdict]:
@@ -199,6 +227,8 @@ def _states(report: ClaimReport, by_step: dict[int, list[Claim]]) -> dict[int, d
             "line_of_reasoning": {"id": line.id, "actions": list(first.line_actions or ())},
             "judged_against": judged_against,
             "claims": [{"kind": c.kind, "text": _short(c.text, 160), "holds": c.holds, "retracted": c.retracted,
-                        "message": c.message} for c in cs],
+                        "message": c.message, **({"modality": c.modality, "rules": _rule_rows(c.rules),
+                                                  "judged_against": c.state} if c.rules else {})}
+                       for c in cs],
         }
     return out

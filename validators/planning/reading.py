@@ -267,7 +267,7 @@ class ClaimReader:
                 holds, msg = self.judge.applicable(head_m.ground, line.state, True)  # type: ignore[arg-type]
                 self._add(run, Claim("applicability", readings[pending_can[1]].unit.span,
                                      readings[pending_can[1]].unit.text(text), holds, msg, line.id,
-                                     state=_atoms(line.state), rules=("app.can_then_named",), modality="asserted",
+                                     state=_atoms(line.state), rules=("app.can_unnamed",), modality="asserted",
                                      action=head_m.ground.text()))  # type: ignore[union-attr]
             pending_can = None
             if modality == "asserted" and BY_ID["app.can_unnamed"].regex.search(shape):
