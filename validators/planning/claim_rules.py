@@ -47,7 +47,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 # 27 unannotated traces of planbench_r1_thinking.jsonl); "planted": a sentence a tester wrote.
 ROWS: tuple[Row, ...] = (
     # -- line events -----------------------------------------------------------------------
-    Row("event.perform", "perform the head action", r"^[~J#:,()]*(?P<act>A)",
+    Row("event.perform", "perform the head action", r"^[~WJ#:,()]*(?:M[^A.]*?,[~W]*)?(?P<act>A)",
         "So Feast b from c.", "doc",
         "the action opens the unit, after filler words or a step label; not in a question, a condition "
         "or a rejection (modality)"),
@@ -81,10 +81,15 @@ ROWS: tuple[Row, ...] = (
     Row("fact.tag", "state: the tagged fact", r"(?P<fact>F)\(?[:>\-]?(?P<tag>[YN])\)?",
         "Province b (yes), Planet c (no).", "R1",
         "a fact with a yes/no tag; in a needs listing, about the state before the focus action"),
-    Row("state.list", "state: each fact listed", r"^[~,]*(?:S|W|Z)",
+    Row("state.list", "state: each fact listed", r"^[^FARDX]*(?:S|W|Z)",
         "Now, state: Planet a, b, c.", "doc", "a list presented as the state asserts each fact it lists"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
+    Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",
+        "Province b was not touched, so Province b is still there.", "R1"),
+    Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*[DX]|F_{0,2}[DX]",
+        "1. Feast c from a: needs c craves a. Yes. Gives Pain c, Province a.", "R1",
+        "the action in focus (named at the head of a unit just before, in the same paragraph)"),
     Row("state.no", "state -: a fact denied", r"(?:N|n)[~_]{0,1}(?P<fact>F)",
         "no Province b", "doc"),
     # -- effects ---------------------------------------------------------------------------

@@ -54,6 +54,14 @@ class UnitReading:
     actions: list[tuple[int, ActionMention]]
     facts: list[tuple[int, FactMention]]
     cues: UnitCues
+    starts: list[int] = field(default_factory=list)  # the token each letter starts at
+
+    def number_at(self, k: int) -> int | None:
+        """The number written at letter k ("step 3": the "#" after "J")."""
+        if not 0 <= k < len(self.starts):
+            return None
+        tok = self.unit.tokens[self.starts[k]]
+        return int(tok.norm) if tok.kind == "num" and tok.norm.isdigit() and len(tok.norm) < 4 else None
 
     def rows(self, row_id: str) -> list:
         return list(BY_ID[row_id].regex.finditer(self.shape))
@@ -74,6 +82,7 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             best[h.i] = h
     shape: list[str] = []
     items: list[object] = []
+    starts: list[int] = []
     a_list: list[tuple[int, ActionMention]] = []
     f_list: list[tuple[int, FactMention]] = []
     k = 0
@@ -81,6 +90,7 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
         if k in acts:
             m = acts[k]
             a_list.append((len(shape), m))
+            starts.append(k)
             shape.append("A" if m.ground is not None else "a")
             items.append(m)
             k = m.j
@@ -89,6 +99,7 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             while k in facts:
                 f = facts[k]
                 f_list.append((len(shape), f))
+                starts.append(k)
                 shape.append("F" if f.atom is not None else "f")
                 items.append(f)
                 nxt = f.j
@@ -98,15 +109,17 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             continue
         h = best.get(k)
         if h is not None:
+            starts.append(k)
             shape.append(LETTER.get(h.cls, "_"))
             items.append(h)
             k = max(h.j, k + 1)
             continue
         t = toks[k]
+        starts.append(k)
         shape.append(PUNCT.get(t.norm, "#" if t.kind == "num" else "_"))
         items.append(None)
         k += 1
-    return UnitReading(unit, "".join(shape), items, a_list, f_list, UnitCues(cue_hits))
+    return UnitReading(unit, "".join(shape), items, a_list, f_list, UnitCues(cue_hits), starts)
 
 
 @dataclass
@@ -122,6 +135,7 @@ class _Focus:
     span: tuple[int, int]
     paragraph: int = -1
     item: bool = False
+    shape: str = ""
     needs_listed: bool = False
     judged: bool = False
     rejected: bool = False
@@ -182,7 +196,7 @@ class ClaimReader:
                 self._memo.clear()
             hit = self._memo[key] = read_unit(u, self.words)
             return hit
-        return UnitReading(u, hit.shape, hit.items, hit.actions, hit.facts, hit.cues)
+        return UnitReading(u, hit.shape, hit.items, hit.actions, hit.facts, hit.cues, hit.starts)
 
     # -- lines ---------------------------------------------------------------------------------
     def _new_line(self, run: _Run, pos: int) -> LineOfReasoning:
@@ -240,6 +254,9 @@ class ClaimReader:
                     run.heading = None
             # -- line events
             head = ur.rows("event.perform")
+            if head and "M" in shape[:head[0].start("act")] and u.item is None \
+                    and not re.match(r"\)?\(J#\)", shape[head[0].end():]):
+                head = []  # "To get Pain a, Attack a.": a means, in prose; "(step 3)" or an item makes it a step
             head_act = head[0].group("act") if head else None
             head_m: ActionMention | None = ur.items[head[0].start("act")] if head else None  # type: ignore[assignment]
             if ur.matches("event.restart") and u.item is None:
@@ -260,7 +277,11 @@ class ClaimReader:
             if after:
                 m_after: ActionMention = ur.items[after[0].start("act")]  # type: ignore[assignment]
                 line = self._after(run, line, m_after.ground, u)  # type: ignore[arg-type]
-            performs = (head_m is not None and head_act and modality in ("asserted", "proposed")
+            described = bool(head) and re.match(r"[\)]?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
+                and u.item is None  # "Attack b removes Planet b": what it does, not a step taken
+            if described and run.focus is not None and head_m is not None and run.focus.action == head_m.ground:
+                described = True
+            performs = (head_m is not None and head_act and modality in ("asserted", "proposed") and not described
                         and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")])
             if performs and pending_can is not None and head_m is not None and head_m.name == pending_can[0] \
                     and n - pending_can[1] <= 1 and line.known:
@@ -294,7 +315,8 @@ class ClaimReader:
                         pre = line.state
                 self._close_focus(run, text)
                 run.focus = _Focus(ground, pre, line.id, n, True, modality == "proposed" or _proposal(run.heading),
-                                   _span(u, head_m), paragraph=u.paragraph, item=u.item is not None)
+                                   _span(u, head_m), paragraph=u.paragraph, item=u.item is not None,
+                                   shape=shape[head[0].start("act"):])
                 self._perform(line, ground, u.span[1], u.item is not None)
             elif head_m is not None and head_m.ground is not None:
                 self._close_focus(run, text)
@@ -393,7 +415,7 @@ class ClaimReader:
         focus = run.focus if run.focus is not None and n - run.focus.unit <= STATE_REACH else None
         asserted = modality == "asserted"
         # rules: an action named without objects, with what it needs or does
-        if modality in ("asserted", "proposed") and "n" not in s and "N" not in s and "A" not in s:
+        if modality == "asserted" and "n" not in s and "N" not in s and "A" not in s:
             fired = [rid for rid in ("rule.req", "rule.add", "rule.del") if ur.matches(rid)]
             if fired:
                 groups = _cue_groups(s, -1, "fF")
@@ -434,6 +456,19 @@ class ClaimReader:
                         holds, msg = self.judge.effect(act.ground, f.atom, "add")
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
+        if "A" not in s and ("D" in s or "X" in s) and focus is not None and focus.performed \
+                and focus.paragraph == u.paragraph and n - focus.unit <= 3 and ur.matches("effect.focus") \
+                and "R" not in s and "T" not in s and "a" not in s:
+            for c, what, ks in _cue_groups(s, -1, "F"):
+                if "I" in s[:c]:
+                    continue
+                for k in ks:
+                    f = ur.items[k]
+                    judged_facts.add(k)
+                    holds, msg = self.judge.effect(focus.action, f.atom, what)  # type: ignore[union-attr]
+                    self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
+                                         negative=what == "del", after=focus.action.text(), rules=("effect.focus",),
+                                         modality=modality))
         # a numbered step of a walk that takes the action and states its effects presents it as doable
         if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
                 and focus.pre is not None and readings_item(run, focus) and any(
@@ -494,14 +529,16 @@ class ClaimReader:
         after_step = _AFTER_STEP.search(s)
         step_state: frozenset[Atom] | None = None
         if after_step is not None:
-            kth = _number_after(ur, after_step.end() - 1)
+            kth = ur.number_at(after_step.end() - 1)
             if kth is None or run.item_base is None or not 0 < run.item_base + kth <= len(line.actions) \
                     or not line.known_at(run.item_base + kth):
                 return  # "After step 5, we have ...": a state we cannot place
             step_state = line.states[run.item_base + kth]
+        governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
+        means_at = s.find("M")
         for k, f in ur.facts:
-            if rule_talk or (state_list and need_at >= 0 and k > need_at):
-                continue
+            if rule_talk or (need_at >= 0 and k > need_at) or (means_at >= 0 and k > means_at):
+                continue  # "we need Province a", "to create c craves a": needs and goals, not the state
             if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
                     and (s[k + 1:k + 2] in ("", ",", ".", ";", "&")) and _item_start(s, k):
                 positive = not (_negated(s, k) or _list_denied(s, k))
@@ -520,9 +557,12 @@ class ClaimReader:
             if tag is not None:
                 rid, positive = "fact.tag", tag == "Y"
             elif state_list and not ur.actions:
-                rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k))
+                rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k)
+                                                   or governed.get(k) == "del")
             elif _gone(s, k) and not ur.actions and not in_needs:
                 rid, positive = "state.gone", False
+            elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not ur.actions and not in_needs:
+                rid, positive = "state.holds", True
             elif _denied(s, k) and not ur.actions and not in_needs and ("S" in s or "W" in s):
                 rid, positive = "state.no", False
             if rid is None:
@@ -580,7 +620,13 @@ class ClaimReader:
         if cant is not None and modality != "hypothetical":
             rid, positive = "app.cant", False
             grounded = [m for _, m in ur.actions if m.ground is not None]
-            if grounded:
+            ref = re.search(r"J#", s)
+            kth = ur.number_at(ref.end() - 1) if ref else None
+            if kth is not None and run.item_base is not None and 0 < run.item_base + kth <= len(line.actions) \
+                    and line.known_at(run.item_base + kth - 1):
+                at = run.item_base + kth - 1  # "so step 1 can't be done": the list's step 1, in the state before it
+                target = _Focus(line.actions[at], line.states[at], line.id, n, False, False, u.span)
+            elif grounded:
                 g = grounded[0].ground
                 target = focus if focus is not None and focus.action == g else _Focus(
                     g, line.state if line.known else None, line.id, n, False, False, _span(u, grounded[0]))
@@ -604,7 +650,9 @@ class ClaimReader:
                                     _span(u, act))
                 rid = "app.can"
                 break
-            if rid is None and focus is not None and not focus.proposed and ur.matches("app.yes_after_needs") \
+            checked = focus is not None and (not focus.proposed or BY_ID["app.yes_after_needs"].regex.search(s) and (
+                focus.needs_listed or readings_shape(run, focus).startswith(("A:F", "A):F"))))
+            if rid is None and focus is not None and checked and ur.matches("app.yes_after_needs") \
                     and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1):
                 target, rid = focus, "app.yes_after_needs"
             if rid is None:
@@ -620,6 +668,9 @@ class ClaimReader:
             focus.needs_listed = True
         if rid is None or target is None or target.pre is None:
             return
+        if not positive and target.performed and line.actions and line.actions[-1] == target.action \
+                and target.line == line.id:
+            _undo(line)  # "Feast c from a ... can't do": an action found impossible is not taken
         if modality in ("hypothetical",) or (modality == "proposed" and positive):
             return
         if target.judged and positive:
@@ -652,16 +703,29 @@ class ClaimReader:
         run.claims.append(claim)
 
 
+def readings_shape(run: _Run, focus: _Focus) -> str:
+    return focus.shape
+
+
 def readings_item(run: _Run, focus: _Focus) -> bool:
     return focus.item
 
 
+def _undo(line: LineOfReasoning) -> None:
+    line.actions.pop()
+    line.states.pop()
+    if line.broken is not None and line.broken >= len(line.actions):
+        line.broken = None
+
+
 def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
+    """The action nearest before the cue, if it is of the kind wanted: "after Succumb b, ... (since
+    Feast removed b craves a)" credits the removal to Feast, which names no objects: no claim."""
     best = None
     for k, m in ur.actions:
-        if k < c and ur.shape[k] == letter:
-            best = m
-    return best
+        if k < c:
+            best = (k, m)
+    return best[1] if best is not None and ur.shape[best[0]] == letter else None
 
 
 def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, list[int]]]:
@@ -707,22 +771,6 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
-
-
-def _number_after(ur: UnitReading, k: int) -> int | None:
-    tok_i = 0
-    count = 0
-    for n, item in enumerate(ur.items):
-        if n == k:
-            break
-    # the token behind letter k: letters and tokens align except for mentions and multi-token cues
-    pos = 0
-    for n in range(k):
-        item = ur.items[n]
-        pos = item.j if item is not None and hasattr(item, "j") else pos + 1
-    del tok_i, count
-    toks = ur.unit.tokens
-    return int(toks[pos].norm) if pos < len(toks) and toks[pos].kind == "num" and toks[pos].norm.isdigit() else None
 
 
 def _item_start(s: str, k: int) -> bool:
@@ -809,9 +857,8 @@ def _negated(s: str, k: int) -> bool:
 
 
 def _gone(s: str, k: int) -> bool:
-    after = s[k + 1:k + 4]
-    return after.startswith("X") or after.startswith("N") or after.startswith("nX") or after.startswith("_X") \
-        or after.startswith("n")
+    """"Harmony is gone", "Province b was not present any more", "Planet c: no"."""
+    return re.match(r"[:(]?_{0,2}(?:X|N|nX|n)", s[k + 1:k + 5]) is not None
 
 
 def _denied(s: str, k: int) -> bool:

@@ -144,7 +144,7 @@ class TaskWords:
             for t in vocab.phrasings.get("not " + pred, ()):
                 tw._add_fact(t, pred, absent=True)
             word = [w for w in plain.split() if w not in SKIP]
-            if word:
+            if word and word[0] not in CONNECT and len(word[0]) > 3:  # not "on", "in", "at": common words
                 tw.predicate_words[word[0]] = pred
         binary_fluents = [p for p, n in arities.items() if n == 2 and p not in task.domain.static_predicates]
         if len(binary_fluents) == 1:
@@ -269,7 +269,7 @@ class TaskWords:
         for phrase, absent in candidates:
             m = self._match(phrase, words, k)
             if m and (not best or m[0] > best[0][0]):
-                best = [(m[0], m[1], phrase.name, absent)]
+                best = [(m[0], m[1], phrase.name, absent != m[2])]
         if best and best[0][1] is not None:
             atom = best[0][1]
             if len(atom) == 2:  # a unary prefix predicate with a list: "Planet a, b and c"
@@ -294,9 +294,10 @@ class TaskWords:
             return [(k + 1, None, pred, False)]
         return best
 
-    def _match(self, phrase: _Phrase, words: list[str], k: int) -> tuple[int, Atom | None] | None:
+    def _match(self, phrase: _Phrase, words: list[str], k: int) -> tuple[int, Atom | None, bool] | None:
         pos = k
         args: list[str] = []
+        negated = False
         for w in phrase.words:
             if w == _SLOT:
                 hit = self._object_at(words, pos)
@@ -306,14 +307,17 @@ class TaskWords:
                 pos = hit[1]
             elif pos < len(words) and words[pos] == w:
                 pos += 1
+            elif args and pos + 1 < len(words) and words[pos] in ("not", "isn't", "aren't", "no") and words[pos + 1] == w:
+                pos += 2  # "red is not clear": the fact, denied (FactMention.absent_word)
+                negated = True
             elif pos < len(words) and words[pos].rstrip("s") == w and len(w) > 3:
                 pos += 1  # "Provinces a and c"
             else:
                 return None
         if not phrase.order:
-            return pos, (phrase.name,)
+            return pos, (phrase.name,), negated
         ordered = [args[i] for i in phrase.order] if len(set(phrase.order)) == len(args) else args
-        return pos, (phrase.name, *ordered)
+        return pos, (phrase.name, *ordered), negated
 
     def _list_after(self, words: list[str], pos: int, pred: str) -> list[tuple[int, Atom | None, str, bool]]:
         out = []

@@ -35,7 +35,10 @@ _MARKER = re.compile(
     r"|(?P<num>\d{1,3})[ \t]*[.)](?=[ \t]+\S)"
     r"|\((?P<pnum>\d{1,3})\)(?=[ \t]+\S)"
     r"|(?P<bullet>[-*+•‣▪◦])(?=[ \t]+\S))[ \t]*(?:[*_]+[ \t]*)?", re.I)
-_SENTENCE_END = re.compile(r"(?<![A-Za-z]\.[A-Za-z])(?<!\be\.g)(?<!\bi\.e)[.!?](?=[\s*_)\"']|$)")
+_SENTENCE_END = re.compile(r"(?<![A-Za-z]\.[A-Za-z])(?<!\be\.g)(?<!\bi\.e)(?<!(?<![\w.])\d)(?<!(?<![\w.])\d\d)"
+                           r"[.!?](?=[\s*_)\"']|$)")
+# a list written inline: "Maybe: 1. Pick up red. 2. Stack red on blue."
+_INLINE_ITEM = re.compile(r"(?:(?<=[:;.!?])|(?<=^))[ \t]*(?P<n>\d{1,2})[.)][ \t]+(?=[A-Za-z*])")
 _LINE = re.compile(r"[^\n]*\n?")
 
 
@@ -109,6 +112,21 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+def _inline_items(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, int | None]]:
+    """Sentences, each cut again where an inline list item starts ("Maybe: 1. Pick up red. 2. ..."),
+    with that item's number."""
+    out: list[tuple[int, int, int | None]] = []
+    for s0, s1 in spans:
+        cuts = [m for m in _INLINE_ITEM.finditer(text, s0, s1) if text[s0:m.start()].strip() or m.start() == s0]
+        pos, number = s0, None
+        for m in cuts:
+            if m.start() > pos and text[pos:m.start()].strip():
+                out.append((pos, m.start(), number))
+            pos, number = m.start(), int(m.group("n"))
+        out.append((pos, s1, number))
+    return out
+
+
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and (text[start].isspace() or text[start] in "*_#`>"):
         start += 1
@@ -144,16 +162,19 @@ def read_text(text: str, step_spans: Sequence[tuple[int, int]] = ()) -> Reading:
             raw = marker.group("snum") or marker.group("num") or marker.group("pnum")
             number = int(raw) if raw else None
             bullet = raw is None
-        for k, (s0, s1) in enumerate(_sentences(text, body, l1)):
+        for k, (s0, s1, inline) in enumerate(_inline_items(text, _sentences(text, body, l1))):
             a, b = _trim(text, s0, s1)
             if a >= b:
                 continue
             first = k == 0
             span = (l0 + indent if first and marker else a, b)
             toks = tokens_of(text, a, b)
+            if inline is not None:
+                toks = toks[1:] if toks and toks[0].kind == "num" else toks
+                toks = toks[1:] if toks and toks[0].norm in (".", ")") else toks
             last = text[b - 1] if text[b - 1] in ".?!:" else ""
             step = max(0, bisect.bisect_right(starts, span[0]) - 1)
-            units.append(Unit(len(units), step, span, a, toks, paragraph, first,
-                              number if first else None, bullet and first, indent, last))
+            units.append(Unit(len(units), step, span, a, toks, paragraph, first or inline is not None,
+                              inline if inline is not None else number if first else None, bullet and first, indent, last))
         pos = l1
     return Reading(text, units, starts)
