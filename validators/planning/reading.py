@@ -164,6 +164,7 @@ class _Run:
     roots: dict[int, Claim] = field(default_factory=dict)       # line id -> its first false claim
     said: dict[tuple, Claim] = field(default_factory=dict)      # repeated false claims -> the first
     last_list_number: int | None = None
+    moved: dict[int, int] = field(default_factory=dict)  # line id -> paragraph where it last moved
 
 
 class ClaimReader:
@@ -259,6 +260,7 @@ class ClaimReader:
                 head = []  # "To get Pain a, Attack a.": a means, in prose; "(step 3)" or an item makes it a step
             head_act = head[0].group("act") if head else None
             head_m: ActionMention | None = ur.items[head[0].start("act")] if head else None  # type: ignore[assignment]
+            actions_before, line_before = len(line.actions), line.id
             if ur.matches("event.restart") and u.item is None:
                 line = self._new_line(run, u.span[0])
                 run.item_base = None
@@ -327,11 +329,13 @@ class ClaimReader:
                 only = next(m for _, m in ur.actions if m.ground is not None)
                 run.focus = _Focus(only.ground, line.state if line.known else None, line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", _span(u, only), paragraph=u.paragraph)
-            elif ur.matches("event.unnamed") and modality == "asserted" and u.item is not None:
-                line.lose()
+            elif ur.matches("event.unnamed") and modality == "asserted":
+                line.lose()  # "Then put it down.": a step we cannot read; the line may have moved
             if modality == "asserted" and any(m.ground is None and any(a is not None for a in m.args)
                                               for _, m in ur.actions):
                 line.lose()  # "after unstacking orange": an action we read only in part; the line may have moved
+            if line.actions and (performs or after or len(line.actions) != actions_before or line.id != line_before):
+                run.moved[line.id] = u.paragraph
             # a heading sets what its lines are
             if u.end == ":":
                 run.heading = self._heading(ur, n, u, modality, line)
@@ -583,7 +587,8 @@ class ClaimReader:
             elif in_needs:
                 continue
             else:
-                state = line.state if line.known else None
+                anchored = not line.actions or u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
+                state = line.state if line.known and anchored else None
                 where = "after " + ", ".join(a.text() for a in line.actions) if line.actions else "in the initial state"
             if state is None:
                 continue
