@@ -17,6 +17,7 @@ from db.store import add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
 from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
+from app_pages._reading import is_reading, step_reading_height, step_reading_html
 from app_pages._thinking_map import around, build_map, map_figure
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
                              countdown_figure, maze_figure, rollout_line,
@@ -347,7 +348,10 @@ with right:
         # A thinking step: what its claims are about and what they are judged against.
         st.markdown("**Claims in this step**")
         st.caption(line_caption(detail["state"]))
-        st.table(pd.DataFrame(claims).set_index("claim"))
+        if claims:
+            st.table(pd.DataFrame(claims).set_index("claim"))
+        else:
+            st.caption("no claim in this step was judged")
         with st.expander("State the claims are judged against", expanded=True):
             judged = detail["state"].get("judged_against") or []
             if judged and is_blocks_state(judged):
@@ -358,6 +362,14 @@ with right:
                              height=min(400, 38 + 35 * len(judged)))
             else:
                 st.text("(not known)")
+        if is_reading(detail["state"]):
+            # Why each claim was read so: its rule rows, the state it was judged against, and in
+            # grey what was read but left unjudged. A sandboxed frame like the reading view (every
+            # character escaped besides).
+            st.markdown("**The reading of this step**")
+            st.iframe(sandboxed(step_reading_html(detail["state"])), height=step_reading_height(detail["state"]))
+            st.caption("per claim: kind, verdict, modality, why, the state it was judged against and the rule rows "
+                       "that read it (with the example each row was written for) · grey: read but not judged")
     elif detail.get("expected") is not None or detail.get("found") is not None:
         st.json({"expected": detail.get("expected"), "found": detail.get("found")}, expanded=True)
     if detail.get("state") and claims is None:

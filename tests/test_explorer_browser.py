@@ -1,5 +1,6 @@
 """The explorer's views in a real Chromium: the thinking map's clicks reach the app, the
-Sokoban picture follows the step, eight readers at once against one server, and (with
+Sokoban picture follows the step, the reading of a thinking step (rule rows and all) from a
+server auditing with the second claim reader, eight readers at once against one server, and (with
 STEPSCOPE_SCREENSHOTS=1) the README's screenshots of every view, written to docs/."""
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO, load_dev
-from tests.test_browser import CHROMIUM, _faulty_maze, _page, browser, pytestmark, server  # noqa: F401
+from tests.test_browser import (CHROMIUM, _faulty_maze, _page, _share_id, _xss_fired, browser, pytestmark,  # noqa: F401
+                                server, start_app)
 
 # The app is idle when Streamlit's "Running..." status is gone; a click during a run can be lost.
 IDLE = "() => !document.querySelector(\"[data-testid='stStatusWidget']\")"
@@ -233,3 +237,74 @@ def _faulty_maze_step(server, share: str) -> int:
 
     verdict = trace_by_share_id(make_engine(server["db"]), share)["verdict"]
     return int(verdict["first_invalid_step"])
+
+
+@pytest.fixture(scope="module")
+def v2_server(tmp_path_factory):
+    """An app whose own audits use the second claim reader (STEPSCOPE_READER=v2 in its environment)."""
+    tmp = tmp_path_factory.mktemp("reader_v2")
+    db_url = f"sqlite:///{tmp / 'v2.db'}"
+    proc, base = start_app(db_url, STEPSCOPE_READER="v2")
+    yield {"base": base, "db": db_url, "tmp": tmp, "pid": proc.pid}
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def _frame_with(page, text: str, timeout: float = 30.0):
+    """The frame (a sandboxed data: frame has no locator of its own) whose body shows `text`."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        for frame in page.frames:
+            try:
+                if text in (frame.evaluate("() => document.body ? document.body.innerText : ''") or ""):
+                    return frame
+            except Exception:  # noqa: BLE001 - a frame detached while the page reran
+                continue
+        time.sleep(0.3)
+    raise AssertionError(f"no frame shows {text!r}")
+
+
+def test_the_reading_of_a_step_shows_its_claims_rule_rows_and_what_was_left_unjudged(v2_server, browser):
+    """Uploaded to a server auditing with STEPSCOPE_READER=v2, a mystery_blocksworld thinking
+    record's false effect claim opens with its reading: the claim as written (its markup shown as
+    text, never run), verdict and modality, the rule row that read it with the row's example, and
+    any claim left unjudged with why."""
+    from db.engine import make_engine
+    from db.queries import step_states, trace_by_share_id
+    from tests.test_step_reading import HOSTILE, reading_record
+
+    ctx, page = _page(browser)
+    upload = v2_server["tmp"] / "reading.jsonl"
+    upload.write_text(json.dumps(reading_record()) + "\n")
+    page.goto(f"{v2_server['base']}/upload")
+    page.locator('input[type="file"]').set_input_files(str(upload))
+    page.get_by_role("button", name="Audit").click()
+    page.get_by_text("Summary").wait_for(timeout=60_000)
+
+    share = _share_id(v2_server["db"], "mb-reading")
+    eng = make_engine(v2_server["db"])
+    states = step_states(eng, trace_by_share_id(eng, share)["pk"])
+    (step, claim), *_ = [(i, c) for i, s in sorted(states.items()) for c in s.get("claims") or ()
+                         if c["kind"] == "effect" and c["holds"] is False]
+    assert claim.get("rules"), claim  # the second reader wrote it (the first stores no rule rows)
+    row = next(r for r in claim["rules"] if r["id"] == "effect.add")
+
+    page.goto(f"{v2_server['base']}/explorer?trace={share}&step={step}")
+    _step_shown(page, step)
+    page.get_by_text("The reading of this step").wait_for(timeout=30_000)
+    frame = _frame_with(page, "Claims judged")
+    shown = frame.evaluate("() => document.body.innerText")
+    assert "Feast b from c adds Pain c " + HOSTILE in shown  # the markup as text
+    assert claim["message"] in shown and "asserted" in shown
+    card = frame.locator(".claim.false").filter(has_text="effect.add").first
+    assert "false" in card.locator(".verdict").inner_text()
+    assert card.locator(".rid").first.inner_text() == "effect.add"
+    assert row["example"] in card.inner_text() and row["sets"] in card.inner_text()
+    for left in states[step].get("unjudged") or ():
+        grey = frame.locator(".claim.unjudged").filter(has_text=left["why"]).first
+        assert grey.is_visible()
+        assert grey.evaluate("e => getComputedStyle(e).color") == "rgb(119, 119, 119)"
+    assert frame.locator("script").count() == 0
+    time.sleep(1.0)
+    assert _xss_fired(page) == []
+    ctx.close()
