@@ -15,11 +15,18 @@ Nothing here is written for a domain. The words come from the task:
 
 A mention without all its objects ("Attack", "Overcome the object from another") is kept, with
 None for what is missing: rule talk and outlines name actions so.
+
+The claim reader asks this of every sentence of long R1 traces, so the matching is indexed: a
+unit's words, with the object starting at each, are worked out once for `actions` and `facts`
+together (`_View`), and at a word only the templates that its next words leave possible are tried
+(`_candidates`, remembered per context). Which mention wins is decided exactly as a plain scan of
+every template in order would.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Callable, Iterable, Sequence
 
 from validators.planning.strips import Atom, GroundAction, Task
 from validators.planning.vocab import Vocabulary
@@ -29,6 +36,10 @@ SKIP = frozenset({"the", "block", "blocks", "object", "objects", "top", "of", "i
                   "'s", "currently"})
 CONNECT = frozenset({"from", "on", "onto", "to", "at", "in", "into", "with", "off", "and", ","})
 _SLOT = "\x00"
+_NOT = frozenset({"not", "isn't", "aren't", "no"})
+_LIST = frozenset({",", "and", "&"})
+_NO_OBJECT = "\x01"    # no object starts here (no token is a control character)
+_MEMO_LIMIT = 50_000   # remembered word contexts per task: a bound on memory, not reached on R1 traces
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +61,52 @@ class FactMention:
     absent_word: bool = False    # a word for its absence ("red is covered": not clear)
 
 
+def _fact_maker() -> Callable[[int, int, Atom | None, str, bool], FactMention]:
+    """`FactMention(i, j, atom, predicate, absent_word)`, made by setting its slots directly: the
+    same object, without the frozen dataclass `__init__`'s `object.__setattr__` per field, which
+    costs a fifth of reading a short line ("Pain a"). The class itself if its fields change."""
+    names = ("i", "j", "atom", "predicate", "absent_word")
+    if tuple(f.name for f in fields(FactMention)) != names:
+        return FactMention
+    new = object.__new__
+    set_i, set_j, set_atom, set_predicate, set_absent = (getattr(FactMention, n).__set__ for n in names)
+
+    def make(i: int, j: int, atom: Atom | None, predicate: str, absent_word: bool) -> FactMention:
+        m = new(FactMention)
+        set_i(m, i)
+        set_j(m, j)
+        set_atom(m, atom)
+        set_predicate(m, predicate)
+        set_absent(m, absent_word)
+        return m
+    return make
+
+
+def _action_maker() -> Callable[[int, int, str, tuple[str | None, ...], GroundAction | None, str], ActionMention]:
+    """`ActionMention(i, j, name, args, ground, form)`, made as `_fact_maker`'s mentions are."""
+    names = ("i", "j", "name", "args", "ground", "form")
+    if tuple(f.name for f in fields(ActionMention)) != names:
+        return ActionMention
+    new = object.__new__
+    set_i, set_j, set_name, set_args, set_ground, set_form = (getattr(ActionMention, n).__set__ for n in names)
+
+    def make(i: int, j: int, name: str, args: tuple[str | None, ...], ground: GroundAction | None,
+             form: str) -> ActionMention:
+        m = new(ActionMention)
+        set_i(m, i)
+        set_j(m, j)
+        set_name(m, name)
+        set_args(m, args)
+        set_ground(m, ground)
+        set_form(m, form)
+        return m
+    return make
+
+
+_fact_mention = _fact_maker()
+_action_mention = _action_maker()
+
+
 def _forms(verb: str) -> dict[str, str]:
     out = {verb: "base", verb + "s": "base"}
     if verb.isalpha() and len(verb) >= 3:
@@ -67,6 +124,30 @@ class _Phrase:
     name: str
     order: tuple[int, ...]   # argument index of each slot
     particle: str | None = None
+    reorder: tuple[int, ...] | None = None  # `order`, when it names each argument once and moves one
+
+    @property
+    def key(self) -> tuple[tuple[str, ...], str, tuple[int, ...]]:
+        """Two phrases with the same key match the same words the same way."""
+        return self.words, self.name, self.order
+
+
+@dataclass(slots=True)
+class _View:
+    """A unit's tokens as the matchers read them, built once per unit for both `actions` and
+    `facts`: the words without SKIP words, the token index of each, the object (with the
+    position after it) that starts at each word, and where objects start. `obj` has two spare
+    None entries at the end, so a position just past the last word needs no bound check."""
+
+    at: Sequence[int]
+    words: list[str]
+    obj: list[tuple[str, int] | None]
+    objects_at: list[int]
+
+
+_Fact = tuple[int, "Atom | None", str, bool]   # (end, atom, predicate, absent word)
+_Candidate = tuple[_Phrase, bool]              # a fact template, and whether it is an absence phrasing
+_Head = tuple[list[str], str, str, "str | None", int]  # rest of the head, action, form, particle, arity
 
 
 @dataclass
@@ -82,6 +163,21 @@ class TaskWords:
     predicate_words: dict[str, str] = field(default_factory=dict)
     arity: dict[str, int] = field(default_factory=dict)
     object_firsts: set[str] = field(default_factory=set)
+    # indexes over the fields above, built by `_index`: the matchers read these
+    _lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    _single: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _heads: dict[str, list[_Head]] = field(default_factory=dict, repr=False, compare=False)
+    _fixed_first: dict[str, tuple[_Candidate, ...]] = field(default_factory=dict, repr=False, compare=False)
+    _absent_first: dict[str, tuple[_Candidate, ...]] = field(default_factory=dict, repr=False, compare=False)
+    _slot_group: tuple[_Candidate, ...] = field(default=(), repr=False, compare=False)
+    _fact_starts: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    _fact_openers: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    # remembered while reading: the templates worth trying for the words around a position
+    _tried: dict[tuple[str, str | None, str | None], tuple[_Candidate, ...]] = field(
+        default_factory=dict, repr=False, compare=False)
+    _others: dict[str | None, tuple[_Phrase, ...]] = field(default_factory=dict, repr=False, compare=False)
+    _opens: dict[str | None, bool] = field(default_factory=dict, repr=False, compare=False)
+    _last: tuple[list[Token], list[Token], _View] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, task: Task, vocab: Vocabulary) -> "TaskWords":
@@ -149,6 +245,7 @@ class TaskWords:
         binary_fluents = [p for p, n in arities.items() if n == 2 and p not in task.domain.static_predicates]
         if len(binary_fluents) == 1:
             tw.arrow_predicate = binary_fluents[0]
+        tw._index()
         return tw
 
     def _add_fact(self, template: str, pred: str, absent: bool = False) -> None:
@@ -164,7 +261,8 @@ class TaskWords:
             words += [t.norm for t in tokens_of(piece, 0, len(piece)) if t.norm not in SKIP]
         if not words:
             return
-        phrase = _Phrase(tuple(words), pred, tuple(order))
+        moved = len(set(order)) == len(order) and order != list(range(len(order)))  # "{1} is under {0}"
+        phrase = _Phrase(tuple(words), pred, tuple(order), reorder=tuple(order) if moved else None)
         if absent:
             self.absent.append(phrase)
         elif words[0] == _SLOT:
@@ -172,166 +270,326 @@ class TaskWords:
         else:
             self.fact_templates.setdefault(words[0], []).append(phrase)
 
+    # -- indexes over the task's words -----------------------------------------------------
+    def _index(self) -> None:
+        """Index the templates for the matchers. The claim reader asks `actions` and `facts` of
+        every sentence of long traces, so the work at a word must be a few dictionary look-ups:
+        which templates can start there is decided once per context, not by trying them all.
+
+        Candidates keep the order the matchers have always tried them in (the first of the
+        longest matches wins); a template repeated with the same words, predicate and argument
+        order is tried once, as a repeat could never win over its first copy."""
+        self._lengths = tuple(n for n in (3, 2, 1) if any(len(key) == n for key in self.objects))
+        # every object one word ("a", "red"): an object's first word names it
+        self._single = {key[0]: obj for key, obj in self.objects.items()} if self._lengths == (1,) else None
+        self._heads = {
+            form: [(list(rest), name, kind, particle, self.task.domain.actions[name].arity)
+                   for rest, name, kind, particle in entries]
+            for form, entries in self.action_heads.items()}
+        self._fixed_first = {w: _unique((p, False) for p in phrases) for w, phrases in self.fact_templates.items()}
+        absent_first: dict[str, list[_Phrase]] = {}
+        for p in self.absent:
+            if p.words[0] != _SLOT:
+                absent_first.setdefault(p.words[0], []).append(p)
+        self._absent_first = {w: _unique((p, True) for p in phrases) for w, phrases in absent_first.items()}
+        self._slot_group = _unique([*((p, True) for p in self.absent if p.words[0] == _SLOT),
+                                    *((p, False) for p in self.slot_first)])
+        self._fact_starts = frozenset(self._fixed_first) | frozenset(self._absent_first) | frozenset(self.predicate_words)
+        self._fact_openers = self._fact_starts | frozenset(self.object_firsts)
+        self._tried = {}
+        self._others = {}
+        self._opens = {}
+
+    def _candidates(self, w: str, nxt: str | None, after: str | None) -> tuple[_Candidate, ...]:
+        """The fact templates worth trying at a word `w` followed by `nxt`, with `after` the word
+        after the object starting there (`_NO_OBJECT`: none does; None: the unit ends), in the
+        order they are tried: those opening with the word, those opening with an object, the
+        absence phrasings opening with the word. Remembered per context."""
+        key = (w, nxt, after)
+        got = self._tried.get(key)
+        if got is None:
+            slots = () if after == _NO_OBJECT else (c for c in self._slot_group if self._may_follow(c[0], after, True))
+            got = (*(c for c in self._fixed_first.get(w, ()) if self._may_follow(c[0], nxt, False)),
+                   *slots,
+                   *(c for c in self._absent_first.get(w, ()) if self._may_follow(c[0], nxt, False)))
+            if len(self._tried) > _MEMO_LIMIT:
+                self._tried.clear()
+            self._tried[key] = got
+        return got
+
+    def _object_opens(self, after: str | None) -> bool:
+        """Whether a fact can open with an object followed by `after` (an arrow, or a template
+        that may go on with it): at most objects ("a plan", "red and blue") none can."""
+        got = self._opens.get(after)
+        if got is None:
+            got = after == "->" or any(self._may_follow(c[0], after, True) for c in self._slot_group)
+            if len(self._opens) > _MEMO_LIMIT:
+                self._opens.clear()
+            self._opens[after] = got
+        return got
+
+    def _other_facts(self, after: str | None) -> tuple[_Phrase, ...]:
+        """The (non-absence) templates opening with an object that may go on with `after`."""
+        got = self._others.get(after)
+        if got is None:
+            got = tuple(p for p in self.slot_first if self._may_follow(p, after, True))
+            if len(self._others) > _MEMO_LIMIT:
+                self._others.clear()
+            self._others[after] = got
+        return got
+
+    def _may_follow(self, phrase: _Phrase, nxt: str | None, after_object: bool) -> bool:
+        """Whether a template can match with `nxt` as the word after its first element (None:
+        the unit ends there): `_match`'s test of the second element, on that word alone. The
+        word it needs, the same with a plural "s" ("Provinces"), after an object a negation
+        before it ("red is not clear"), or for a slot an object's first word."""
+        if len(phrase.words) < 2:
+            return True
+        if nxt is None:
+            return False
+        w = phrase.words[1]
+        if w == _SLOT:
+            return nxt in self.object_firsts
+        return nxt == w or (after_object and nxt in _NOT) or (len(w) > 3 and nxt.rstrip("s") == w)
+
     # -- matching on a unit's tokens -------------------------------------------------------
-    def _object_at(self, words: list[str], k: int) -> tuple[str, int] | None:
+    def _object_at(self, words: Sequence[str], k: int) -> tuple[str, int] | None:
+        """The object whose words start at `k` (the longest, up to three words), and the
+        position after them."""
         if k >= len(words) or words[k] not in self.object_firsts:
             return None
-        for n in (3, 2, 1):
-            hit = self.objects.get(tuple(words[k:k + n]))
-            if hit is not None and k + n <= len(words):
-                return hit, k + n
+        for n in self._lengths:
+            if k + n <= len(words):
+                hit = self.objects.get(tuple(words[k:k + n]))
+                if hit is not None:
+                    return hit, k + n
         return None
 
+    def _view(self, tokens: list[Token]) -> _View:
+        """The unit's `_View`; the last one is kept, as `read_unit` asks `actions` then `facts`
+        of the same token list (checked against a copy too, so a list changed in between is
+        never served a stale view)."""
+        last = self._last
+        if last is not None and last[0] is tokens and last[1] == tokens:
+            return last[2]
+        words = [t.norm for t in tokens if t.norm not in SKIP]
+        at: Sequence[int]
+        if len(words) == len(tokens):  # most lines of a walk-through: "Pain b", "Harmony (yes)"
+            at = range(len(words))
+        else:
+            at = [n for n, t in enumerate(tokens) if t.norm not in SKIP]
+        obj: list[tuple[str, int] | None] = [None] * (len(words) + 2)
+        firsts = self.object_firsts
+        places = [] if firsts.isdisjoint(words) else [k for k, w in enumerate(words) if w in firsts]
+        single = self._single
+        if single is not None:
+            for k in places:
+                obj[k] = (single[words[k]], k + 1)
+        else:
+            for k in places:
+                obj[k] = self._object_at(words, k)
+            places = [k for k in places if obj[k] is not None]  # "red" of "red block" alone
+        view = _View(at, words, obj, places)
+        self._last = (tokens, list(tokens), view)
+        return view
+
     def actions(self, tokens: list[Token]) -> list[ActionMention]:
-        view = [(n, t) for n, t in enumerate(tokens) if t.norm not in SKIP]
-        words = [t.norm for _, t in view]
+        """The actions named in a unit, left to right, each read from its head word on."""
+        v = self._view(tokens)
+        words, at, heads = v.words, v.at, self._heads
         out: list[ActionMention] = []
-        k = 0
-        while k < len(words):
-            entries = self.action_heads.get(words[k])
+        if heads.keys().isdisjoint(words):  # most sentences name no action
+            return out
+        k = 0  # the first word not yet read: a mention's words are not read again
+        for start in [n for n, w in enumerate(words) if w in heads]:
+            if start < k:
+                continue
             got = None
-            for rest, name, form, particle in entries or ():
-                got = self._read_action(words, k, rest, name, form, particle) or got
-                if got and got[1] is not None and all(a is not None for a in got[1]):
+            for head in heads[words[start]]:
+                got = self._read_action(v, start, head) or got
+                if got and None not in got[1]:
                     break
             if got is None:
-                k += 1
                 continue
-            end, args, name, form = got
-            i, j = view[k][0], view[end - 1][0] + 1
+            end, named, name, form = got
+            args = tuple(named)
             ground = None
-            if all(a is not None for a in args):
+            if None not in args:
                 try:
-                    ground = self.task.ground(name, tuple(args))  # type: ignore[arg-type]
+                    ground = self.task.ground(name, args)  # type: ignore[arg-type]
                 except (KeyError, ValueError):
                     ground = None
-            out.append(ActionMention(i, j, name, tuple(args), ground, form))
+            out.append(_action_mention(at[start], at[end - 1] + 1, name, args, ground, form))
             k = end
         return out
 
-    def _read_action(self, words: list[str], k: int, rest: tuple[str, ...], name: str, form: str,
-                     particle: str | None) -> tuple[int, list[str | None], str, str] | None:
+    def _read_action(self, v: _View, k: int, head: _Head) -> tuple[int, list[str | None], str, str] | None:
+        rest, name, form, particle, arity = head
+        words, obj = v.words, v.obj
+        n = len(words)
         pos = k + 1
-        if words[pos:pos + len(rest)] == list(rest):
+        if not rest or words[pos:pos + len(rest)] == rest:
             pos += len(rest)
             particle = None
         elif not particle:
             return None
-        arity = self.task.domain.actions[name].arity
         args: list[str | None] = []
-        if pos < len(words) and words[pos] == "(":
+        if pos < n and words[pos] == "(":
             pos += 1
-        while len(args) < arity and pos < len(words):
-            hit = self._object_at(words, pos)
+        while len(args) < arity and pos < n:
+            hit = obj[pos]
             if hit is not None:
                 args.append(hit[0])
                 pos = hit[1]
-                if particle and pos < len(words) and words[pos] == particle:
+                if particle and pos < n and words[pos] == particle:
                     pos += 1
                     particle = None
                 continue
-            if words[pos] in CONNECT and args:
-                pos += 1
-                continue
-            if words[pos] in CONNECT and not args and words[pos] in ("to", "on", "from"):
-                pos += 1  # "Succumb to b"
+            w = words[pos]
+            if w in CONNECT and (args or w in ("to", "on", "from")):
+                pos += 1  # "unstack blue from red"; before the first object too: "Succumb to b"
                 continue
             break
         if particle:  # "put red down" needs its particle
             return None
-        if pos < len(words) and words[pos] == ")":
+        if pos < n and words[pos] == ")":
             pos += 1
-        args += [None] * (arity - len(args))
+        if len(args) < arity:
+            args += [None] * (arity - len(args))
         return pos, args, name, form
 
     def facts(self, tokens: list[Token]) -> list[FactMention]:
-        view = [(n, t) for n, t in enumerate(tokens) if t.norm not in SKIP]
-        words = [t.norm for _, t in view]
+        """The facts named in a unit, left to right. A fact starts at an object or at a word that
+        opens a template or names a predicate; an object that no template, list or arrow can go
+        on from ("a plan", "red and") is passed over without trying any."""
+        v = self._view(tokens)
+        words, obj, at = v.words, v.obj, v.at
+        starts = self._fact_starts
         out: list[FactMention] = []
-        k = 0
-        while k < len(words):
-            got = self._fact_at(words, k)
-            if not got:
-                k += 1
+        if starts.isdisjoint(words):
+            places = v.objects_at
+        else:
+            openers = self._fact_openers
+            places = [n for n, w in enumerate(words) if w in openers]
+        n = len(words)
+        opens, fact_at, append = self._opens, self._fact_at, out.append
+        k = 0  # the first word not yet read
+        for start in places:
+            if start < k:
                 continue
-            for end, atom, pred, absent in got:
-                out.append(FactMention(view[k][0], view[end - 1][0] + 1, atom, pred, absent))
-            k = max(e for e, _, _, _ in got)
+            if words[start] not in starts:  # an object, not a template's word: look at the next word
+                here = obj[start]
+                if here is None:  # "red" of "red block", alone
+                    continue
+                after = words[here[1]] if here[1] < n else None
+                can = opens.get(after)
+                if not (self._object_opens(after) if can is None else can):
+                    continue
+            got = fact_at(v, start)
+            if got:
+                for end, atom, pred, absent in got:
+                    append(_fact_mention(at[start], at[end - 1] + 1, atom, pred, absent))
+                k = got[-1][0]  # the furthest end: a list's items come in order after its first fact
         return out
 
-    def _fact_at(self, words: list[str], k: int) -> list[tuple[int, Atom | None, str, bool]]:
+    def _fact_at(self, v: _View, k: int) -> list[_Fact]:
+        """The fact starting at `k` (with the rest of its list), else an arrow ("c→a"), else a
+        predicate named alone; empty if none."""
+        words, obj = v.words, v.obj
+        n = len(words)
         w = words[k]
-        best: list[tuple[int, Atom | None, str, bool]] = []
-        candidates = [(p, False) for p in self.fact_templates.get(w, ())]
-        if self._object_at(words, k) is not None:  # templates that open with an object
-            candidates += [(p, True) for p in self.absent if p.words[0] == _SLOT] + [(p, False) for p in self.slot_first]
-        candidates += [(p, True) for p in self.absent if p.words[0] == w]
+        here = obj[k]
+        nxt = words[k + 1] if k + 1 < n else None
+        after = _NO_OBJECT if here is None else words[here[1]] if here[1] < n else None
+        candidates = self._tried.get((w, nxt, after))
+        if candidates is None:
+            candidates = self._candidates(w, nxt, after)
+        best = None  # the first of the longest matches
+        match = self._match
         for phrase, absent in candidates:
-            m = self._match(phrase, words, k)
-            if m and (not best or m[0] > best[0][0]):
-                best = [(m[0], m[1], phrase.name, absent != m[2])]
-        if best and best[0][1] is not None:
-            atom = best[0][1]
-            if len(atom) == 2:  # a unary prefix predicate with a list: "Planet a, b and c"
-                run = self._list_after(words, best[0][0], atom[0])
+            m = match(phrase, v, k)
+            if m and (best is None or m[0] > best[0]):
+                best = (m[0], m[1], phrase.name, absent != m[2])
+        if best is not None and best[1] is not None:
+            end, atom = best[0], best[1]
+            if len(atom) == 2 and end + 1 < n and words[end] in _LIST and obj[end + 1] is not None:
+                # a list: "Planet a, b and c"
+                run = self._list_after(v, end, atom[0])
                 if run:
-                    return best + run
-            return best
-        if self.arrow_predicate is not None:
-            a = self._object_at(words, k)
-            if a and a[1] + 1 < len(words) and words[a[1]] == "->":
-                b = self._object_at(words, a[1] + 1)
-                if b:
-                    return [(b[1], (self.arrow_predicate, a[0], b[0]), self.arrow_predicate, False)]
-        if not best and w in self.predicate_words:
+                    return [best, *run]
+            return [best]
+        if after == "->" and self.arrow_predicate is not None:
+            b = obj[here[1] + 1]  # type: ignore[index]
+            if b:
+                return [(b[1], (self.arrow_predicate, here[0], b[0]), self.arrow_predicate, False)]  # type: ignore[index]
+        if best is None and w in self.predicate_words:
             pred = self.predicate_words[w]
             if pred in self.task.domain.actions:
                 return []
-            hit = self._object_at(words, k + 2) if k + 2 < len(words) and words[k + 1] in (":", "(") else None
+            hit = obj[k + 2] if k + 2 < n and nxt in (":", "(") else None
             if hit is not None and self.arity.get(pred) == 1:
-                end = hit[1] + (hit[1] < len(words) and words[hit[1]] == ")")
+                end = hit[1] + (hit[1] < n and words[hit[1]] == ")")
                 return [(end, (pred, hit[0]), pred, False)]  # "Planet: a", "Province (b)"
             return [(k + 1, None, pred, False)]
-        return best
+        return [] if best is None else [best]
 
-    def _match(self, phrase: _Phrase, words: list[str], k: int) -> tuple[int, Atom | None, bool] | None:
+    def _match(self, phrase: _Phrase, v: _View, k: int) -> tuple[int, Atom | None, bool] | None:
+        """A template read at `k`: where it ends, its atom and whether it was denied."""
+        words, obj = v.words, v.obj
+        n = len(words)
         pos = k
         args: list[str] = []
         negated = False
         for w in phrase.words:
             if w == _SLOT:
-                hit = self._object_at(words, pos)
+                hit = obj[pos]
                 if hit is None:
                     return None
                 args.append(hit[0])
                 pos = hit[1]
-            elif pos < len(words) and words[pos] == w:
+            elif pos < n and words[pos] == w:
                 pos += 1
-            elif args and pos + 1 < len(words) and words[pos] in ("not", "isn't", "aren't", "no") and words[pos + 1] == w:
+            elif args and pos + 1 < n and words[pos] in _NOT and words[pos + 1] == w:
                 pos += 2  # "red is not clear": the fact, denied (FactMention.absent_word)
                 negated = True
-            elif pos < len(words) and words[pos].rstrip("s") == w and len(w) > 3:
+            elif pos < n and len(w) > 3 and words[pos].rstrip("s") == w:
                 pos += 1  # "Provinces a and c"
             else:
                 return None
         if not phrase.order:
             return pos, (phrase.name,), negated
-        ordered = [args[i] for i in phrase.order] if len(set(phrase.order)) == len(args) else args
-        return pos, (phrase.name, *ordered), negated
+        if phrase.reorder is not None:
+            return pos, (phrase.name, *[args[i] for i in phrase.reorder]), negated
+        return pos, (phrase.name, *args), negated
 
-    def _list_after(self, words: list[str], pos: int, pred: str) -> list[tuple[int, Atom | None, str, bool]]:
-        out = []
-        while pos + 1 < len(words) and words[pos] in (",", "and", "&"):
-            hit = self._object_at(words, pos + 1)
-            if hit is None or (pos + 1 < len(words) and self._fact_at_is_other(words, pos + 1)):
+    def _list_after(self, v: _View, pos: int, pred: str) -> list[_Fact]:
+        words, obj = v.words, v.obj
+        out: list[_Fact] = []
+        while pos + 1 < len(words) and words[pos] in _LIST:
+            hit = obj[pos + 1]
+            if hit is None or self._fact_at_is_other(v, pos + 1):
                 break
             out.append((hit[1], (pred, hit[0]), pred, False))
             pos = hit[1]
         return out
 
-    def _fact_at_is_other(self, words: list[str], k: int) -> bool:
+    def _fact_at_is_other(self, v: _View, k: int) -> bool:
         """"Planet a, b craves c": b starts a fact of its own, not the list."""
-        for phrase in self.slot_first:
-            if self._match(phrase, words, k):
-                return True
-        return k + 2 < len(words) and words[k + 1] == "->"
+        here = v.obj[k]
+        if here is not None:  # every slot-first template opens with an object
+            e = here[1]
+            for phrase in self._other_facts(v.words[e] if e < len(v.words) else None):
+                if self._match(phrase, v, k):
+                    return True
+        return k + 2 < len(v.words) and v.words[k + 1] == "->"
+
+
+def _unique(candidates: Iterable[_Candidate]) -> tuple[_Candidate, ...]:
+    """The candidates in order, each template key once (the first copy, the one that can win)."""
+    seen: set[tuple[tuple[str, ...], str, tuple[int, ...]]] = set()
+    out = []
+    for c in candidates:
+        if c[0].key not in seen:
+            seen.add(c[0].key)
+            out.append(c)
+    return tuple(out)
