@@ -85,39 +85,36 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
     starts: list[int] = []
     a_list: list[tuple[int, ActionMention]] = []
     f_list: list[tuple[int, FactMention]] = []
+
+    def emit(letter: str, item: object, at: int) -> None:
+        starts.append(at)
+        shape.append(letter)
+        items.append(item)
+
     k = 0
     while k < len(toks):
         if k in acts:
             m = acts[k]
             a_list.append((len(shape), m))
-            starts.append(k)
-            shape.append("A" if m.ground is not None else "a")
-            items.append(m)
+            emit("A" if m.ground is not None else "a", m, k)
             k = m.j
             continue
         if k in facts:
             while k in facts:
                 f = facts[k]
                 f_list.append((len(shape), f))
-                starts.append(k)
-                shape.append("F" if f.atom is not None else "f")
-                items.append(f)
-                nxt = f.j
-                if nxt == k:
+                emit("F" if f.atom is not None else "f", f, k)
+                if f.j == k:
                     break
-                k = nxt
+                k = f.j
             continue
         h = best.get(k)
         if h is not None:
-            starts.append(k)
-            shape.append(LETTER.get(h.cls, "_"))
-            items.append(h)
+            emit(LETTER.get(h.cls, "_"), h, k)
             k = max(h.j, k + 1)
             continue
         t = toks[k]
-        starts.append(k)
-        shape.append(PUNCT.get(t.norm, "#" if t.kind == "num" else "_"))
-        items.append(None)
+        emit(PUNCT.get(t.norm, "#" if t.kind == "num" else "_"), None, k)
         k += 1
     return UnitReading(unit, "".join(shape), items, a_list, f_list, UnitCues(cue_hits), starts)
 
@@ -281,8 +278,6 @@ class ClaimReader:
                 line = self._after(run, line, m_after.ground, u)  # type: ignore[arg-type]
             described = bool(head) and re.match(r"[\)]?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
                 and u.item is None  # "Attack b removes Planet b": what it does, not a step taken
-            if described and run.focus is not None and head_m is not None and run.focus.action == head_m.ground:
-                described = True
             performs = (head_m is not None and head_act and modality in ("asserted", "proposed") and not described
                         and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")])
             if performs and pending_can is not None and head_m is not None and head_m.name == pending_can[0] \
@@ -315,20 +310,20 @@ class ClaimReader:
                     if back is not None:
                         line = self._fork(run, line, back, u.span[0])
                         pre = line.state
-                self._close_focus(run, text)
+                run.focus = None
                 run.focus = _Focus(ground, pre, line.id, n, True, modality == "proposed" or _proposal(run.heading),
-                                   _span(u, head_m), paragraph=u.paragraph, item=u.item is not None,
+                                   u.span, paragraph=u.paragraph, item=u.item is not None,
                                    shape=shape[head[0].start("act"):])
                 self._perform(line, ground, u.span[1], u.item is not None)
             elif head_m is not None and head_m.ground is not None:
-                self._close_focus(run, text)
+                run.focus = None
                 pre = line.state if line.known else None
-                run.focus = _Focus(head_m.ground, pre, line.id, n, False, modality != "asserted", _span(u, head_m),
+                run.focus = _Focus(head_m.ground, pre, line.id, n, False, modality != "asserted", u.span,
                                    paragraph=u.paragraph)
             elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
                 only = next(m for _, m in ur.actions if m.ground is not None)
                 run.focus = _Focus(only.ground, line.state if line.known else None, line.id, n, False,  # type: ignore[arg-type]
-                                   modality != "asserted", _span(u, only), paragraph=u.paragraph)
+                                   modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted":
                 line.lose()  # "Then put it down.": a step we cannot read; the line may have moved
             if modality == "asserted" and any(m.ground is None and any(a is not None for a in m.args)
@@ -353,7 +348,7 @@ class ClaimReader:
                     c.retracted = True
             if line.known is False and line.known_upto is None:
                 line.known_upto = len(line.actions)
-        self._close_focus(run, text)
+        run.focus = None
         _link(run.claims)
         return ClaimReport(run.claims, run.lines, run.line_at)
 
@@ -404,9 +399,6 @@ class ClaimReader:
         if "L" in s:
             return _Heading("plan", u.paragraph, n, rules=("heading.plan",))
         return None
-
-    def _close_focus(self, run: _Run, text: str) -> None:
-        run.focus = None
 
     # -- claims of one unit ---------------------------------------------------------------------
     def _claims(self, run: _Run, ur: UnitReading, n: int, modality: str, line: LineOfReasoning, text: str) -> None:
@@ -475,7 +467,7 @@ class ClaimReader:
                                          modality=modality))
         # a numbered step of a walk that takes the action and states its effects presents it as doable
         if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
-                and focus.pre is not None and readings_item(run, focus) and any(
+                and focus.pre is not None and focus.item and any(
                     c.kind == "effect" and c.after == focus.action.text() for c in run.claims[-8:]) \
                 and n - focus.unit <= 1:
             focus.judged = True
@@ -596,7 +588,7 @@ class ClaimReader:
                 positive = not positive
             judged_facts.add(k)
             holds, msg = self.judge.state(state, f.atom, positive, where)
-            self._add(run, Claim("state", _span(u, f), u.text(text), holds, msg, line.id, atom=f.atom,
+            self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
         # goal
@@ -634,8 +626,8 @@ class ClaimReader:
             elif grounded:
                 g = grounded[0].ground
                 target = focus if focus is not None and focus.action == g else _Focus(
-                    g, line.state if line.known else None, line.id, n, False, False, _span(u, grounded[0]))
-            elif focus is not None and n - focus.unit <= 2 and ur.unit.paragraph == self._paragraph_of(focus, ur):
+                    g, line.state if line.known else None, line.id, n, False, False, u.span)
+            elif focus is not None and n - focus.unit <= 2 and ur.unit.paragraph == focus.paragraph:
                 target = focus
         elif modality == "asserted" and not _proposal(run.heading):
             for m in ur.rows("app.can"):
@@ -652,11 +644,11 @@ class ClaimReader:
                     target = focus
                 else:
                     target = _Focus(act.ground, line.state if line.known else None, line.id, n, False, False,  # type: ignore[arg-type]
-                                    _span(u, act))
+                                    u.span)
                 rid = "app.can"
                 break
             checked = focus is not None and (not focus.proposed or BY_ID["app.yes_after_needs"].regex.search(s) and (
-                focus.needs_listed or readings_shape(run, focus).startswith(("A:F", "A):F"))))
+                focus.needs_listed or focus.shape.startswith(("A:F", "A):F"))))
             if rid is None and focus is not None and checked and ur.matches("app.yes_after_needs") \
                     and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1):
                 target, rid = focus, "app.yes_after_needs"
@@ -686,10 +678,6 @@ class ClaimReader:
                              state=_atoms(target.pre), after=None, rules=(rid,), modality=modality,
                              action=target.action.text()))
 
-    @staticmethod
-    def _paragraph_of(focus: _Focus, ur: UnitReading) -> int:
-        return focus.paragraph
-
     def _line_verdict(self, run: _Run, verdict: tuple[int, int, bool, str], line: LineOfReasoning, text: str) -> None:
         """"Yes, that works." after a walk through a plan that no candidate holds: the plan is the
         line's actions from the initial state, said to reach the goal; judged only when the line
@@ -706,14 +694,6 @@ class ClaimReader:
     def _add(self, run: _Run, claim: Claim) -> None:
         claim.broken_before = run.lines[claim.line].broken is not None
         run.claims.append(claim)
-
-
-def readings_shape(run: _Run, focus: _Focus) -> str:
-    return focus.shape
-
-
-def readings_item(run: _Run, focus: _Focus) -> bool:
-    return focus.item
 
 
 def _undo(line: LineOfReasoning) -> None:
@@ -801,14 +781,6 @@ def _list_denied(s: str, k: int) -> bool:
     while j < len(s) and s[j] in "F,&_":
         j += 1
     return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
-
-
-def _span(u: Unit, *mentions: object) -> tuple[int, int]:
-    toks = u.tokens
-    idx = [(m.i, m.j) for m in mentions if hasattr(m, "i")]
-    if not idx or not toks:
-        return u.span
-    return u.span
 
 
 def _atoms(state: frozenset[Atom] | None) -> list[str] | None:

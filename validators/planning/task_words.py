@@ -25,8 +25,8 @@ every template in order would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
 from validators.planning.strips import Atom, GroundAction, Task
 from validators.planning.vocab import Vocabulary
@@ -61,50 +61,8 @@ class FactMention:
     absent_word: bool = False    # a word for its absence ("red is covered": not clear)
 
 
-def _fact_maker() -> Callable[[int, int, Atom | None, str, bool], FactMention]:
-    """`FactMention(i, j, atom, predicate, absent_word)`, made by setting its slots directly: the
-    same object, without the frozen dataclass `__init__`'s `object.__setattr__` per field, which
-    costs a fifth of reading a short line ("Pain a"). The class itself if its fields change."""
-    names = ("i", "j", "atom", "predicate", "absent_word")
-    if tuple(f.name for f in fields(FactMention)) != names:
-        return FactMention
-    new = object.__new__
-    set_i, set_j, set_atom, set_predicate, set_absent = (getattr(FactMention, n).__set__ for n in names)
-
-    def make(i: int, j: int, atom: Atom | None, predicate: str, absent_word: bool) -> FactMention:
-        m = new(FactMention)
-        set_i(m, i)
-        set_j(m, j)
-        set_atom(m, atom)
-        set_predicate(m, predicate)
-        set_absent(m, absent_word)
-        return m
-    return make
-
-
-def _action_maker() -> Callable[[int, int, str, tuple[str | None, ...], GroundAction | None, str], ActionMention]:
-    """`ActionMention(i, j, name, args, ground, form)`, made as `_fact_maker`'s mentions are."""
-    names = ("i", "j", "name", "args", "ground", "form")
-    if tuple(f.name for f in fields(ActionMention)) != names:
-        return ActionMention
-    new = object.__new__
-    set_i, set_j, set_name, set_args, set_ground, set_form = (getattr(ActionMention, n).__set__ for n in names)
-
-    def make(i: int, j: int, name: str, args: tuple[str | None, ...], ground: GroundAction | None,
-             form: str) -> ActionMention:
-        m = new(ActionMention)
-        set_i(m, i)
-        set_j(m, j)
-        set_name(m, name)
-        set_args(m, args)
-        set_ground(m, ground)
-        set_form(m, form)
-        return m
-    return make
-
-
-_fact_mention = _fact_maker()
-_action_mention = _action_maker()
+_fact_mention = FactMention
+_action_mention = ActionMention
 
 
 def _forms(verb: str) -> dict[str, str]:

@@ -82,10 +82,6 @@ class Reading:
     units: list[Unit]
     step_starts: list[int] = field(default_factory=list)
 
-    def unit_at(self, pos: int) -> Unit | None:
-        starts = [u.span[0] for u in self.units]
-        k = bisect.bisect_right(starts, pos) - 1
-        return self.units[k] if k >= 0 else None
 
 
 def tokens_of(text: str, start: int, end: int) -> list[Token]:
@@ -141,7 +137,6 @@ def read_text(text: str, step_spans: Sequence[tuple[int, int]] = ()) -> Reading:
     units: list[Unit] = []
     paragraph = 0
     blank = False
-    pos = 0
     for line_m in _LINE.finditer(text):
         line = line_m.group()
         if not line:
@@ -176,5 +171,4 @@ def read_text(text: str, step_spans: Sequence[tuple[int, int]] = ()) -> Reading:
             step = max(0, bisect.bisect_right(starts, span[0]) - 1)
             units.append(Unit(len(units), step, span, a, toks, paragraph, first or inline is not None,
                               inline if inline is not None else number if first else None, bullet and first, indent, last))
-        pos = l1
     return Reading(text, units, starts)
