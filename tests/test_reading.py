@@ -143,3 +143,43 @@ def test_v2_reader_dev_halves_floor(v2_halves) -> None:
     a, b = v2_halves["A"], v2_halves["B"]
     assert a.precision >= 0.80 and a.recall >= 0.4 and a.traces_right >= 5
     assert b.precision >= 0.79 and b.recall >= 0.33 and b.traces_right >= 4
+
+
+# Sentences from the false flags of unseen R1 traces (reviews and dev half B), with the objects of
+# the dev Mystery problem (initially: Harmony, Planet a, b, c, Province a, b, c). Each was read
+# as a false claim; none says anything false.
+NOT_FALSE = {
+    "a 'no' opens the next item, it does not deny the one before":
+        "Initial state: Attack a → Pain a, no Harmony, Province b.",
+    "the action named again right after its step is the same step":
+        "1. Attack a → requires Province a, Planet a, Harmony. Yes.\nAttack a → adds Pain a.\n\nNow, Pain a holds.",
+    "a needs list with a removal in parentheses is no effects list":
+        "Attack a.\n\nThen Overcome b from a: Requires Province a (but it was removed by Attack), so no.",
+    "a time we cannot place ('after various steps') leaves its facts unjudged":
+        "Attack a. Since the initial provinces were a, b and c, but after various steps, we lost Province b.",
+    "an effect credited to another numbered step is not the focus action's":
+        "1. Attack a → adds Pain a.\n2. Succumb a.\nPain a added in step 1 → yes.",
+    "the needs of the step just taken are checked in the state before it":
+        "1. Attack b.\n\nAttack b: Requires Province b, Planet b, Harmony. Yes.",
+    "'no X, Y, or Z' denies every item of its list":
+        "1. Attack a.\n\nState: Pain, no Province, Planet, or Harmony.",
+}
+
+
+@pytest.mark.parametrize("trace", list(NOT_FALSE.values()), ids=list(NOT_FALSE))
+def test_sentences_that_claim_nothing_false_are_not_flagged(trace: str) -> None:
+    _, row = _mystery_task()
+    assert [c for c in _claims(trace, row) if c[1] is False] == []
+
+
+def test_a_step_named_again_is_taken_once_and_its_needs_judged_before_it() -> None:
+    _, row = _mystery_task()
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(NOT_FALSE["the needs of the step just taken are checked in the state before it"])
+    assert [a.text() for a in report.lines[report.claims[-1].line].actions] == ["(attack b)"]
+    assert [(c.kind, c.holds) for c in report.claims] == [("applicability", True)]
+    report = ClaimReader.for_task(task, vocab).read(NOT_FALSE["the action named again right after its step is the same step"])
+    assert [a.text() for a in report.lines[-1].actions] == ["(attack a)"]
+    # the same sentences with a false claim in them are still flagged
+    bad = ClaimReader.for_task(task, vocab).read("1. Attack a → adds Pain a.\n\nNow, Harmony holds.")
+    assert [c.kind for c in bad.claims if c.holds is False] == ["state"]

@@ -98,7 +98,7 @@ ROWS: tuple[Row, ...] = (
         "active ('adds F, F'): the facts after the cue; passive ('F is added'): the list right before it"),
     Row("effect.del", "effect -: the nearest action before the cue deletes the facts the cue governs", r"(?P<act>A)[^AB]*?X",
         "Attack a removes Province a, Planet a and Harmony.", "doc"),
-    Row("effect.list", "effect +: facts listed after 'A:' before a removal cue", r"(?P<act>A)\)?[:>](?=[^A]*X)",
+    Row("effect.list", "effect +: facts listed after 'A:' before a removal cue", r"(?P<act>A)\)?[:>](?=[^AR(]*X)",
         "1. Feast b from c: Pain b, Province c, remove b→c, Harmony.", "R1",
         "an effects list: what comes before its 'remove' is added"),
     Row("effect.arrow", "state after the action: each fact after the arrow", r"(?P<act>A)\)?>(?![~_]*R)",

@@ -39,7 +39,7 @@ PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept
             "now", "general", "plan", "step", "contrast", "filler")
 _RANK = {c: k for k, c in enumerate(PRIORITY)}
 PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
-         "and": "&", "&": "&", "/": ","}
+         "and": "&", "&": "&", "/": ",", "or": "|"}
 STATE_REACH = 3      # units after a line's last action that a bare "Yes."/state list may speak of it
 ANCHOR_PARAGRAPHS = 1
 
@@ -276,8 +276,8 @@ class ClaimReader:
             if after:
                 m_after: ActionMention = ur.items[after[0].start("act")]  # type: ignore[assignment]
                 line = self._after(run, line, m_after.ground, u)  # type: ignore[arg-type]
-            described = bool(head) and re.match(r"[\)]?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
-                and u.item is None  # "Attack b removes Planet b": what it does, not a step taken
+            described = bool(head) and re.match(r"[\)]?[:>]?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
+                and u.item is None  # "Attack b removes Planet b", "Attack b -> needs ...": what it does, not a step taken
             performs = (head_m is not None and head_act and modality in ("asserted", "proposed") and not described
                         and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")])
             if performs and pending_can is not None and head_m is not None and head_m.name == pending_can[0] \
@@ -310,19 +310,22 @@ class ClaimReader:
                     if back is not None:
                         line = self._fork(run, line, back, u.span[0])
                         pre = line.state
+                again = bool(line.actions) and line.actions[-1] == ground and run.moved.get(line.id) == u.paragraph
+                if again:  # "Step 4: Overcome a from c -> needs ... Yes. Overcome a from c -> adds ...": one step
+                    pre = line.states[-2] if line.known else None
                 run.focus = None
                 run.focus = _Focus(ground, pre, line.id, n, True, modality == "proposed" or _proposal(run.heading),
                                    u.span, paragraph=u.paragraph, item=u.item is not None,
                                    shape=shape[head[0].start("act"):])
-                self._perform(line, ground, u.span[1], u.item is not None)
+                if not again:
+                    self._perform(line, ground, u.span[1], u.item is not None)
             elif head_m is not None and head_m.ground is not None:
                 run.focus = None
-                pre = line.state if line.known else None
-                run.focus = _Focus(head_m.ground, pre, line.id, n, False, modality != "asserted", u.span,
-                                   paragraph=u.paragraph)
+                run.focus = _Focus(head_m.ground, self._pre(run, line, head_m.ground, u), line.id, n, False,
+                                   modality != "asserted", u.span, paragraph=u.paragraph)
             elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
                 only = next(m for _, m in ur.actions if m.ground is not None)
-                run.focus = _Focus(only.ground, line.state if line.known else None, line.id, n, False,  # type: ignore[arg-type]
+                run.focus = _Focus(only.ground, self._pre(run, line, only.ground, u), line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted":
                 line.lose()  # "Then put it down.": a step we cannot read; the line may have moved
@@ -351,6 +354,16 @@ class ClaimReader:
         run.focus = None
         _link(run.claims)
         return ClaimReport(run.claims, run.lines, run.line_at)
+
+    @staticmethod
+    def _pre(run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit) -> frozenset[Atom] | None:
+        """The state an action named, not taken, is checked in: the line's, or, for the step the
+        line has just taken ("Step 3: Attack b." then "Attack b: Requires ..."), the one before it."""
+        if not line.known:
+            return None
+        if line.actions and line.actions[-1] == ground and run.moved.get(line.id, -9) >= u.paragraph - 1:
+            return line.states[-2]
+        return line.state
 
     def _after(self, run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit) -> LineOfReasoning:
         """"After Attack a, ...": the line's last action, an earlier one of the line (a recall:
@@ -454,7 +467,7 @@ class ClaimReader:
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and focus.performed \
                 and focus.paragraph == u.paragraph and n - focus.unit <= 3 and ur.matches("effect.focus") \
-                and "R" not in s and "T" not in s and "a" not in s:
+                and "R" not in s and "T" not in s and "a" not in s and "J#" not in s and "U" not in s:
             for c, what, ks in _cue_groups(s, -1, "F"):
                 if "I" in s[:c]:
                     continue
@@ -532,12 +545,18 @@ class ClaimReader:
             step_state = line.states[run.item_base + kth]
         governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
         means_at = s.find("M")
+        vague = _VAGUE_TIME.search(s)
+        vague_at = vague.start() if vague is not None else -1
         for k, f in ur.facts:
             if rule_talk or (need_at >= 0 and k > need_at) or (means_at >= 0 and k > means_at):
                 continue  # "we need Province a", "to create c craves a": needs and goals, not the state
+            if vague_at >= 0 and k > vague_at:
+                continue  # "but after various steps, we lost Province b": a state we cannot place
             if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
                     and (s[k + 1:k + 2] in ("", ",", ".", ";", "&")) and _item_start(s, k):
-                positive = not (_negated(s, k) or _list_denied(s, k))
+                positive = not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k))
+                if not positive and len(self.task.objects) > 1 and _arity(self.task, f.predicate) > 0:
+                    continue  # "no Province" beside Attack a: whose province is not said
                 holds, msg = self.judge.state_any(line.state, f.predicate, positive,
                                                   "after " + ", ".join(a.text() for a in line.actions)
                                                   if line.actions else "in the initial state")
@@ -553,6 +572,8 @@ class ClaimReader:
             if tag is not None:
                 rid, positive = "fact.tag", tag == "Y"
             elif state_list and not ur.actions:
+                if "|" in s[max(0, k - 1):k + 2] and not (_negated(s, k) or _list_negated(s, k)):
+                    continue  # "Province a or Province b": neither is asserted
                 rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k)
                                                    or governed.get(k) == "del")
             elif _gone(s, k) and not ur.actions and not in_needs:
@@ -756,6 +777,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
+_VAGUE_TIME = re.compile(r"T[~_]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
 def _item_start(s: str, k: int) -> bool:
@@ -769,7 +791,7 @@ def _item_start(s: str, k: int) -> bool:
 def _list_negated(s: str, k: int) -> bool:
     """"No Harmony, Province c, Planet c": a "no" opening the list denies every item."""
     j = k - 1
-    while j >= 0 and s[j] in "Ff,&" and k - j < 16:
+    while j >= 0 and s[j] in "Ff,&|" and k - j < 16:
         j -= 1
     return j >= 0 and s[j] in "Nn" and (j == 0 or s[j - 1] in ",:(~")
 
@@ -780,7 +802,13 @@ def _list_denied(s: str, k: int) -> bool:
     j = k + 1
     while j < len(s) and s[j] in "F,&_":
         j += 1
+    if j + 1 < len(s) and s[j + 1] in "Ff":
+        return False  # "Pain a, no Harmony": the "no" opens the next item
     return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
+
+
+def _arity(task: Task, predicate: str) -> int:
+    return task.domain.predicates.get(predicate, 0)
 
 
 def _atoms(state: frozenset[Atom] | None) -> list[str] | None:
