@@ -163,13 +163,28 @@ NOT_FALSE = {
         "1. Attack b.\n\nAttack b: Requires Province b, Planet b, Harmony. Yes.",
     "'no X, Y, or Z' denies every item of its list":
         "1. Attack a.\n\nState: Pain, no Province, Planet, or Harmony.",
+    "'X and Y, not Z' denies only Z":
+        "Initially we have Planet a and c, not d.",
+    "a colon list whose lead items may be what the action adds":
+        "1. Attack a: Pain a, Province a and Planet a are removed.",
+    "a claim doubted by a question, then taken back":
+        "1. Attack a.\n\nSo now Planet b is not present, because Attack changed the planets. "
+        "Attack a removed Planet b? Wait, no. Attack does not touch Planet b.",
+    "'after step k' names a time, not the step rejected":
+        "1. Feast c from a.\n\n2. Succumb c.\n\nAlternatively, after step 1, Attack a (can't), but Harmony is gone.",
+    "what a hypothesis would make true is not an effect claim":
+        "1. Attack a.\n\nBut perhaps Pain is singular. In that case, when you Succumb a, Planet a becomes "
+        "true, and Planet b becomes false.",
+    "a removal told after the action's effects list is no state claim":
+        "1. Attack a.\n\nAnd removes Province object (a is removed), and Harmony is removed.",
 }
 
 
 @pytest.mark.parametrize("trace", list(NOT_FALSE.values()), ids=list(NOT_FALSE))
 def test_sentences_that_claim_nothing_false_are_not_flagged(trace: str) -> None:
-    _, row = _mystery_task()
-    assert [c for c in _claims(trace, row) if c[1] is False] == []
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(trace)
+    assert [c.message for c in report.claims if c.holds is False and not c.retracted] == []
 
 
 def test_a_step_named_again_is_taken_once_and_its_needs_judged_before_it() -> None:
@@ -183,3 +198,7 @@ def test_a_step_named_again_is_taken_once_and_its_needs_judged_before_it() -> No
     # the same sentences with a false claim in them are still flagged
     bad = ClaimReader.for_task(task, vocab).read("1. Attack a → adds Pain a.\n\nNow, Harmony holds.")
     assert [c.kind for c in bad.claims if c.holds is False] == ["state"]
+    told = ClaimReader.for_task(task, vocab).read("1. Attack a.\n\nWhen you Succumb a, Planet b becomes false.")
+    assert [c.kind for c in told.claims if c.holds is False] == ["effect"]
+    plain = ClaimReader.for_task(task, vocab).read("Attack a: Province a, Planet a and Harmony are removed. Pain a is removed.")
+    assert [c.holds for c in plain.claims if c.kind == "effect"] == [True, True, True, False]

@@ -441,7 +441,7 @@ class ClaimReader:
                                              rules=(f"rule.{what}",), modality=modality))
         # effects of a named action: each add or delete cue governs the facts after it (or, in the
         # passive, the list right before it), for the nearest action before the cue
-        if "A" in s and ("D" in s or "X" in s):
+        if "A" in s and ("D" in s or "X" in s) and modality != "hypothetical":  # "If Succumb c adds Planet c, ...": supposed
             for c, what, ks in _cue_groups(s, s.find("A"), "F"):
                 act = _nearest(ur, c, "A")
                 if act is None or act.ground is None:
@@ -449,10 +449,14 @@ class ClaimReader:
                 m_i = next(i for i, m in ur.actions if m is act)
                 if "R" in s[m_i:c] or "I" in s[m_i:c] or "M" in s[m_i:c] and what == "del" and "D" not in s[m_i:c]:
                     continue  # "Requires Province a (which is removed)": the state, not an effect
+                lead = _colon_lead(s, ks, c)
                 for k in ks:
                     f = ur.items[k]
                     judged_facts.add(k)
                     holds, msg = self.judge.effect(act.ground, f.atom, what)  # type: ignore[union-attr]
+                    if k in lead and not holds and self.judge.effect(act.ground, f.atom, _OTHER[what])[0]:  # type: ignore[union-attr]
+                        holds, msg = None, ("the list after the colon may list what it " + _OTHER[what] + "s before "
+                                            "the passive cue starts; read that way it is right, so it is not judged")
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=what == "del", after=act.ground.text(), rules=(f"effect.{what}",),
                                          modality=modality))
@@ -547,8 +551,9 @@ class ClaimReader:
         means_at = s.find("M")
         vague = _VAGUE_TIME.search(s)
         vague_at = vague.start() if vague is not None else -1
+        effect_talk = re.match(r"[~,&]*[DX]", s) is not None  # "And removes ..., Province (b is removed)"
         for k, f in ur.facts:
-            if rule_talk or (need_at >= 0 and k > need_at) or (means_at >= 0 and k > means_at):
+            if rule_talk or effect_talk or (need_at >= 0 and k > need_at) or (means_at >= 0 and k > means_at):
                 continue  # "we need Province a", "to create c craves a": needs and goals, not the state
             if vague_at >= 0 and k > vague_at:
                 continue  # "but after various steps, we lost Province b": a state we cannot place
@@ -640,7 +645,13 @@ class ClaimReader:
             grounded = [m for _, m in ur.actions if m.ground is not None]
             ref = re.search(r"J#", s)
             kth = ur.number_at(ref.end() - 1) if ref else None
-            if kth is not None and run.item_base is not None and 0 < run.item_base + kth <= len(line.actions) \
+            when = _AFTER_STEP.search(s)
+            if when is not None and grounded:  # "after step 1, Attack a (can't)": a time, not the step rejected
+                at = run.item_base + kth if kth is not None and run.item_base is not None else -1
+                known = 0 <= at <= len(line.actions) and line.known_at(at)
+                target = _Focus(grounded[0].ground, line.states[at] if known else None, line.id, n, False, False,  # type: ignore[arg-type]
+                                u.span)
+            elif kth is not None and run.item_base is not None and 0 < run.item_base + kth <= len(line.actions) \
                     and line.known_at(run.item_base + kth - 1):
                 at = run.item_base + kth - 1  # "so step 1 can't be done": the list's step 1, in the state before it
                 target = _Focus(line.actions[at], line.states[at], line.id, n, False, False, u.span)
@@ -715,6 +726,19 @@ class ClaimReader:
     def _add(self, run: _Run, claim: Claim) -> None:
         claim.broken_before = run.lines[claim.line].broken is not None
         run.claims.append(claim)
+
+
+_OTHER = {"add": "del", "del": "add"}
+
+
+def _colon_lead(s: str, ks: list[int], cue: int) -> set[int]:
+    """"Attack a: Pain a, Province a and Planet a are removed": a passive cue's list that opens
+    right after the action's colon may hold, before its last comma, items of the colon's own
+    list (what the action adds) rather than of the cue's. Those leading items have two readings."""
+    if not ks or cue < ks[-1] or s[ks[0] - 1:ks[0]] != ":":
+        return set()
+    commas = [j for j in range(ks[0], ks[-1]) if s[j] == ","]
+    return {k for k in ks if commas and k < commas[-1]}
 
 
 def _undo(line: LineOfReasoning) -> None:
@@ -802,8 +826,8 @@ def _list_denied(s: str, k: int) -> bool:
     j = k + 1
     while j < len(s) and s[j] in "F,&_":
         j += 1
-    if j + 1 < len(s) and s[j + 1] in "Ff":
-        return False  # "Pain a, no Harmony": the "no" opens the next item
+    if j + 1 < len(s) and s[j + 1] in "Ff" or s[j - 1:j] == ",":
+        return False  # "Pain a, no Harmony", "Planet a and c, not b": the "no" opens the next item
     return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
 
 
@@ -880,6 +904,9 @@ def _retracted_next(readings: list[UnitReading], n: int) -> bool:
         nxt = readings[n + 1]
         if nxt.unit.step == here.unit.step and nxt.shape[:3].lstrip("~,").startswith("B"):
             return True
+        if n + 2 < len(readings) and nxt.unit.end == "?" and readings[n + 2].unit.paragraph == here.unit.paragraph \
+                and readings[n + 2].shape[:3].lstrip("~,").startswith("B"):
+            return True  # "Planet a is not present. Feast removed Planet a? Wait, no.": doubted, then taken back
         if nxt.unit.paragraph == here.unit.paragraph and nxt.shape.startswith("c") and "R" in nxt.shape \
                 and "C" in here.shape:
             return True  # "Now, we can use Overcome c from b. But to do that, we need ...": checked next, not asserted
