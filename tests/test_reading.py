@@ -175,6 +175,8 @@ NOT_FALSE = {
     "what a hypothesis would make true is not an effect claim":
         "1. Attack a.\n\nBut perhaps Pain is singular. In that case, when you Succumb a, Planet a becomes "
         "true, and Planet b becomes false.",
+    "'That gives' after two actions does not say which one gives it":
+        "Then Attack a and Overcome a from b. That gives a craves b.",
     "a removal told after the action's effects list is no state claim":
         "1. Attack a.\n\nAnd removes Province object (a is removed), and Harmony is removed.",
 }

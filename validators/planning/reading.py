@@ -470,6 +470,7 @@ class ClaimReader:
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and focus.performed \
+                and focus.shape.count("A") <= 1 \
                 and focus.paragraph == u.paragraph and n - focus.unit <= 3 and ur.matches("effect.focus") \
                 and "R" not in s and "T" not in s and "a" not in s and "J#" not in s and "U" not in s:
             for c, what, ks in _cue_groups(s, -1, "F"):
