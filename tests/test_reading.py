@@ -177,7 +177,10 @@ NOT_FALSE = {
         "true, and Planet b becomes false.",
     "'That gives' after two actions does not say which one gives it":
         "Then Attack a and Overcome a from b. That gives a craves b.",
-    "a removal told after the action's effects list is no state claim":
+    "'After step k, we have ...' goes back to step k of a list whose steps are its actions":
+        "Okay.\n\n1. Create Pain c.\n\nHow? Feast c from a.\n\n2. Succumb c.\n\n3. Attack b.\n\n"
+        "After step 2, we have Harmony and Provinces a, b and c.\n\n3. Attack c. Planet b is still there.",
+    "removal told after the action's effects list is no state claim":
         "1. Attack a.\n\nAnd removes Province object (a is removed), and Harmony is removed.",
 }
 
@@ -204,3 +207,17 @@ def test_a_step_named_again_is_taken_once_and_its_needs_judged_before_it() -> No
     assert [c.kind for c in told.claims if c.holds is False] == ["effect"]
     plain = ClaimReader.for_task(task, vocab).read("Attack a: Province a, Planet a and Harmony are removed. Pain a is removed.")
     assert [c.holds for c in plain.claims if c.kind == "effect"] == [True, True, True, False]
+
+
+def test_then_i_can_takes_the_step_only_where_it_is_applicable() -> None:
+    """"Then I can put blue down" narrates a step of a walk; in an outline that leaves steps out
+    ("Then we can stack red on blue" while holding nothing) the line is lost instead of judged."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Unstack blue from red. Then I can put blue down on the table. Now I can pick up red."
+    report = reader.read(walk)
+    assert [a.text() for a in report.lines[-1].actions] == ["(unstack b a)", "(put-down b)", "(pick-up a)"]
+    assert [c.holds for c in report.claims if c.kind == "applicability"] == [True, True]
+    outline = reader.read("Okay. Then we can stack red on blue. Now blue is clear.")
+    assert not outline.lines[-1].known and [c for c in outline.claims if c.holds is False] == []

@@ -51,6 +51,11 @@ ROWS: tuple[Row, ...] = (
         "So Feast b from c.", "doc",
         "the action opens the unit, after filler words or a step label; not in a question, a condition "
         "or a rejection (modality)"),
+    Row("event.can_perform", "perform the action the unit says it can take, when it is applicable",
+        r"^[~W,]*C(?P<act>A)(?![^.]*[|&]A)",
+        "Then I can put blue down on the table, which would make blue clear again.", "R1",
+        "a walk narrating its step; when the action is not applicable there, steps may have been left out "
+        "('Then we can stack red on orange' in an outline): the line is lost, nothing is judged"),
     Row("event.after", "the state after the named action", r"T[~_]{0,2}(?P<act>A)",
         "After Attack a, Pain a holds.", "R1",
         "the claims after it speak of the state after the action; the line performs it if it has not"),

@@ -161,6 +161,7 @@ class _Run:
     roots: dict[int, Claim] = field(default_factory=dict)       # line id -> its first false claim
     said: dict[tuple, Claim] = field(default_factory=dict)      # repeated false claims -> the first
     last_list_number: int | None = None
+    list_start: tuple[int, int, int] | None = None  # the numbered list: (line id, its actions then, last item seen)
     moved: dict[int, int] = field(default_factory=dict)  # line id -> paragraph where it last moved
 
 
@@ -252,6 +253,13 @@ class ClaimReader:
                     run.heading = None
             # -- line events
             head = ur.rows("event.perform")
+            if not head and modality == "asserted" and u.item is None:
+                can = ur.rows("event.can_perform")
+                m_can: ActionMention | None = ur.items[can[0].start("act")] if can else None  # type: ignore[assignment]
+                if m_can is not None and line.known and not unmet_preconditions(m_can.ground, line.state):  # type: ignore[arg-type]
+                    head = can
+                elif m_can is not None:
+                    line.lose()
             if head and "M" in shape[:head[0].start("act")] and u.item is None \
                     and not re.match(r"\)?\(J#\)", shape[head[0].end():]):
                 head = []  # "To get Pain a, Attack a.": a means, in prose; "(step 3)" or an item makes it a step
@@ -272,6 +280,14 @@ class ClaimReader:
                     line = self._fork(run, line, keep, u.span[0])
                 elif len(line.actions) < keep:
                     line.lose()
+            if u.item is not None:
+                if u.item == 1:
+                    run.list_start = (line.id, len(line.actions), 1)
+                elif run.list_start is not None and u.item == run.list_start[2] + 1:
+                    run.list_start = (run.list_start[0], run.list_start[1], u.item)
+            recap = _RECAP.match(shape)
+            if recap is not None and modality == "asserted":
+                line = self._recap(run, line, ur.number_at(recap.end() - 1), u)
             after = ur.rows("event.after")
             if after:
                 m_after: ActionMention = ur.items[after[0].start("act")]  # type: ignore[assignment]
@@ -354,6 +370,21 @@ class ClaimReader:
         run.focus = None
         _link(run.claims)
         return ClaimReport(run.claims, run.lines, run.line_at)
+
+    def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning:
+        """"After step 2, we have ...": the line goes back to the state after the list's step k,
+        when the list's steps are its actions one for one; otherwise the state is not known."""
+        base = run.item_base
+        if base is None and run.list_start is not None and run.list_start[0] == line.id \
+                and len(line.actions) - run.list_start[1] == run.list_start[2]:
+            base = run.list_start[1]
+        if k is None or base is None or not 0 < base + k <= len(line.actions) or not line.known_at(base + k):
+            line.lose()
+            return line
+        run.item_base = base
+        if base + k == len(line.actions):
+            return line
+        return self._fork(run, line, base + k, u.span[0])
 
     @staticmethod
     def _pre(run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit) -> frozenset[Atom] | None:
@@ -770,7 +801,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
     for c, what in cues:
         j = c - 1
         gap = 0
-        while j > start and s[j] in "_()g" and gap < 4:
+        while j > start and s[j] in "_()gG" and gap < 4:  # "Pain c would be added"
             j -= 1
             gap += 1
         run: list[int] = []
@@ -802,6 +833,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
+_RECAP = re.compile(r"^[~,]*T[~_]{0,1}J#")
 _VAGUE_TIME = re.compile(r"T[~_]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
