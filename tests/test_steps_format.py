@@ -84,6 +84,18 @@ def test_the_task_is_inferred_from_the_input_only_when_unambiguous():
     assert object_to_record(plain, convert=convert) == record_from_json(plain)
 
 
+def test_each_task_of_the_dev_files_is_inferred_from_its_input():
+    from tests.conftest import DEV_DATA
+
+    folder = DEV_DATA / "bigbench_mistake"
+    if not folder.exists():
+        pytest.skip("BIG-Bench Mistake dev files are not present")
+    convert = StepRowsConverter()
+    for task in ("dyck_languages", "tracking_shuffled_objects"):
+        rows = [json.loads(line) for line in (folder / f"{task}.jsonl").read_text().splitlines() if line.strip()]
+        assert {object_to_record(row, convert=convert).domain for row in rows} == {task}
+
+
 def test_labels_are_never_used_by_the_replay():
     verdicts = []
     for label in (3, None, 0, 7):
