@@ -10,7 +10,7 @@ from typing import Any
 KNOWN_DOMAINS = (
     "maze", "sokoban", "blocksworld", "mystery_blocksworld", "logistics", "pddl",
     "countdown", "hanoi", "checker_jumping", "river_crossing", "freeform",
-    "dyck_languages", "tracking_shuffled_objects", "word_sorting", "multistep_arithmetic",
+    "dyck_languages", "tracking_shuffled_objects",
 )
 
 
