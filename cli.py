@@ -30,10 +30,12 @@ def _open_input(path: str, stack: ExitStack) -> tuple[IO[bytes], str]:
 
 
 def _rollouts(args: argparse.Namespace) -> Converter:
-    """verl / TRL rollout rows become records with their rewards (rewards/rollouts.py)."""
+    """Rows of step-labelled datasets (validators/step_rows.py) and verl / TRL rollout rows
+    (rewards/rollouts.py) become records; other records pass unchanged."""
     from rewards.rollouts import RolloutConverter
+    from validators.step_rows import StepRowsConverter
 
-    return RolloutConverter(args.rollout_layout, args.domain)
+    return StepRowsConverter(args.domain, RolloutConverter(args.rollout_layout, args.domain))
 
 
 def _units(stream: IO[bytes], name: str, input_format: str, domain: str | None,
@@ -335,7 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--workers", type=int, default=1, help="worker processes for parsing and replay")
     audit.add_argument("--input-format", choices=["auto", "jsonl", "json", "text", "parquet"], default="auto",
                        help="how to read INPUT (auto: by extension, else JSONL)")
-    audit.add_argument("--domain", help="domain for records that do not name one (and for text input)")
+    audit.add_argument("--domain", help="domain for records that do not name one (and for text input); rows of "
+                       "step-labelled datasets (a 'steps' list) without it get the task their input surely poses")
     audit.add_argument("--rollout-layout", choices=["auto", "verl", "trl"], default="auto",
                        help="RL rollout dumps: verl (input/output/gts/score rows) or TRL (prompt/completion and "
                             "a column per reward function); auto tells them by their columns, records pass as they are")

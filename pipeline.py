@@ -175,7 +175,8 @@ def _stored_unit(row: Any) -> InputUnit:
                                                                                                row.domain):
         obj = {"id": row.record_id, "domain": row.domain, "format": row.format,
                "problem": json.loads(row.problem_json or "{}"), "trace": row.trace, "answer": row.answer,
-               "model": row.model, "meta": json.loads(row.meta_json or "{}")}
+               "model": row.model, "meta": json.loads(row.meta_json or "{}"),
+               "reference_labels": json.loads(row.labels_json or "{}")}
         unit = InputUnit(line=row.line_no or 1, raw=bytes(row.raw), record=object_to_record(obj))
     return unit
 

@@ -16,6 +16,7 @@ from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from pipeline import audit_units
 from rewards.rollouts import RolloutConverter
+from validators.step_rows import StepRowsConverter
 
 st.title("Upload & audit")
 if not can_write():
@@ -48,7 +49,12 @@ if st.button("Audit", type="primary", disabled=not files):
         kind = fmt if fmt != "auto" else guess_format(up.name, data[:4096])
         # verl / TRL rollout dumps become records as in `cli.py audit` (the chosen domain for rows
         # that do not name one); records and chat completions pass unchanged.
-        rollouts = RolloutConverter("auto", domain)
+        # Rows of step-labelled datasets (a 'steps' list) get the chosen domain, else the task
+        # their input surely poses (the same converter as `cli.py audit`); the default picker
+        # value (freeform) does not override what the input shows.
+        generic = domain == "freeform"
+        rollouts = StepRowsConverter(None if generic else domain, RolloutConverter("auto", domain),
+                                     fallback=domain if generic else None)
         if kind == "jsonl":
             units = iter_jsonl(io.BufferedReader(io.BytesIO(data)), default_domain=domain, convert=rollouts)
         elif kind == "json":

@@ -10,6 +10,7 @@ from typing import Any
 KNOWN_DOMAINS = (
     "maze", "sokoban", "blocksworld", "mystery_blocksworld", "logistics", "pddl",
     "countdown", "hanoi", "checker_jumping", "river_crossing", "freeform",
+    "dyck_languages", "tracking_shuffled_objects",
 )
 
 
@@ -36,6 +37,9 @@ class TraceRecord:
     trace_data: Any = None
     answer_data: Any = None
     id_given: bool = True
+    # Judgments made outside Stepscope (a dataset's first-mistake label, per-step ratings),
+    # kept beside our verdicts for comparison; no replay reads them.
+    reference_labels: dict[str, Any] = field(default_factory=dict)
 
 
 def _as_text(value: Any) -> tuple[str, Any]:
@@ -77,6 +81,9 @@ def record_from_json(obj: Any) -> TraceRecord:
     fmt = obj.get("format")
     if fmt is not None and not isinstance(fmt, str):
         raise RecordError("'format' must be a string")
+    labels = obj.get("reference_labels") or {}
+    if not isinstance(labels, dict):
+        raise RecordError("'reference_labels' must be a JSON object")
     model = obj.get("model")
     if model is not None and not isinstance(model, str):
         model = str(model)
@@ -91,7 +98,7 @@ def record_from_json(obj: Any) -> TraceRecord:
     return TraceRecord(
         id=rid, domain=domain, trace=trace, answer=answer, problem=problem,
         format=fmt.strip().lower() if fmt else None, model=model, meta=meta,
-        trace_data=trace_data, answer_data=answer_data, id_given=id_given,
+        trace_data=trace_data, answer_data=answer_data, id_given=id_given, reference_labels=labels,
     )
 
 
@@ -107,4 +114,6 @@ def record_to_json(record: TraceRecord) -> dict[str, Any]:
         out["model"] = record.model
     if record.meta:
         out["meta"] = record.meta
+    if record.reference_labels:
+        out["reference_labels"] = record.reference_labels
     return out

@@ -219,6 +219,12 @@ def _m0009_corpus_tallies(conn: Connection) -> None:
     rebuild(conn)
 
 
+def _m0010_reference_labels(conn: Connection) -> None:
+    """Labels that came with a record from outside (a dataset's first-mistake label, per-step
+    ratings; core.record.TraceRecord.reference_labels), kept to compare with our verdicts."""
+    conn.execute(text("ALTER TABLE record ADD COLUMN labels_json TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
@@ -229,6 +235,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (7, "step search indexed by batch", _m0007_step_search_by_batch),
     (8, "problem identity and answer keys", _m0008_problem_identity),
     (9, "corpus tallies", _m0009_corpus_tallies),
+    (10, "reference labels", _m0010_reference_labels),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -32,6 +32,8 @@ class Record(SQLModel, table=True):
     trace: str = Field(default="", sa_column=Column(Text, nullable=False))
     answer: str = Field(default="", sa_column=Column(Text, nullable=False))
     meta_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    # core.record.TraceRecord.reference_labels as JSON; null when the record came with none (migration 10)
+    labels_json: str | None = Field(default=None, sa_column=Column(Text))
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     raw_truncated: bool = False
     source: str | None = Field(default=None, max_length=512)

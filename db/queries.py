@@ -76,6 +76,7 @@ def trace_by_share_id(engine: Engine, share_id: str) -> dict[str, Any] | None:
     out["notes"] = json.loads(out.pop("notes_json")) if out.get("notes_json") else {}
     out["problem"] = json.loads(out.pop("problem_json") or "{}")
     out["meta"] = json.loads(out.pop("meta_json") or "{}")
+    out["reference_labels"] = json.loads(out.pop("labels_json", None) or "{}")
     return out
 
 

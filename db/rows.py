@@ -65,7 +65,7 @@ def record_row(unit: InputUnit, share_id: str, source: str | None) -> dict[str, 
     if rec is None:
         row.update(record_id=unit.guessed_id, status="malformed", error=clean_text(unit.error or ""),
                    domain="unknown", format=None, model=None, problem_json="{}", problem_hash=None, trace="",
-                   answer="", meta_json="{}")
+                   answer="", meta_json="{}", labels_json=None)
     else:
         row.update(record_id=clean_text(rec.id), status="ok", error=None, domain=clean_text(rec.domain)[:64],
                    format=clean_text(rec.format)[:64] if rec.format else None,
@@ -73,7 +73,8 @@ def record_row(unit: InputUnit, share_id: str, source: str | None) -> dict[str, 
                    problem_json=_json(rec.problem) or "{}",
                    problem_hash=problem_hash(clean_text(rec.domain)[:64], rec.problem, rec.trace),
                    trace=clean_text(rec.trace),
-                   answer=clean_text(rec.answer), meta_json=_json(rec.meta) or "{}")
+                   answer=clean_text(rec.answer), meta_json=_json(rec.meta) or "{}",
+                   labels_json=_json(rec.reference_labels) if rec.reference_labels else None)
     return row
 
 

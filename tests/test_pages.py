@@ -64,6 +64,19 @@ def test_text_file_upload_uses_the_chosen_domain(app):
     assert rows[0]["domain"] == "countdown" and rows[0]["n_steps"] == 2
 
 
+def test_upload_reads_step_labelled_rows_as_the_cli_does(app):
+    from tests.test_steps_format import DYCK_ROW
+
+    at = _upload(app, json.dumps(DYCK_ROW).encode() + b"\n", "dyck.jsonl")
+    assert not at.exception
+    engine = make_engine(app.url)
+    rows = recent_traces(engine, 5)
+    assert rows[0]["domain"] == "dyck_languages" and rows[0]["n_steps"] == len(DYCK_ROW["steps"])
+    from db.queries import trace_by_share_id
+    stored = trace_by_share_id(engine, rows[0]["share_id"])
+    assert stored["reference_labels"] == {"mistake_index": 3} and stored["verdict"]["first_invalid_step"] == 3
+
+
 def test_corpus_filters_come_from_and_go_to_the_url(app):
     _upload(app, b"\n".join(json.dumps(r).encode() for r in RECORDS))
     at = app("corpus").run()

@@ -47,6 +47,9 @@ class DomainSpec:
     problem_length: Callable[[dict[str, Any]], int | None] | None = None
     length_label: str = "length"
     generate: Callable[[int, int, int], list[dict[str, Any]]] | None = None
+    # Whether a problem statement ({"input": text}) is surely one of this domain's, so that rows
+    # which do not name their task (step-labelled datasets) can be given one; None: never guessed.
+    recognise: Callable[[dict[str, Any]], bool] | None = None
 
     @property
     def validator_id(self) -> str:

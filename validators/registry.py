@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from core.discovery import iter_family_modules
 from core.record import TraceRecord
@@ -35,6 +36,18 @@ def list_domains() -> list[DomainSpec]:
 
 def get_domain(name: str) -> DomainSpec | None:
     return _domains().get(name)
+
+
+def infer_domain(problem: dict[str, Any]) -> str | None:
+    """The one domain that recognises `problem`; None when none or several do."""
+    found = []
+    for spec in list_domains():
+        try:
+            if spec.recognise is not None and spec.recognise(problem):
+                found.append(spec.name)
+        except Exception:  # noqa: BLE001 - a recogniser must never sink a record
+            continue
+    return found[0] if len(found) == 1 else None
 
 
 def validator_id(domain: str) -> str:
