@@ -180,6 +180,14 @@ NOT_FALSE = {
     "'After step k, we have ...' goes back to step k of a list whose steps are its actions":
         "Okay.\n\n1. Create Pain c.\n\nHow? Feast c from a.\n\n2. Succumb c.\n\n3. Attack b.\n\n"
         "After step 2, we have Harmony and Provinces a, b and c.\n\n3. Attack c. Planet b is still there.",
+    "a 'Removed:' bullet lists what the action removes; 'still true (... not X)' is about X kept":
+        "1. Attack a.\n\nAfter Attack a:\n\n- Pain a: true\n- Removed: Province a, Planet a, Harmony\n"
+        "- Planet b: still true (Attack a removes Planet a, not Planet b)",
+    "'no X exists' denies X": "1. Attack a.\n\nNow no Pain b exists.",
+    "'c is a planet': the article, not object a": "Initially Planet c is true (c is a planet).",
+    "a part of the goal done is no goal claim": "1. Attack a.\n\nOne part of the goal is done.",
+    "'after X and Y' is after both": "1. Attack a.\n\n2. Succumb a.\n\nSo after Attack a and Succumb a, we have Harmony back, and Province a.",
+    "a binary fact written as a call": "1. Attack a.\n\n2. Succumb a.\n\nNow Harmony holds and Craves(a, b) does not.",
     "removal told after the action's effects list is no state claim":
         "1. Attack a.\n\nAnd removes Province object (a is removed), and Harmony is removed.",
 }
@@ -221,3 +229,35 @@ def test_then_i_can_takes_the_step_only_where_it_is_applicable() -> None:
     assert [c.holds for c in report.claims if c.kind == "applicability"] == [True, True]
     outline = reader.read("Okay. Then we can stack red on blue. Now blue is clear.")
     assert not outline.lines[-1].known and [c for c in outline.claims if c.holds is False] == []
+
+
+BW_NOT_FALSE = {
+    "a passive cue ends its clause: 'since blue was removed, red is clear'":
+        "1. Unstack blue from red. Now holding blue. Since blue was removed, red is clear.",
+    "a recall ('after putting down blue') judges its unit, the line goes on":
+        "1. Unstack blue from red. 2. Put down blue. 3. Pick up red. Yes, after putting down blue, blue is clear. "
+        "So stacking red on blue is allowed.",
+    "a walk checked bullet by bullet takes each bullet's step":
+        "Let me check:\n\n- When unstacking blue from red: hand is empty, blue is clear. Allowed.\n\n"
+        "- Put down blue: allowed.\n\n- Pick up red: red is clear. Allowed.\n\n- Stack red on blue: allowed.",
+}
+
+
+@pytest.mark.parametrize("trace", list(BW_NOT_FALSE.values()), ids=list(BW_NOT_FALSE))
+def test_blocks_sentences_that_claim_nothing_false_are_not_flagged(trace: str) -> None:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    report = ClaimReader.for_task(task, vocab).read(trace)
+    assert [c.message for c in report.claims if c.holds is False and not c.retracted] == []
+    assert [c for c in report.claims if c.holds is True]
+
+
+def test_a_false_claim_in_those_forms_is_still_flagged() -> None:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    walk = BW_NOT_FALSE["a walk checked bullet by bullet takes each bullet's step"]
+    bad = ClaimReader.for_task(task, vocab).read(walk.replace("- Put down blue: allowed.\n\n", ""))
+    assert [c.action for c in bad.claims if c.holds is False][:1] == ["(pick-up a)"]
+    (mtask, mvocab, _, _), _ = _mystery_task()
+    kept = ClaimReader.for_task(mtask, mvocab).read("1. Attack a.\n\nNow Pain b exists.")
+    assert [c.kind for c in kept.claims if c.holds is False] == ["state"]

@@ -51,6 +51,10 @@ ROWS: tuple[Row, ...] = (
         "So Feast b from c.", "doc",
         "the action opens the unit, after filler words or a step label; not in a question, a condition "
         "or a rejection (modality)"),
+    Row("event.bullet_step", "perform the action a bullet or item opens with, before its colon",
+        r"^[~_]{0,2}(?P<act>A)\)?:",
+        "- When unstacking red from orange: hand is empty, red is clear, red is on top of orange.", "R1",
+        "a walk checked bullet by bullet: each bullet is the step it names"),
     Row("event.can_perform", "perform the action the unit says it can take, when it is applicable",
         r"^[~W,]*C(?P<act>A)(?![^.]*[|&]A)",
         "Then I can put blue down on the table, which would make blue clear again.", "R1",
@@ -65,8 +69,8 @@ ROWS: tuple[Row, ...] = (
         r"^[~J#:,]*a(?![~_]*[RDXg])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step"),
     # -- applicability ---------------------------------------------------------------------
-    Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)[~_]{0,3}C",
-        "Then, with Pain present, we can Succumb c.", "doc"),
+    Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}C",
+        "Then, with Pain present, we can Succumb c.", "doc", "also a bullet 'Put down blue: allowed.'"),
     Row("app.yes_after_needs", "applicability + (the focus action)", r"^[~,]*(?:Y|C)[~_]*[.!]?$|R.*F.*Y[~_]*$",
         "Attack b: needs Province b, Planet b, Harmony. Yes.", "R1",
         "a bare 'Yes.' or 'So possible.' answers the needs just listed for the action in focus"),

@@ -33,10 +33,11 @@ from validators.reading.text import Reading, Unit, read_text
 LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
           "hedge": "H", "guess": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
           "initially": "Z", "cause": "U", "means": "M", "goal": "O", "goal_met": "P", "works": "V", "plan": "L",
-          "step": "J", "question": "Q", "general": "g", "neg": "n", "kept": "k", "filler": "~", "contrast": "c"}
+          "step": "J", "question": "Q", "general": "g", "neg": "n", "kept": "k", "filler": "~", "contrast": "c",
+          "partial": "p"}
 PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept", "goal", "goal_met", "works",
             "state", "initially", "after", "cause", "means", "cond", "hedge", "guess", "can", "yes", "no", "neg",
-            "now", "general", "plan", "step", "contrast", "filler")
+            "now", "general", "plan", "step", "contrast", "partial", "filler")
 _RANK = {c: k for k, c in enumerate(PRIORITY)}
 PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
          "and": "&", "&": "&", "/": ",", "or": "|"}
@@ -253,6 +254,8 @@ class ClaimReader:
                     run.heading = None
             # -- line events
             head = ur.rows("event.perform")
+            if not head and (u.bullet or u.item is not None):
+                head = ur.rows("event.bullet_step")
             if not head and modality == "asserted" and u.item is None:
                 can = ur.rows("event.can_perform")
                 m_can: ActionMention | None = ur.items[can[0].start("act")] if can else None  # type: ignore[assignment]
@@ -289,11 +292,22 @@ class ClaimReader:
             if recap is not None and modality == "asserted":
                 line = self._recap(run, line, ur.number_at(recap.end() - 1), u)
             after = ur.rows("event.after")
+            recall: LineOfReasoning | None = None
             if after:
-                m_after: ActionMention = ur.items[after[0].start("act")]  # type: ignore[assignment]
-                line = self._after(run, line, m_after.ground, u)  # type: ignore[arg-type]
+                chain = [after[0].start("act")]
+                while (more := _CHAIN.match(shape, chain[-1] + 1)) is not None:
+                    chain.append(more.start(1))  # "after Attack b and Overcome b from c": after the last of them
+                here = line
+                for at in chain:
+                    m_after: ActionMention = ur.items[at]  # type: ignore[assignment]
+                    here = self._after(run, here, m_after.ground, u)  # type: ignore[arg-type]
+                if here.id != line.id and len(here.actions) < len(line.actions) and here.id == len(run.lines) - 1 \
+                        and line.actions[:len(here.actions)] == here.actions:
+                    recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only
+                else:
+                    line = here
             described = bool(head) and re.match(r"[\)]?[:>]?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
-                and u.item is None  # "Attack b removes Planet b", "Attack b -> needs ...": what it does, not a step taken
+                and u.item is None and not u.bullet  # "Attack b removes Planet b", "Attack b -> needs ...": what it does, not a step taken
             performs = (head_m is not None and head_act and modality in ("asserted", "proposed") and not described
                         and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")])
             if performs and pending_can is not None and head_m is not None and head_m.name == pending_can[0] \
@@ -355,7 +369,9 @@ class ClaimReader:
                 run.heading = self._heading(ur, n, u, modality, line)
             # -- claims
             start = len(run.claims)
-            self._claims(run, ur, n, modality, line, text)
+            self._claims(run, ur, n, modality, recall or line, text)
+            if recall is not None:
+                run.line_at.append((u.span[1], line.id))
             while next_verdict < len(verdicts) and verdicts[next_verdict][0] < u.span[1]:
                 if verdicts[next_verdict][0] >= u.span[0] and modality != "questioned":
                     self._line_verdict(run, verdicts[next_verdict], line, text)
@@ -538,7 +554,8 @@ class ClaimReader:
             lo = 0
         if after_act is not None and (asserted or modality == "proposed"):
             base = self._state_before(line, after_act)
-            pending = [(k, f) for k, f in ur.facts if k >= lo and k not in judged_facts and f.atom is not None]
+            other_act = min((i for i, _ in ur.actions if i >= lo), default=len(s))
+            pending = [(k, f) for k, f in ur.facts if lo <= k < other_act and k not in judged_facts and f.atom is not None]
             pre_atoms = {lit.atom for lit in after_act.pre if lit.positive}
             if rid_after == "effect.arrow" and pending and all(f.atom in pre_atoms for _, f in pending) \
                     and not all(f.atom in after_act.add for _, f in pending):
@@ -607,7 +624,7 @@ class ClaimReader:
             rid = None
             positive = True
             if tag is not None:
-                rid, positive = "fact.tag", tag == "Y"
+                rid, positive = "fact.tag", (tag == "Y") != _denied(s, k)  # "no Pain b exists"
             elif state_list and not ur.actions:
                 if "|" in s[max(0, k - 1):k + 2] and not (_negated(s, k) or _list_negated(s, k)):
                     continue  # "Province a or Province b": neither is asserted
@@ -650,7 +667,7 @@ class ClaimReader:
                                  negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
         # goal
-        if ur.matches("goal.met") and "n" not in s and "N" not in s and line.known and line.actions \
+        if ur.matches("goal.met") and "n" not in s and "N" not in s and "p" not in s and line.known and line.actions \
                 and "I" not in s and "H" not in s and not ur.facts:
             unmet = unmet_goals(self.task.problem, line.state)
             holds, msg = self.judge.goal(line.actions, unmet)
@@ -819,6 +836,10 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
         if any(g[0] == c for g in out):
             continue
         k = c + 1
+        if s[k:k + 1] == ",":
+            continue  # "since red was removed, orange is clear": the clause ends at the cue
+        if s[k:k + 1] == ":":
+            k += 1  # "Removed: b craves a, Province b"
         run = []
         while k < len(s) and (s[k] in fact_letters or s[k] in ",&_~"):
             if s[k] in fact_letters and k not in taken and s[k - 1] not in "Nn":
@@ -833,6 +854,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
+_CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,]*T[~_]{0,1}J#")
 _VAGUE_TIME = re.compile(r"T[~_]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 

@@ -101,6 +101,7 @@ class _View:
     words: list[str]
     obj: list[tuple[str, int] | None]
     objects_at: list[int]
+    tokens: Sequence[Token] = ()
 
 
 _Fact = tuple[int, "Atom | None", str, bool]   # (end, atom, predicate, absent word)
@@ -347,7 +348,7 @@ class TaskWords:
             for k in places:
                 obj[k] = self._object_at(words, k)
             places = [k for k in places if obj[k] is not None]  # "red" of "red block" alone
-        view = _View(at, words, obj, places)
+        view = _View(at, words, obj, places, tokens)
         self._last = (tokens, list(tokens), view)
         return view
 
@@ -464,7 +465,10 @@ class TaskWords:
             candidates = self._candidates(w, nxt, after)
         best = None  # the first of the longest matches
         match = self._match
+        article = w in _ARTICLES and v.at[k] > 0 and v.tokens[v.at[k] - 1].norm in _BEFORE_ARTICLE
         for phrase, absent in candidates:
+            if article and phrase.words[0] == _SLOT and len(phrase.order) == 1:
+                continue  # "c is a planet": the article, not object a
             m = match(phrase, v, k)
             if m and (best is None or m[0] > best[0]):
                 best = (m[0], m[1], phrase.name, absent != m[2])
@@ -485,6 +489,10 @@ class TaskWords:
             if pred in self.task.domain.actions:
                 return []
             hit = obj[k + 2] if k + 2 < n and nxt in (":", "(") else None
+            second = obj[hit[1] + 1] if hit is not None and hit[1] + 1 < n and words[hit[1]] == "," else None
+            if hit is not None and second is not None and self.arity.get(pred) == 2:
+                end = second[1] + (second[1] < n and words[second[1]] == ")")
+                return [(end, (pred, hit[0], second[0]), pred, False)]  # "Craves(c, a)"
             if hit is not None and self.arity.get(pred) == 1:
                 end = hit[1] + (hit[1] < n and words[hit[1]] == ")")
                 return [(end, (pred, hit[0]), pred, False)]  # "Planet: a", "Province (b)"
@@ -540,6 +548,13 @@ class TaskWords:
                 if self._match(phrase, v, k):
                     return True
         return k + 2 < len(v.words) and v.words[k + 1] == "->"
+
+
+# An object named like an English article ("a") before a one-object predicate noun, after a word
+# that takes a noun phrase ("is a planet", "have a province"), is the article.
+_ARTICLES = frozenset({"a", "an"})
+_BEFORE_ARTICLE = frozenset({"is", "was", "be", "are", "were", "as", "not", "have", "has", "had", "get", "gets",
+                             "with", "need", "needs", "becomes", "become", "into", "like", "called", "be"})
 
 
 def _unique(candidates: Iterable[_Candidate]) -> tuple[_Candidate, ...]:
