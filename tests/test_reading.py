@@ -141,8 +141,8 @@ def test_v2_reader_dev_halves_floor(v2_halves) -> None:
     for name, score in v2_halves.items():
         print(f"\nv2 reader, half {name}: {score.summary()}")
     a, b = v2_halves["A"], v2_halves["B"]
-    assert a.precision >= 0.82 and a.recall >= 0.4 and a.traces_right >= 5
-    assert b.precision >= 0.91 and b.recall >= 0.33 and b.traces_right >= 5
+    assert a.precision >= 0.85 and a.recall >= 0.4 and a.traces_right >= 5
+    assert b.precision >= 0.90 and b.recall >= 0.33 and b.traces_right >= 6
 
 
 # Sentences from the false flags of unseen R1 traces (reviews and dev half B), with the objects of
@@ -261,3 +261,19 @@ def test_a_false_claim_in_those_forms_is_still_flagged() -> None:
     (mtask, mvocab, _, _), _ = _mystery_task()
     kept = ClaimReader.for_task(mtask, mvocab).read("1. Attack a.\n\nNow Pain b exists.")
     assert [c.kind for c in kept.claims if c.holds is False] == ["state"]
+
+
+def test_tagged_needs_and_an_arrow_item_of_a_walk_are_judged() -> None:
+    """"Requires Province b (yes) and Pain a (yes)" says both hold before the step; "1. Attack a
+    → Pain a." in a walk presents Attack a as doable, and under "Wait, maybe:" only proposes it."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    needs = reader.read("1. Attack a. Requires Province a (yes), Pain a (yes).")
+    assert [(c.kind, c.holds) for c in needs.claims] == [("state", True), ("state", False)]
+    walk = reader.read("Let's try:\n\n1. Attack b → Pain b.\n\n2. Succumb b → Harmony.")
+    assert [(c.kind, c.holds, c.action) for c in walk.claims if c.kind == "applicability"] == [
+        ("applicability", True, "(attack b)"), ("applicability", True, "(succumb b)")]
+    guess = reader.read("Wait, maybe:\n\n1. Succumb b → Harmony.")
+    assert [c for c in guess.claims if c.holds is False] == []
+    named = reader.read("1. Attack b → Pain b.\n\n2. Succumb b.\n\nLater:\n\n1. Attack b → Pain b.\n\n2. Succumb c")
+    assert [c.action for c in named.claims if c.kind == "applicability" and c.holds is False] == []

@@ -530,16 +530,6 @@ class ClaimReader:
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=what == "del", after=focus.action.text(), rules=("effect.focus",),
                                          modality=modality))
-        # a numbered step of a walk that takes the action and states its effects presents it as doable
-        if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
-                and focus.pre is not None and focus.item and any(
-                    c.kind == "effect" and c.after == focus.action.text() for c in run.claims[-8:]) \
-                and n - focus.unit <= 1:
-            focus.judged = True
-            holds, msg = self.judge.applicable(focus.action, focus.pre, True)
-            self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, focus.line,
-                                 state=_atoms(focus.pre), rules=("app.walk",), modality=modality,
-                                 action=focus.action.text()))
         # the state after an action: an arrow list, or the lines under "After Attack a:"
         arrow = ur.rows("effect.arrow")
         after_act: GroundAction | None = None
@@ -577,6 +567,17 @@ class ClaimReader:
                 self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=neg,
                                      after=after_act.text(), rules=(rid_after,), modality=modality,
                                      state=_atoms(apply(after_act, base))))
+        # a numbered step of a walk that takes the action and states its effects presents it as doable
+        if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
+                and focus.pre is not None and focus.item and any(
+                    c.after == focus.action.text() and (c.kind == "effect" or "effect.arrow" in c.rules)
+                    and c.span[0] >= focus.span[0] for c in run.claims[-8:]) and "N" not in s and "K" not in s \
+                and n - focus.unit <= 1:
+            focus.judged = True
+            holds, msg = self.judge.applicable(focus.action, focus.pre, True)
+            self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, focus.line,
+                                 state=_atoms(focus.pre), rules=("app.walk",), modality=modality,
+                                 action=focus.action.text()))
         # applicability
         self._applicability(run, ur, n, modality, line, text, focus)
         if not asserted:
@@ -602,8 +603,10 @@ class ClaimReader:
         vague_at = vague.start() if vague is not None else -1
         effect_talk = re.match(r"[~,&]*[DX]", s) is not None  # "And removes ..., Province (b is removed)"
         for k, f in ur.facts:
-            if rule_talk or effect_talk or (need_at >= 0 and k > need_at) or (means_at >= 0 and k > means_at):
-                continue  # "we need Province a", "to create c craves a": needs and goals, not the state
+            if rule_talk or effect_talk or (need_at >= 0 and k > need_at and _tag(s, k) is None) \
+                    or (means_at >= 0 and k > means_at):
+                continue  # "we need Province a", "to create c craves a": needs and goals, not the state;
+                # "Requires Province b (yes)" says Province b holds
             if vague_at >= 0 and k > vague_at:
                 continue  # "but after various steps, we lost Province b": a state we cannot place
             if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
