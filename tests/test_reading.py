@@ -188,6 +188,11 @@ NOT_FALSE = {
     "a part of the goal done is no goal claim": "1. Attack a.\n\nOne part of the goal is done.",
     "'after X and Y' is after both": "1. Attack a.\n\n2. Succumb a.\n\nSo after Attack a and Succumb a, we have Harmony back, and Province a.",
     "a binary fact written as a call": "1. Attack a.\n\n2. Succumb a.\n\nNow Harmony holds and Craves(a, b) does not.",
+    "a fact just after a step, true before it, may be its precondition checked":
+        "1. Attack a. But Province a is present, and Planet a.",
+    "a rule told with the action's name first is no state claim":
+        "1. Attack b.\n\nWait, the Attack action says once performed, the facts will be false: Province object, "
+        "Planet object, Harmony.",
     "removal told after the action's effects list is no state claim":
         "1. Attack a.\n\nAnd removes Province object (a is removed), and Harmony is removed.",
 }
@@ -277,3 +282,14 @@ def test_tagged_needs_and_an_arrow_item_of_a_walk_are_judged() -> None:
     assert [c for c in guess.claims if c.holds is False] == []
     named = reader.read("1. Attack b → Pain b.\n\n2. Succumb b.\n\nLater:\n\n1. Attack b → Pain b.\n\n2. Succumb c")
     assert [c.action for c in named.claims if c.kind == "applicability" and c.holds is False] == []
+
+
+def test_a_denial_beside_a_cause_naming_no_objects_is_judged() -> None:
+    """"Planet a is not present, because the Feast changed the planets": the cause names an action
+    without its objects; the denial is still a state claim (false here)."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack b.\n\nSo now Planet a is not present, because the Attack changed the planets.")
+    assert [(c.kind, c.holds) for c in report.claims] == [("state", False)]
+    plain = ClaimReader.for_task(task, vocab).read("1. Attack b.\n\nProvince c was not present any more.")
+    assert [(c.kind, c.holds) for c in plain.claims] == [("state", False)]

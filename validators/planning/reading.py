@@ -587,7 +587,9 @@ class ClaimReader:
         about_init = "Z" in s or (heading is not None and heading.kind == "initial")
         state_list = ur.matches("state.list") or (heading is not None and heading.kind in ("state", "initial")
                                                  and (u.bullet or u.indent or u.item is None))
-        rule_talk = "a" in s and "A" not in s and any(ch in s for ch in "RDX")
+        first_fact = min((k for k, _ in ur.facts), default=len(s))
+        rule_talk = "A" not in s and 0 <= s.find("a") < first_fact and any(ch in s for ch in "RDXN")  # "Attack
+        # says once performed, the facts will be false: ..."; not "..., because the Feast changed the planets"
         need_at = s.find("R")
         after_step = _AFTER_STEP.search(s)
         step_state: frozenset[Atom] | None = None
@@ -601,6 +603,7 @@ class ClaimReader:
         means_at = s.find("M")
         vague = _VAGUE_TIME.search(s)
         vague_at = vague.start() if vague is not None else -1
+        grounded = [m for _, m in ur.actions if m.ground is not None]  # "because the Feast changed it" names none
         effect_talk = re.match(r"[~,&]*[DX]", s) is not None  # "And removes ..., Province (b is removed)"
         for k, f in ur.facts:
             if rule_talk or effect_talk or (need_at >= 0 and k > need_at and _tag(s, k) is None) \
@@ -628,16 +631,16 @@ class ClaimReader:
             positive = True
             if tag is not None:
                 rid, positive = "fact.tag", (tag == "Y") != _denied(s, k)  # "no Pain b exists"
-            elif state_list and not ur.actions:
+            elif state_list and not grounded:
                 if "|" in s[max(0, k - 1):k + 2] and not (_negated(s, k) or _list_negated(s, k)):
                     continue  # "Province a or Province b": neither is asserted
                 rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k)
                                                    or governed.get(k) == "del")
-            elif _gone(s, k) and not ur.actions and not in_needs:
+            elif _gone(s, k) and not grounded and not in_needs:
                 rid, positive = "state.gone", False
-            elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not ur.actions and not in_needs:
+            elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not grounded and not in_needs:
                 rid, positive = "state.holds", True
-            elif _denied(s, k) and not ur.actions and not in_needs and ("S" in s or "W" in s):
+            elif _denied(s, k) and not grounded and not in_needs and ("S" in s or "W" in s):
                 rid, positive = "state.no", False
             if rid is None:
                 continue
@@ -666,6 +669,12 @@ class ClaimReader:
                 positive = not positive
             judged_facts.add(k)
             holds, msg = self.judge.state(state, f.atom, positive, where)
+            if not holds and "W" not in s and focus is not None and focus.performed and focus.pre is not None \
+                    and n - focus.unit <= 1 \
+                    and focus.paragraph == u.paragraph and state is line.state and line.actions \
+                    and line.actions[-1] == focus.action and self.judge.state(focus.pre, f.atom, positive, "")[0]:
+                holds, msg = None, (f"true before {focus.action.text()}, false after it: which of the two states "
+                                    "the sentence speaks of is not said")
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
@@ -924,7 +933,7 @@ def _about_action(s: str, k: int) -> bool:
 def _tag(s: str, k: int) -> str | None:
     """"Province b (yes)", "Province b: no", "Province b ✓", "Province b -> no"."""
     rest = s[k + 1:k + 5]
-    for lead in ("(", ":", ">", "_", ""):
+    for lead in ("(", ":", ">", ""):  # not a word between: "Province b was not present" is a plain denial
         if rest.startswith(lead) and rest[len(lead):len(lead) + 1] in ("Y", "N"):
             nxt = rest[len(lead) + 1:len(lead) + 2]
             if lead == "(" and nxt not in (")", ",", ""):
