@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import Callable
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 _ORD = "|".join(ORDINALS)
@@ -152,5 +151,3 @@ def recognise(problem: dict) -> bool:
     p = read_puzzle(problem)
     return p is not None and "arranged in a fixed order" in str(problem.get("input", ""))
 
-
-Check = Callable[[dict[str, int]], bool]

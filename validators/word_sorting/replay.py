@@ -177,10 +177,6 @@ def _subpart_findings(run: _Run, subpart: tuple[str, ...], k: int) -> list[_Find
     return []
 
 
-def _sort_key(word: str) -> str:
-    return word
-
-
 def _chain_findings(run: _Run, chain: list[Bucket], scope: tuple[str, ...], k: int | None,
                     whole: bool = False) -> list[_Finding]:
     """The false facts of one chain over `scope`, its numbers read as positions of letter k.
@@ -211,7 +207,7 @@ def _chain_findings(run: _Run, chain: list[Bucket], scope: tuple[str, ...], k: i
         for right in chain[i + 1:]:
             for x in left.words:
                 for y in right.words:
-                    if x in run.words and y in run.words and _sort_key(y) < _sort_key(x):
+                    if x in run.words and y in run.words and y < x:
                         cause = None
                         if k is not None:
                             cx, cy = run.letters.get((x, k)), run.letters.get((y, k))
@@ -325,7 +321,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     for step in parsed.graph:
         if not _step(run, step.index, step.text):
             run.verdicts.append(StepVerdict(step.index, "unchecked"))
-    want = sorted(words, key=_sort_key)
+    want = sorted(words)
     given = record.answer.split()
     ok = given == want
     error = None
