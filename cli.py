@@ -303,6 +303,59 @@ def cmd_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def _file_agreement_rows(verdicts_path: str, labels_path: str) -> list[tuple[str, str, dict, int | None]]:
+    """Verdict lines beside the labelled rows they were audited from: by id when both have ids, else line by line."""
+    import json
+
+    from core.step_rows import LABEL_KEYS
+
+    def lines(path: str) -> list[dict]:
+        with open(path, encoding="utf-8") as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+
+    verdicts, rows = lines(verdicts_path), lines(labels_path)
+    by_id = {r["id"]: r for r in rows if r.get("id") is not None}
+    if len(by_id) == len(rows) and all(v.get("id") in by_id for v in verdicts):
+        pairs = [(v, by_id[v["id"]]) for v in verdicts]
+    elif len(verdicts) == len(rows):
+        pairs = list(zip(verdicts, rows))
+    else:
+        raise ValueError(f"{verdicts_path} has {len(verdicts)} verdicts and {labels_path} {len(rows)} rows, "
+                         "and they cannot be joined by id")
+    name = os.path.basename(labels_path)
+    return [(name, v.get("domain") or "", {k: r[k] for k in LABEL_KEYS if k in r}, v.get("first_invalid_step"))
+            for v, r in pairs]
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    from core.agreement import KINDS, agreement_table
+
+    try:
+        if args.verdicts:
+            if not args.labels:
+                print("cli.py agreement: a verdicts file needs --labels (the labelled rows it was audited from)",
+                      file=sys.stderr)
+                return 2
+            rows = _file_agreement_rows(args.verdicts, args.labels)
+        else:
+            from db.engine import database_url, make_engine
+            from db.queries import labelled_verdicts
+
+            rows = labelled_verdicts(make_engine(database_url(args.db)))
+    except (OSError, ValueError) as exc:
+        print(f"cli.py agreement: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a clear message instead of a traceback
+        print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    table = agreement_table(rows)
+    if args.format == "table":
+        columns = ["source", "domain", "traces", *KINDS, "accuracy", "acc_mistake", "acc_no_mistake", "processbench_f1"]
+        table = [{c: r[c] for c in columns} for r in table]
+    sys.stdout.write(_render(table, "json" if args.format == "json" else args.format))
+    return 0
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
     from capture.headless import main as capture_main
 
@@ -378,6 +431,15 @@ def build_parser() -> argparse.ArgumentParser:
                       "(JSON adds the curves against k)")
     summ.add_argument("--domain", action="append", default=[], help="--selection: only this domain (repeatable)")
     summ.set_defaults(func=cmd_summary)
+    agree = sub.add_parser("agreement", help="our first invalid step against reference labels (BIG-Bench Mistake's "
+                           "mistake_index, ProcessBench's label) per source and domain: exact, earlier, later, we "
+                           "flag none, label says none; accuracy with and without a mistake and ProcessBench's F1")
+    agree.add_argument("verdicts", nargs="?", help="verdicts JSONL from cli.py audit; without it, the stored "
+                       "records that came with labels")
+    agree.add_argument("--labels", help="the labelled rows VERDICTS was audited from (joined by id, else by line)")
+    agree.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    agree.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    agree.set_defaults(func=cmd_agreement)
     capture = sub.add_parser("capture", help="run a model on a record's problem (live, through litellm), "
                              "store and audit the answer; --rounds N runs the LLM-Modulo loop")
     _capture_arguments(capture)

@@ -509,3 +509,16 @@ def length_curves(engine: Engine, domain: str) -> list[dict[str, Any]]:
                     "first_invalid_rel_mean": sum_rel / n_first if n_first else None,
                     "steps_mean": steps / n})
     return out
+
+
+def labelled_verdicts(engine: Engine) -> list[tuple[str, str, dict[str, Any], int | None]]:
+    """(source, domain, reference labels, first invalid step) of every stored record that came with labels."""
+    stmt = (
+        select(RECORD.c.source, RECORD.c.domain, RECORD.c.labels_json, TRACE_VERDICT.c.first_invalid_step)
+        .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
+        .where(RECORD.c.labels_json.is_not(None))
+        .order_by(RECORD.c.pk)
+    )
+    with engine.connect() as conn:
+        return [(source or "", domain or "", json.loads(labels), first)
+                for source, domain, labels, first in conn.execute(stmt)]

@@ -116,9 +116,9 @@ def test_every_family_registers_its_domains_in_domains_py():
     import validators.registry as reg
 
     families = {spec.replay.__module__.split(".")[1] for spec in reg.list_domains()}
-    assert families == {"astar", "countdown", "dyck_languages", "freeform", "last_letter", "multiplication",
-                        "planning", "puzzles", "tracking_shuffled_objects"}
+    assert families == {"astar", "countdown", "dyck_languages", "freeform", "last_letter", "logical_deduction",
+                        "multiplication", "multistep_arithmetic", "planning", "puzzles", "tracking_shuffled_objects", "word_sorting"}
     assert {s.name for s in reg.list_domains()} == {
         "blocksworld", "checker_jumping", "countdown", "dyck_languages", "freeform", "hanoi", "last_letter",
-        "logistics", "maze", "multiplication", "mystery_blocksworld", "pddl", "river_crossing", "sokoban",
-        "tracking_shuffled_objects"}
+        "logical_deduction", "logistics", "maze", "multiplication", "multistep_arithmetic", "mystery_blocksworld", "pddl", "river_crossing", "sokoban",
+        "tracking_shuffled_objects", "word_sorting"}

@@ -123,11 +123,12 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
 class _Parser:
     """expr := term (('+'|'-') term)* ; term := factor (('*'|'/') factor)* ; factor := NUM | '(' expr ')'."""
 
-    def __init__(self, tokens: list[tuple[str, str, int]], decimals: bool = False) -> None:
+    def __init__(self, tokens: list[tuple[str, str, int]], decimals: bool = False, signed: bool = False) -> None:
         self.tokens = tokens
         self.i = 0
         self.numbers: list[int] = []
         self.decimals = decimals
+        self.signed = signed
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -159,6 +160,9 @@ class _Parser:
         tok = self.peek()
         if tok is None:
             raise ExprError("the expression ends where a number was expected")
+        if self.signed and tok[1] == "-":
+            self.i += 1
+            return -self.factor(depth + 1)
         if tok[0] == "num":
             self.i += 1
             if "." in tok[1]:
@@ -198,21 +202,22 @@ def _simple(text: str) -> Evaluated | None:
     return Evaluated(Fraction(a + b if op == "+" else a - b if op == "-" else a * b), (a, b))
 
 
-def evaluate(text: str, decimals: bool = False) -> Evaluated:
+def evaluate(text: str, decimals: bool = False, signed: bool = False) -> Evaluated:
     """Evaluate an arithmetic expression exactly; raise ExprError with a readable reason.
 
     Countdown allows whole numbers only; `decimals=True` reads "2.5" as the exact rational 5/2
-    (arithmetic claims in free-form thinking)."""
+    (arithmetic claims in free-form thinking); `signed=True` reads a unary minus, binding
+    tighter than * and / ("7 - -7 * 4" is 35; BIG-Bench's multistep arithmetic)."""
     simple = _simple(text)
-    return simple if simple is not None else _parsed(text, decimals)
+    return simple if simple is not None else _parsed(text, decimals, signed)
 
 
-def _parsed(text: str, decimals: bool) -> Evaluated:
+def _parsed(text: str, decimals: bool, signed: bool = False) -> Evaluated:
     """`evaluate` by the tokenizer and parser."""
     tokens = _tokenize(text)
     if not tokens:
         raise ExprError("empty expression")
-    parser = _Parser(tokens, decimals)
+    parser = _Parser(tokens, decimals, signed)
     value = parser.expr(0)
     if parser.i != len(tokens):
         tok = tokens[parser.i]

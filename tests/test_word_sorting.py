@@ -1,0 +1,85 @@
+"""The `word_sorting` replay: letter claims, bucket chains, the order sub-sorts are taken in,
+stale chains, dropped words, roots and consequences, and the answer."""
+
+from audit import audit_record
+from core.record import record_from_json
+from validators.word_sorting.replay import read_chain, recognise, refine
+
+WORDS = "cat apple bee ant"
+GOOD = [
+    'The first letter: "cat": "c" (3). "apple": "a" (1). "bee": "b" (2). "ant": "a" (1).',
+    'We now have: (1) ["apple" ? "ant"] < (2) "bee" < (3) "cat".',
+    'Now let\'s sort this subpart ["apple" ? "ant"] by looking at their second letters. The second letter: '
+    '"apple": "p" (16). "ant": "n" (14).',
+    'We now have: (14) "ant" < (16) "apple" for the subpart. Hence, we have "ant" < "apple" < "bee" < "cat".',
+    "I have now sorted all the words. The answer is ant apple bee cat",
+]
+
+
+def _audit(steps, answer="ant apple bee cat", words=WORDS):
+    record = record_from_json({"domain": "word_sorting", "format": "steps", "problem": {"input": words},
+                               "trace": steps, "answer": answer})
+    return audit_record(record).verdict.to_json()
+
+
+def _invalid(v):
+    return {s["step"]: (s["rule"], s["consequence_of"]) for s in v["invalid_steps"]}
+
+
+def test_chains_and_buckets_are_read():
+    chain = read_chain('(2) ["being" ? ["bellyache" ? "widen"]] < (3) "cider"')
+    assert [(b.number, b.words) for b in chain] == [(2, ("being", "bellyache", "widen")), (3, ("cider",))]
+    assert refine(("bee", "be", "bat"), 2) == [("bat",), ("bee", "be")]
+    assert refine(("bee", "be"), 3) == [("be",), ("bee",)]
+    assert recognise({"input": WORDS}) and not recognise({"input": "( [ {"}) and not recognise({"input": "Alice has"})
+
+
+def test_a_right_trace_is_valid():
+    v = _audit(GOOD)
+    assert v["trace_valid"] is True and v["answer_correct"] is True
+
+
+def test_a_wrong_letter_is_the_root_and_the_order_it_gives_a_consequence():
+    steps = list(GOOD)
+    steps[2] = steps[2].replace('"ant": "n" (14)', '"ant": "t" (20)')
+    steps[3] = 'We now have: (16) "apple" < (20) "ant" for the subpart. Hence, we have "apple" < "ant" < "bee" < "cat".'
+    steps[4] = "I have now sorted all the words. The answer is apple ant bee cat"
+    v = _audit(steps, "apple ant bee cat")
+    assert _invalid(v) == {2: ("wrong_letter", None), 3: ("wrong_position", 2), 4: ("wrong_order", 2)}
+    assert 'the second letter of "ant" is "n", not "t"' in v["invalid_steps"][0]["message"]
+    assert v["answer_correct"] is False
+
+
+def test_a_wrong_position_and_a_misplaced_bucket_are_roots():
+    steps = list(GOOD)
+    steps[1] = 'We now have: (1) ["apple" ? "ant"] < (2) "cat" < (3) "bee".'
+    v = _audit(steps)
+    assert _invalid(v)[1][0] == "wrong_position" and '"bee" sorts before "cat"' in v["invalid_steps"][0]["message"]
+
+
+def test_a_chain_that_forgets_a_sub_sort_is_stale_and_a_dropped_word_is_found():
+    steps = list(GOOD)
+    steps[3] = 'We now have: (14) "ant" < (16) "apple" for the subpart. Hence, we have ["ant" ? "apple"] < "bee" < "cat".'
+    assert _invalid(_audit(steps))[3][0] == "stale_order"
+    steps = list(GOOD)
+    steps[4] = "I have now sorted all the words. The answer is ant apple cat"
+    v = _audit(steps, "ant apple cat")
+    assert _invalid(v) == {4: ("word_dropped", None)} and v["answer_correct"] is False
+
+
+def test_sub_sorts_go_depth_first():
+    words = "bab baa aab aaa"
+    steps = ['The first letter: "bab": "b" (2). "baa": "b" (2). "aab": "a" (1). "aaa": "a" (1).',
+             'We now have: (1) ["aab" ? "aaa"] < (2) ["bab" ? "baa"].',
+             'Now let\'s sort this subpart ["aab" ? "aaa"] by looking at their second letters. The second letter: '
+             '"aab": "a" (1). "aaa": "a" (1).',
+             'We now have: (1) ["aab" ? "aaa"] for the subpart. Hence, we have ["aab" ? "aaa"] < ["bab" ? "baa"].',
+             'Now let\'s sort this subpart ["bab" ? "baa"] by looking at their second letters.']
+    v = _audit(steps, "aaa aab baa bab", words)
+    assert _invalid(v) == {4: ("wrong_subpart", None)}
+    assert 'the first bucket still unsorted is ["aab" ? "aaa"]' in v["invalid_steps"][0]["message"]
+
+
+def test_steps_without_claims_are_not_judged():
+    v = _audit(["Let me think about this.", "I have now sorted all the words. The answer is ant apple bee cat"])
+    assert v["trace_valid"] is True and v["answer_correct"] is True
