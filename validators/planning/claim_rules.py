@@ -132,6 +132,10 @@ ROWS: tuple[Row, ...] = (
         "Overcome needs Province of the other object and Pain.", "doc"),
     Row("rule.add", "rule: the action adds each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*[fF])",
         "After Feast, you get Pain.", "doc"),
+    Row("rule.passive", "rule: the named action adds or deletes the fact's predicate",
+        r"(?P<fact>[fF])_{0,2}(?P<cue>[DX])U(?P<act>a)",
+        "Harmony is removed by Feast, but after Succumb b, Harmony is back.", "R1",
+        "'by Feast' names the action without objects: a rule about what Feast does"),
     Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )

@@ -288,11 +288,20 @@ class ClaimReader:
                     run.list_start = (line.id, len(line.actions), 1)
                 elif run.list_start is not None and u.item == run.list_start[2] + 1:
                     run.list_start = (run.list_start[0], run.list_start[1], u.item)
-            recap = _RECAP.match(shape)
-            if recap is not None and modality == "asserted":
-                line = self._recap(run, line, ur.number_at(recap.end() - 1), u)
-            after = ur.rows("event.after")
             recall: LineOfReasoning | None = None
+            recap = _RECAP.match(shape)
+            if recap is not None and modality in ("asserted", "proposed"):
+                at_k = self._recap(run, line, ur.number_at(recap.end() - 1), u)
+                branch = next((m for i, m in ur.actions if i > recap.end() and m.ground is not None), None)
+                if at_k is None:
+                    line.lose()
+                elif branch is not None:  # "Alternatively, after step 1, Succumb c.": a new line from step 1
+                    line = at_k
+                    self._perform(line, branch.ground, u.span[1], False)  # type: ignore[arg-type]
+                    run.moved[line.id] = u.paragraph
+                elif at_k.id != line.id:
+                    recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
+            after = ur.rows("event.after")
             if after:
                 chain = [after[0].start("act")]
                 while (more := _CHAIN.match(shape, chain[-1] + 1)) is not None:
@@ -387,16 +396,16 @@ class ClaimReader:
         _link(run.claims)
         return ClaimReport(run.claims, run.lines, run.line_at)
 
-    def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning:
-        """"After step 2, we have ...": the line goes back to the state after the list's step k,
-        when the list's steps are its actions one for one; otherwise the state is not known."""
+    def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
+        """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
+        the line itself), when the list's steps are its actions one for one; None: not known. The
+        list's next item then goes on from step k (`item_base`)."""
         base = run.item_base
         if base is None and run.list_start is not None and run.list_start[0] == line.id \
                 and len(line.actions) - run.list_start[1] == run.list_start[2]:
             base = run.list_start[1]
         if k is None or base is None or not 0 < base + k <= len(line.actions) or not line.known_at(base + k):
-            line.lose()
-            return line
+            return None
         run.item_base = base
         if base + k == len(line.actions):
             return line
@@ -486,6 +495,14 @@ class ClaimReader:
                         holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                         self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                              rules=(f"rule.{what}",), modality=modality))
+        if modality == "asserted" and "n" not in s and "N" not in s:
+            for m in ur.rows("rule.passive"):
+                f = ur.items[m.start("fact")]
+                act = ur.items[m.start("act")]
+                what = "add" if m.group("cue") == "D" else "del"
+                holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
+                self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.passive",),
+                                     modality=modality))
         # effects of a named action: each add or delete cue governs the facts after it (or, in the
         # passive, the list right before it), for the nearest action before the cue
         if "A" in s and ("D" in s or "X" in s) and modality != "hypothetical":  # "If Succumb c adds Planet c, ...": supposed
@@ -497,6 +514,16 @@ class ClaimReader:
                 if "R" in s[m_i:c] or "I" in s[m_i:c] or "M" in s[m_i:c] and what == "del" and "D" not in s[m_i:c]:
                     continue  # "Requires Province a (which is removed)": the state, not an effect
                 lead = _colon_lead(s, ks, c)
+                for k in _contrasted(s, ks, c):  # "Attack b removes Planet b, not Planet c": Planet c stays
+                    f = ur.items[k]
+                    judged_facts.add(k)
+                    done, _ = self.judge.effect(act.ground, f.atom, what)  # type: ignore[union-attr]
+                    verb = "adds" if what == "add" else "removes"
+                    msg = (f"says {act.ground.text()} does not {verb[:-1]} {self.judge.named(f.atom)}, but it {verb} it"  # type: ignore[union-attr]
+                           if done else f"{act.ground.text()} does not {verb[:-1]} {self.judge.named(f.atom)}: right")  # type: ignore[union-attr]
+                    self._add(run, Claim("effect", u.span, u.text(text), not done, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
+                                         negative=True, after=act.ground.text(), rules=(f"effect.{what}",),
+                                         modality=modality))
                 for k in ks:
                     f = ur.items[k]
                     judged_facts.add(k)
@@ -792,6 +819,18 @@ class ClaimReader:
 _OTHER = {"add": "del", "del": "add"}
 
 
+def _contrasted(s: str, ks: list[int], cue: int) -> list[int]:
+    """The facts an active cue's list sets against its items ("removes Planet b, not Planet c")."""
+    if not ks or ks[0] < cue:
+        return []
+    out = []
+    j = ks[-1] + 1
+    while s[j:j + 2] in (",N", ",n") and s[j + 2:j + 3] == "F":
+        out.append(j + 2)
+        j += 3
+    return out
+
+
 def _colon_lead(s: str, ks: list[int], cue: int) -> set[int]:
     """"Attack a: Pain a, Province a and Planet a are removed": a passive cue's list that opens
     right after the action's colon may hold, before its last comma, items of the colon's own
@@ -867,7 +906,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
 _CHAIN = re.compile(r",?&?(A)")
-_RECAP = re.compile(r"^[~,]*T[~_]{0,1}J#")
+_RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _VAGUE_TIME = re.compile(r"T[~_]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
