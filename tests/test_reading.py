@@ -293,3 +293,17 @@ def test_a_denial_beside_a_cause_naming_no_objects_is_judged() -> None:
     assert [(c.kind, c.holds) for c in report.claims] == [("state", False)]
     plain = ClaimReader.for_task(task, vocab).read("1. Attack b.\n\nProvince c was not present any more.")
     assert [(c.kind, c.holds) for c in plain.claims] == [("state", False)]
+
+
+def test_a_recap_judges_its_unit_and_a_branch_starts_a_line_there() -> None:
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "Let me try.\n\n1. Attack b: gives Pain b.\n\n2. Succumb b: gives Province b, Harmony.\n\n"
+    recap = reader.read(walk + "So after step 1, Pain b is there. So now: Harmony.")
+    assert [c.holds for c in recap.claims if c.kind == "state"][:1] == [True]
+    assert [c for c in recap.claims if c.holds is False] == []
+    assert [a.text() for a in recap.lines[-1].actions][-1:] == ["(succumb b)"] or len(recap.lines) > 1
+    branch = reader.read(walk + "Alternatively, after step 1, Attack c. Now Harmony holds.")
+    assert [c.holds for c in branch.claims if c.kind == "state"] == [False]
+    contrast = reader.read("1. Attack b: needs Province b, Planet b, Harmony. Yes. Attack b removes Planet b, not Province b.")
+    assert [(c.kind, c.holds, c.negative) for c in contrast.claims if c.holds is False] == [("effect", False, True)]
