@@ -302,7 +302,6 @@ def test_a_recap_judges_its_unit_and_a_branch_starts_a_line_there() -> None:
     recap = reader.read(walk + "So after step 1, Pain b is there. So now: Harmony.")
     assert [c.holds for c in recap.claims if c.kind == "state"][:1] == [True]
     assert [c for c in recap.claims if c.holds is False] == []
-    assert [a.text() for a in recap.lines[-1].actions][-1:] == ["(succumb b)"] or len(recap.lines) > 1
     branch = reader.read(walk + "Alternatively, after step 1, Attack c. Now Harmony holds.")
     assert [c.holds for c in branch.claims if c.kind == "state"] == [False]
     contrast = reader.read("1. Attack b: needs Province b, Planet b, Harmony. Yes. Attack b removes Planet b, not Province b.")
