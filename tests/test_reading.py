@@ -193,6 +193,9 @@ NOT_FALSE = {
     "a rule told with the action's name first is no state claim":
         "1. Attack b.\n\nWait, the Attack action says once performed, the facts will be false: Province object, "
         "Planet object, Harmony.",
+    "'After the initial Attack and Succumb, we have ...' is a state the line cannot place":
+        "1. Attack b.\n\n2. Succumb b.\n\nAlternative idea: After the initial Attack and Succumb, we have "
+        "Pain a, Planet b. Maybe use Attack a. Attack requires Province a (no), so can't.",
     "removal told after the action's effects list is no state claim":
         "1. Attack a.\n\nAnd removes Province object (a is removed), and Harmony is removed.",
 }

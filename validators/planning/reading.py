@@ -301,6 +301,9 @@ class ClaimReader:
                     run.moved[line.id] = u.paragraph
                 elif at_k.id != line.id:
                     recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
+            vague = _vague_time(ur, line)
+            if vague >= 0 and modality == "asserted" and all(k > vague for k, _ in ur.facts):
+                line.lose()  # "After the initial Attack and Succumb, we have ...": a state we cannot place
             after = ur.rows("event.after")
             if after:
                 chain = [after[0].start("act")]
@@ -628,8 +631,7 @@ class ClaimReader:
             step_state = line.states[run.item_base + kth]
         governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
         means_at = s.find("M")
-        vague = _VAGUE_TIME.search(s)
-        vague_at = vague.start() if vague is not None else -1
+        vague_at = _vague_time(ur, line)
         grounded = [m for _, m in ur.actions if m.ground is not None]  # "because the Feast changed it" names none
         effect_talk = re.match(r"[~,&]*[DX]", s) is not None  # "And removes ..., Province (b is removed)"
         for k, f in ur.facts:
@@ -819,6 +821,19 @@ class ClaimReader:
 _OTHER = {"add": "del", "del": "add"}
 
 
+def _vague_time(ur: UnitReading, line: LineOfReasoning) -> int:
+    """Where a time the line cannot place starts ("after various steps", "after the initial Attack
+    and Succumb"), or -1; "After unstacking, I hold blue" right after an unstack is that step."""
+    for m in _VAGUE_TIME.finditer(ur.shape):
+        last = m.end() - 1
+        if ur.shape[last] == "a":
+            named: ActionMention = ur.items[last]  # type: ignore[assignment]
+            if line.actions and line.actions[-1].schema.name == named.name and "Z" not in m.group():
+                continue
+        return m.start()
+    return -1
+
+
 def _contrasted(s: str, ks: list[int], cue: int) -> list[int]:
     """The facts an active cue's list sets against its items ("removes Planet b, not Planet c")."""
     if not ks or ks[0] < cue:
@@ -907,7 +922,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
-_VAGUE_TIME = re.compile(r"T[~_]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
+_VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
 def _item_start(s: str, k: int) -> bool:
