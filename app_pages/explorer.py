@@ -13,7 +13,7 @@ import streamlit as st
 from db.problems import problem_size
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
-from db.store import add_comment, delete_record
+from db.store import DEMO_SOURCE, add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
 from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
@@ -200,6 +200,9 @@ st.title(f"Trace {rec['record_id'] or share_id}")
 st.caption(" · ".join(str(x) for x in (rec["domain"], rec["model"] or "model unknown",
                                         verdict.get("format") or rec["format"] or "", rec.get("validator") or "")
                       if x))
+if rec.get("source") == DEMO_SOURCE:
+    st.info("Demo record: bundled with Stepscope to show what it does. Demo records leave the database, and every "
+            "figure, when your own data arrives (or by the button on Home).", icon=":material/science:")
 if not review_view() and rec.get("problem_hash"):
     samples = _problem_size(rec["problem_hash"], rev)
     if samples > 1:

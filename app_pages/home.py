@@ -7,6 +7,7 @@ import streamlit as st
 
 from core.limits import current_limits
 from db.queries import corpus_counts, gap_counts, recent_traces
+from db.store import demo_pending, demo_pks, remove_demo
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from validators.registry import list_domains
@@ -24,6 +25,16 @@ st.markdown(
 
 eng = engine()
 counts = corpus_counts(eng)
+
+demo = demo_pks(eng) if demo_pending(eng) else []
+if demo:
+    st.info(f"{len(demo):,} of these records are **demo data** (bundled with Stepscope, marked \"Demo record\" in "
+            "the explorer). They leave the database, and every figure, as soon as your own data arrives.",
+            icon=":material/science:")
+    if can_write() and st.button("Remove demo data now", key="remove_demo"):
+        removed = remove_demo(eng)
+        st.success(f"{removed:,} demo records removed.")
+        st.rerun()
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Traces stored", f"{counts.records:,}")

@@ -49,9 +49,16 @@ def _json(value: Any) -> str | None:
 
 
 def unit_hash(unit: InputUnit) -> str:
-    """Identity for de-duplication: the record's canonical content, or the raw bytes."""
+    """Identity for de-duplication: the record's canonical content, or the raw bytes.
+
+    `meta.demo` is left out: the demo copy of a record and the user's own upload of it are one
+    record, not two samples (issue 37)."""
     if unit.record is not None:
-        blob = canonical_json(record_to_json(unit.record)).encode("utf-8", "surrogatepass")
+        obj = record_to_json(unit.record)
+        if "demo" in obj.get("meta", {}):
+            meta = {k: v for k, v in obj["meta"].items() if k != "demo"}
+            obj = {**obj, "meta": meta} if meta else {k: v for k, v in obj.items() if k != "meta"}
+        blob = canonical_json(obj).encode("utf-8", "surrogatepass")
         return hashlib.sha256(blob).hexdigest()
     return unit.content_hash
 
