@@ -3,6 +3,8 @@ in the URL; all numbers come from SQL aggregates (cached per data revision)."""
 
 from __future__ import annotations
 
+from core.verdicts import trace_label
+
 import pandas as pd
 import plotly.express as px
 import streamlit as st
@@ -46,10 +48,11 @@ FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "rule", "pos", "q", 
 # with a valid trace, red for a wrong answer with an invalid one, greys where nothing was checked.
 CELL_COLOURS = {
     "answer yes / trace valid": "#2ca02c", "answer yes / trace invalid": "#ff7f0e",
-    "answer yes / trace not checked": "#98df8a", "answer no / trace valid": "#9467bd",
-    "answer no / trace invalid": "#d62728", "answer no / trace not checked": "#f4a6a6",
+    "answer yes / trace no error found": "#bcdfa8", "answer yes / trace not checked": "#98df8a",
+    "answer no / trace valid": "#9467bd", "answer no / trace invalid": "#d62728",
+    "answer no / trace no error found": "#f7c4a6", "answer no / trace not checked": "#f4a6a6",
     "answer undecided / trace valid": "#c5b0d5", "answer undecided / trace invalid": "#8c564b",
-    "answer undecided / trace not checked": "#c7c7c7",
+    "answer undecided / trace no error found": "#dcdcdc", "answer undecided / trace not checked": "#c7c7c7",
 }
 if st.session_state.pop("_corpus_clear", False):
     st.session_state.pop("_corpus_url", None)
@@ -127,11 +130,10 @@ left, right = st.columns(2)
 with left:
     st.subheader("Answer × trace, per model")
     matrix = pd.DataFrame(_cached("matrix", flt, rev))
-    matrix["cell"] = "answer " + matrix["answer"] + " / trace " + matrix["trace"].map(
-        {"yes": "valid", "no": "invalid", "undecided": "not checked"})
+    matrix["cell"] = "answer " + matrix["answer"] + " / trace " + matrix["trace"]
     share = st.toggle("share of each model's traces", key="matrix_share",
                       help="Models with many more traces (or '(unknown)') no longer flatten the others.")
-    matrix["checked"] = matrix["trace"].map(lambda t: "trace not checked" if t == "undecided" else "trace checked")
+    matrix["checked"] = matrix["trace"].map(lambda t: "trace not checked" if t == "not checked" else "trace checked")
     fig = px.bar(matrix, x="model", y="n", color="cell", barmode="stack", color_discrete_map=CELL_COLOURS,
                  pattern_shape="checked", pattern_shape_map={"trace checked": "", "trace not checked": "/"},
                  category_orders={"cell": list(CELL_COLOURS)}, labels={"n": "traces", "cell": "", "model": ""})
@@ -242,7 +244,7 @@ st.session_state["_corpus_url"] = {k: (qp.get_all(k) if k in ("model", "domain")
                                    if k in qp}
 rows = pd.DataFrame(_cached("list", flt, rev, PAGE_SIZE, (page - 1) * PAGE_SIZE))
 rows["answer"] = rows["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
-rows["trace"] = rows["trace_valid"].map({True: "valid", False: "invalid"}).fillna("not checked")
+rows["trace"] = [trace_label(c, v) for c, v in zip(rows["trace_check"], rows["trace_valid"].astype(object))]
 shown = rows[["record_id", "domain", "model", "n_steps", "answer", "trace", "first_invalid_step", "n_invalid",
               "answer_error_kind"]]
 picked = st.dataframe(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",

@@ -13,6 +13,7 @@ import streamlit as st
 from db.problems import problem_size
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
+from core.verdicts import trace_label
 from db.store import DEMO_SOURCE, add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
@@ -215,11 +216,13 @@ if rec["status"] != "ok":
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Answer", verdict_label(verdict.get("answer_correct"), "answer"))
 unjudged = ((rec.get("notes") or {}).get("thinking") or {}).get("claims_unjudged") or 0
-if verdict.get("trace_valid") is None and unjudged and not invalid:
-    c2.metric("Trace", "no error found", help=f"{unjudged:,} claim(s) could not be judged (a line of reasoning the "
-              "reader lost, or a state another step may explain), so the trace is not called valid")
+check = rec.get("trace_check") or verdict.get("trace_check")
+if check == "no_error_found":
+    c2.metric("Trace", trace_label(check), help=f"every claim judged holds, but {unjudged:,} claim(s) could not be "
+              "judged (a line of reasoning the reader lost, or a state another step may explain), so the trace is "
+              "not called valid")
 else:
-    c2.metric("Trace", verdict_label(verdict.get("trace_valid"), "trace"))
+    c2.metric("Trace", trace_label(check, verdict.get("trace_valid")))
 c3.metric("Steps", f"{n_steps:,}")
 c4.metric("Invalid steps", f"{len(invalid):,}",
           help=None if not invalid else f"first invalid step: {invalid[0]}")

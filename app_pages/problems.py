@@ -5,6 +5,8 @@ from db/problems.py; nothing is parsed here."""
 
 from __future__ import annotations
 
+from core.verdicts import trace_label
+
 import string
 
 import pandas as pd
@@ -89,7 +91,7 @@ def _show_problem(problem_hash: str) -> None:
         "answer group": letters.get(r["answer_key"], "–"),
         "answer": (r["answer"] or "")[:300],
         "answer verdict": _verdict(r["answer_correct"], "correct", "wrong", "undecided"),
-        "trace": _verdict(r["trace_valid"], "valid", "invalid", "not checked"),
+        "trace": trace_label(r["trace_check"], r["trace_valid"]),
         "first invalid step": r["first_invalid_step"],
         "invalid steps": r["n_invalid"],
         "steps": r["n_steps"],

@@ -44,6 +44,7 @@ def problem_records(engine: Engine, problem_hash: str, limit: int = 500) -> list
     stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
                    RECORD.c.answer, func.length(RECORD.c.trace).label("trace_chars"),
                    TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+                   TRACE_VERDICT.c.trace_check,
                    TRACE_VERDICT.c.first_invalid_step, TRACE_VERDICT.c.n_invalid, TRACE_VERDICT.c.answer_error_kind,
                    TRACE_VERDICT.c.answer_key)
             .select_from(_joined()).where(RECORD.c.problem_hash == problem_hash, _not_a_copy())

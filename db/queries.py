@@ -13,6 +13,7 @@ from sqlalchemy import bindparam as sa_bindparam
 from sqlalchemy.engine import Engine
 
 from db import tally
+from core.verdicts import TRACE_LABELS, trace_label
 from db.store import COMMENT, GAP, RECORD, STEP, STEP_VERDICT, TRACE_VERDICT
 from validators.registry import get_domain
 
@@ -42,15 +43,18 @@ def corpus_counts(engine: Engine) -> CorpusCounts:
             select(RECORD.c.model, func.count()).group_by(RECORD.c.model)).all()}
         answer = {_label(v): c for v, c in conn.execute(
             select(TRACE_VERDICT.c.answer_correct, func.count()).group_by(TRACE_VERDICT.c.answer_correct)).all()}
-        trace = {_label(v): c for v, c in conn.execute(
-            select(TRACE_VERDICT.c.trace_valid, func.count()).group_by(TRACE_VERDICT.c.trace_valid)).all()}
+        trace: dict[str, int] = {}
+        for v, check, c in conn.execute(select(TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check, func.count())
+                                        .group_by(TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check)):
+            name = {True: "yes", False: "no"}.get(v, trace_label(check, v))
+            trace[name] = trace.get(name, 0) + c
     return CorpusCounts(total, malformed, by_domain, by_model, answer, trace)
 
 
 def recent_traces(engine: Engine, limit: int = 20) -> list[dict[str, Any]]:
     stmt = (
         select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model, RECORD.c.status,
-               TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+               TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check,
                TRACE_VERDICT.c.n_invalid, RECORD.c.created_at)
         .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
         .order_by(RECORD.c.pk.desc()).limit(limit)
@@ -63,7 +67,7 @@ def trace_by_share_id(engine: Engine, share_id: str) -> dict[str, Any] | None:
     """One trace with its verdict, by the random id used in links (never by sequential pk)."""
     stmt = (
         select(RECORD, TRACE_VERDICT.c.verdict_json, TRACE_VERDICT.c.validator,
-               TRACE_VERDICT.c.audited_at, TRACE_VERDICT.c.notes_json)
+               TRACE_VERDICT.c.audited_at, TRACE_VERDICT.c.notes_json, TRACE_VERDICT.c.trace_check)
         .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
         .where(RECORD.c.share_id == share_id)
     )
@@ -222,7 +226,8 @@ def step_detail(engine: Engine, record_pk: int, idx: int) -> dict[str, Any] | No
 # --- corpus ---------------------------------------------------------------------------------
 
 ANSWER_CHOICES = {"correct": True, "wrong": False, "undecided": None}
-TRACE_CHOICES = {"valid": True, "invalid": False, "not checked": None}
+# The corpus filter's trace outcomes, by their one name (core.verdicts.TRACE_LABELS).
+TRACE_CHOICES = {label: check for check, label in TRACE_LABELS.items()}
 
 
 @dataclass(frozen=True)
@@ -255,9 +260,9 @@ def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
         conds.append(TRACE_VERDICT.c.answer_correct.is_(None) if value is None
                      else TRACE_VERDICT.c.answer_correct == value)
     if f.trace in TRACE_CHOICES:
-        value = TRACE_CHOICES[f.trace]
-        conds.append(TRACE_VERDICT.c.trace_valid.is_(None) if value is None
-                     else TRACE_VERDICT.c.trace_valid == value)
+        check = TRACE_CHOICES[f.trace]
+        column = TRACE_VERDICT.c.trace_check
+        conds.append((column == check) | column.is_(None) if check == "not_checked" else column == check)
     if f.gap:
         conds.append(RECORD.c.pk.in_(select(GAP.c.record_pk).where(GAP.c.kind == f.gap)))
     if f.rule:
@@ -305,17 +310,22 @@ def _tallied(conn: Any, f: CorpusFilter, from_rows: bool) -> bool:
 
 
 def corpus_matrix(engine: Engine, f: CorpusFilter, from_rows: bool = False) -> list[dict[str, Any]]:
-    """Counts per (model, answer_correct, trace_valid) over the filtered traces."""
+    """Counts per (model, answer_correct, trace outcome) over the filtered traces; `trace` is the
+    outcome's name (core.verdicts.TRACE_LABELS)."""
     with engine.connect() as conn:
         if _tallied(conn, f, from_rows):
-            return [{"model": m or "(unknown)", "answer": _label(a), "trace": _label(t), "n": n}
-                    for m, a, t, n in tally.matrix(conn)]
-        stmt = (select(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
-                       func.count().label("n"))
-                .select_from(_joined()).where(*_filter_conditions(conn, f))
-                .group_by(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid))
-        return [{"model": m or "(unknown)", "answer": _label(a), "trace": _label(t), "n": n}
-                for m, a, t, n in conn.execute(stmt)]
+            rows = [(m, a, t, n) for m, a, t, n in tally.matrix(conn)]
+        else:
+            stmt = (select(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_check,
+                           func.count().label("n"))
+                    .select_from(_joined()).where(*_filter_conditions(conn, f))
+                    .group_by(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_check))
+            rows = list(conn.execute(stmt))
+    merged: dict[tuple[str, str, str], int] = {}
+    for m, a, t, n in rows:
+        key = (m or "(unknown)", _label(a), trace_label(t))
+        merged[key] = merged.get(key, 0) + int(n)
+    return [{"model": m, "answer": a, "trace": t, "n": n} for (m, a, t), n in merged.items()]
 
 
 def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = POS_BINS,
@@ -391,7 +401,7 @@ def count_traces(engine: Engine, f: CorpusFilter, from_rows: bool = False) -> in
 def list_traces(engine: Engine, f: CorpusFilter, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
     with engine.connect() as conn:
         stmt = (select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model, RECORD.c.status,
-                       TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+                       TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check,
                        TRACE_VERDICT.c.first_invalid_step, TRACE_VERDICT.c.n_invalid,
                        TRACE_VERDICT.c.answer_error_kind)
                 .select_from(_joined()).where(*_filter_conditions(conn, f))
@@ -426,7 +436,8 @@ def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[i
                  ) -> list[dict[str, Any]]:
     """Stored verdicts (with record fields) for reports, in record order."""
     stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
-                   RECORD.c.status, RECORD.c.error, RECORD.c.line_no, TRACE_VERDICT.c.verdict_json, RECORD.c.meta_json)
+                   RECORD.c.status, RECORD.c.error, RECORD.c.line_no, TRACE_VERDICT.c.verdict_json, RECORD.c.meta_json,
+                   TRACE_VERDICT.c.trace_check)
             .select_from(_joined()).order_by(RECORD.c.pk))
     if share_ids is not None:
         stmt = stmt.where(RECORD.c.share_id.in_(share_ids))
@@ -437,6 +448,9 @@ def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[i
         for r in conn.execute(stmt):
             row = dict(r._mapping)
             row["verdict"] = json.loads(row.pop("verdict_json")) if row.get("verdict_json") else None
+            check = row.pop("trace_check")
+            if row["verdict"] is not None and check:  # verdicts stored before the field existed
+                row["verdict"].setdefault("trace_check", check)
             meta = row.pop("meta_json") or ""
             # An RL rollout's rewards (rewards/rollouts.py) go beside its verdict in every report.
             rollout = json.loads(meta).get("rollout") if '"rollout"' in meta else None

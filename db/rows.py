@@ -12,6 +12,7 @@ from audit import AuditResult
 from core.intake import InputUnit
 from core.problem_key import answer_key, problem_hash
 from core.record import canonical_json, record_to_json
+from core.verdicts import trace_check
 
 
 # A per-step state larger than this is summarised instead of stored (explorer detail, not data).
@@ -156,6 +157,7 @@ def verdict_summary_row(verdict: dict[str, Any], validator: str | None, n_steps:
         "validator": validator, "format": verdict.get("format"), "parse_ok": verdict["parse"]["ok"],
         "n_steps": n_steps, "n_invalid": len(verdict["invalid_steps"]),
         "answer_correct": verdict["answer_correct"], "trace_valid": verdict["trace_valid"],
+        "trace_check": verdict.get("trace_check") or trace_check(verdict["trace_valid"], False),
         "first_invalid_step": first,
         "first_invalid_rel": (first / max(n_steps - 1, 1)) if first is not None and n_steps else None,
         "answer_error_kind": error.get("kind"),
