@@ -291,7 +291,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
         curves = None if args.format == "json" else ()
         rows = [r.to_json() for r in selection_metrics(engine, tuple(args.domain), curve_models=curves)]
         if args.format != "json":
-            rows = [{k: v for k, v in r.items() if k != "curve"} for r in rows]
+            rows = [{k: v for k, v in r.items() if k not in ("curve", "curve_cut", "curve_min_problems")} for r in rows]
     else:
         try:
             rows = summary(engine, by)

@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.selection import majority, verified_at_k
+from core.selection import MIN_CURVE_PROBLEMS, majority, verified_at_k
 from db.problems import (ALL_MODELS, problem_records, problem_text, problems_with_samples, selection_metrics)
 from db.queries import data_revision, filter_options
 from app_pages._common import engine, go_to
@@ -168,18 +168,26 @@ def _overview() -> None:
                "best-of-n) · gap: verified@n − majority@n.")
     shown = sorted({r["model"] for r in rows}, key=lambda m: (m != ALL_MODELS, m))
     pick = st.multiselect("Models in the chart", shown, default=shown[:3], key="problems_models")
-    curves = pd.DataFrame([{"model": r["model"], "domain": r["domain"], "k": p["k"], "metric": m, "value": p[m]}
-                           for r in _selection(tuple(domains), tuple(sorted(pick)), rev) for p in r["curve"]
+    charted = _selection(tuple(domains), tuple(sorted(pick)), rev)
+    curves = pd.DataFrame([{"model": r["model"], "domain": r["domain"], "k": p["k"], "metric": m, "value": p[m],
+                            "problems": p["problems"]}
+                           for r in charted for p in r["curve"]
                            for m in ("pass@1", "majority@k", "verified@k") if p[m] is not None])
+    cuts = [f"{r['model']} · {r['domain']}: stops before k = {r['curve_cut']['k']} "
+            f"({r['curve_cut']['problems']} problem(s) have that many samples)" for r in charted if r["curve_cut"]]
     if not curves.empty:
         data = curves
         fig = px.line(data, x="k", y="value", color="model", line_dash="metric", facet_col="domain", markers=True,
-                      labels={"value": "share of problems", "k": "samples k"})
+                      hover_data={"problems": True}, labels={"value": "share of problems", "k": "samples k"})
         fig.update_layout(height=380, margin={"t": 40, "b": 10})
         st.plotly_chart(fig, width="stretch", key="selection_chart")
         st.caption("Each metric against k: verified@k by the unbiased estimator over n ≥ k samples (Chen et al. "
                    "2021), majority@k as the mean over k-subsets (up to 20, else 200 drawn with a fixed seed; over the first 200 "
-                   "problems by hash).")
+                   "problems by hash). Each point stands on the problems with at least k samples (hover: "
+                   f"how many), so the set shrinks as k grows; a curve stops where fewer than {MIN_CURVE_PROBLEMS} "
+                   "problems remain.")
+    if cuts:
+        st.caption("Curves cut short: " + "; ".join(cuts) + ".")
     st.subheader("Problems with the most samples")
     problems = pd.DataFrame(_problems(tuple(domains), rev))
     if problems.empty:
