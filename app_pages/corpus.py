@@ -10,7 +10,8 @@ import plotly.express as px
 import streamlit as st
 
 from core.report import to_csv, to_html, to_json, to_parquet
-from db.queries import (ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
+from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
+from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
                         invalid_by_rule, length_sample, list_traces, verdict_rows)
 from db.summary import flat_rows, summary
@@ -99,7 +100,11 @@ with st.sidebar:
     if pos is not None and not st.checkbox(f"first invalid step at {pos:.0%}–{pos + 1 / POS_BINS:.0%} of the trace",
                                            value=True, key="pos_on"):
         pos = None
-    q = st.text_input("Text in any step", value=qp.get("q", ""))
+    q = st.text_input("Text in any step, or a record id", value=qp.get("q", ""), help=SEARCH_SYNTAX)
+    st.caption(SEARCH_SYNTAX)
+    search_error = parse_query(q).error
+    if search_error:
+        st.warning(f"Search: {search_error}. No trace is listed for it.")
     if st.button("Clear filters", key="corpus_clear"):
         st.session_state["_corpus_clear"] = True
         st.rerun()
@@ -245,8 +250,14 @@ st.session_state["_corpus_url"] = {k: (qp.get_all(k) if k in ("model", "domain")
 rows = pd.DataFrame(_cached("list", flt, rev, PAGE_SIZE, (page - 1) * PAGE_SIZE))
 rows["answer"] = rows["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
 rows["trace"] = [trace_label(c, v) for c, v in zip(rows["trace_check"], rows["trace_valid"].astype(object))]
-shown = rows[["record_id", "domain", "model", "n_steps", "answer", "trace", "first_invalid_step", "n_invalid",
-              "answer_error_kind"]]
+columns = ["record_id", "domain", "model", "n_steps", "answer", "trace", "first_invalid_step", "n_invalid",
+           "answer_error_kind"]
+if flt.q and not rows.empty:
+    hits = first_hits(eng, [int(pk) for pk in rows["pk"]], flt.q)
+    rows["match"] = [f"step {hits[pk]['step']}: {hits[pk]['snippet']}" if pk in hits else
+                     ("record id" if rid == flt.q else "") for pk, rid in zip(rows["pk"], rows["record_id"])]
+    columns.insert(1, "match")
+shown = rows[columns]
 picked = st.dataframe(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
                       key=f"corpus_table_{page}")
 if picked and picked.selection and picked.selection.rows:

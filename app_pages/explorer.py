@@ -14,6 +14,7 @@ from db.problems import problem_size
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
 from core.verdicts import trace_label
+from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.store import DEMO_SOURCE, add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
@@ -319,14 +320,18 @@ n3.button("next invalid ▶", disabled=next_bad is None, on_click=_select, args=
 n5.button("▶", disabled=step >= n_steps - 1, on_click=_select, args=(step + 1,), width="stretch",
           shortcut="Alt+Right", help="next step (Alt+→)", key="next_step")
 query = st.text_input("Search in this trace", value=st.query_params.get("q", ""), key="trace_q",
-                      placeholder="search words in this trace's steps", label_visibility="collapsed")
+                      placeholder="search this trace's steps for a phrase", label_visibility="collapsed",
+                      help=SEARCH_SYNTAX)
 if query != st.query_params.get("q", ""):
     if query:
         st.query_params["q"] = query
     elif "q" in st.query_params:
         del st.query_params["q"]
 matches = sorted({h["idx"] for h in search_steps(eng, query, limit=500, record_pk=rec["pk"])}) if query else []
-if query:
+search_error = parse_query(query).error
+if search_error:
+    st.warning(f"Search: {search_error}.")
+elif query:
     if matches:
         st.caption(f"{len(matches)} matching step(s) (outlined in yellow): "
                    + ", ".join(map(str, matches[:40])) + (" …" if len(matches) > 40 else ""))
