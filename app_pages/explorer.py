@@ -14,6 +14,7 @@ from db.problems import problem_size
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
 from core.verdicts import trace_label
+from app_pages._text import md_escape
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.store import DEMO_SOURCE, add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
@@ -198,8 +199,8 @@ def _delete_section() -> None:
 
 
 # --- header: what the trace is and what the audit says -------------------------------------
-st.title(f"Trace {rec['record_id'] or share_id}")
-st.caption(" · ".join(str(x) for x in (rec["domain"], rec["model"] or "model unknown",
+st.title(f"Trace {md_escape(rec['record_id'] or share_id)}")
+st.caption(" · ".join(md_escape(x) for x in (rec["domain"], rec["model"] or "model unknown",
                                         verdict.get("format") or rec["format"] or "", rec.get("validator") or "")
                       if x))
 if rec.get("source") == DEMO_SOURCE:
@@ -360,7 +361,7 @@ with right:
         st.markdown("**Claims in this step**")
         st.caption(line_caption(detail["state"]))
         if claims:
-            st.table(pd.DataFrame(claims).set_index("claim"))
+            st.dataframe(pd.DataFrame(claims), hide_index=True, width="stretch")
         else:
             st.caption("no claim in this step was judged")
         with st.expander("State the claims are judged against", expanded=True):

@@ -6,6 +6,7 @@ from db/problems.py; nothing is parsed here."""
 from __future__ import annotations
 
 from core.verdicts import trace_label
+from app_pages._text import md_escape
 
 import string
 
@@ -58,7 +59,7 @@ def _show_problem(problem_hash: str) -> None:
         st.error("No stored record poses this problem. The link may be incomplete, or its records were deleted.")
         st.stop()
     models = sorted({r["model"] for r in rows})
-    st.caption(f"{rows[0]['domain']} · problem `{problem_hash}` · {len(rows)} sample(s) from {len(models)} model(s)")
+    st.caption(f"{md_escape(rows[0]['domain'])} · problem `{problem_hash}` · {len(rows)} sample(s) from {len(models)} model(s)")
 
     # Answers that agree share a letter: A is the most frequent answer, B the next, ...
     votes = [(r["answer_key"], r["answer_correct"]) for r in rows]
@@ -69,7 +70,7 @@ def _show_problem(problem_hash: str) -> None:
     n, c = len(rows), sum(1 for r in rows if r["answer_correct"] is True)
 
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric("Samples", f"{n}", help=f"models: {', '.join(models)}")
+    m1.metric("Samples", f"{n}", help=f"models: {md_escape(', '.join(models))}")
     m2.metric("pass@1", _pct(c / n), help="share of samples whose answer is correct")
     if winners:
         label = " = ".join(letters[w] for w in winners)
@@ -119,7 +120,8 @@ def _show_problem(problem_hash: str) -> None:
     if groups:
         frame = pd.DataFrame(groups)
         frame["majority"] = frame["majority"].map({True: "majority", False: ""})
-        st.table(frame.set_index("answer group"))
+        st.dataframe(frame, hide_index=True, width="stretch",
+                     column_config={"answer": st.column_config.TextColumn(width="large")})
     if no_answer:
         st.caption(f"{no_answer} sample(s) without an answer do not vote")
 
@@ -138,7 +140,9 @@ def _show_problem(problem_hash: str) -> None:
                           "majority correct": _pct(majority([(r["answer_key"], r["answer_correct"]) for r in mine])[1]),
                           "verified@k (k = samples)": "yes" if mc else "no"})
     st.subheader("Per model")
-    st.table(pd.DataFrame(per_model).set_index("model"))
+    frame = pd.DataFrame(per_model)
+    frame["model"] = frame["model"].map(md_escape)  # st.table renders markdown: model names stay text
+    st.table(frame.set_index("model"))
 
     problem = problem_text(eng, problem_hash) or {}
     with st.expander("The problem"):
