@@ -160,6 +160,9 @@ def _audit(record: TraceRecord, limits: Limits | None) -> AuditResult:
         gaps=gaps,
         format=parsed.format,
         validator=vid,
+        # the trace was read for claims: some judged (valid, or a self-correction) or some left unjudged
+        judged=bool(record.trace.strip()) and (replay.unjudged > 0 or any(v.status in ("valid", "corrected")
+                                                                          for v in by_step.values())),
     )
     return AuditResult(record, parsed, replay, verdict, vid, by_step)
 

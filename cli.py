@@ -87,7 +87,8 @@ def _summary(counts: Counter, gaps: Counter, elapsed: float, extra: list[tuple[s
         row("answer undecided", f"{counts['answer_none']:,}"),
         row("trace valid", f"{counts['trace_true']:,}"),
         row("trace invalid", f"{counts['trace_false']:,}"),
-        row("trace not checked", f"{counts['trace_none']:,}"),
+        row("trace no error found", f"{counts['trace_no_error_found']:,}"),
+        row("trace not checked", f"{counts['trace_none'] - counts['trace_no_error_found']:,}"),
         row("new records stored", f"{counts['new']:,}"),
     ]
     for kind, c in sorted(gaps.items()):
@@ -128,7 +129,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 writer.add(name, outcome.unit_line, v, outcome.error is not None)
                 tally(counts, gaps, unreadable=outcome.error is not None, parse_ok=v["parse"]["ok"],
                       answer_correct=v["answer_correct"], trace_valid=v["trace_valid"],
-                      gap_kinds=[g["kind"] for g in v["gaps"]], new=outcome.new)
+                      gap_kinds=[g["kind"] for g in v["gaps"]], new=outcome.new, trace_check=v.get("trace_check"))
         except BaseException:
             writer.abort()
             raise
@@ -290,7 +291,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
         curves = None if args.format == "json" else ()
         rows = [r.to_json() for r in selection_metrics(engine, tuple(args.domain), curve_models=curves)]
         if args.format != "json":
-            rows = [{k: v for k, v in r.items() if k != "curve"} for r in rows]
+            rows = [{k: v for k, v in r.items() if k not in ("curve", "curve_cut", "curve_min_problems")} for r in rows]
     else:
         try:
             rows = summary(engine, by)

@@ -24,7 +24,8 @@ from core.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_
 from core.limits import Limits, current_limits
 from core.record import TraceRecord
 from db.rows import ResultRows, malformed_rows, result_rows
-from db.store import RECORD, TRACE_VERDICT, claim_setting, refresh_statistics, store_raw, store_results, stored_validators
+from db.store import (DEMO_SOURCE, RECORD, TRACE_VERDICT, claim_setting, refresh_statistics, remove_demo, store_raw,
+                      store_results, stored_validators)
 from validators.registry import validator_id
 
 # A batch is one transaction and one unit of work for the pool: capped by count (small traces:
@@ -92,7 +93,8 @@ def audit_units(
 ) -> Iterator[Outcome]:
     """Store, audit and yield an Outcome per unit, in input order.
 
-    Each batch's raw input is committed before it is audited. With workers, batch k+1 is
+    The user's own data (any `source` but the demo's) first removes the demo records, so they
+    never count beside it. Each batch's raw input is committed before it is audited. With workers, batch k+1 is
     audited in the pool while this process writes batch k's results, so parsing, replay and
     database writes overlap. Already-audited records (same content, same validator version)
     are not rewritten; their verdict is recomputed for the output.
@@ -108,7 +110,9 @@ def _audit_units(units: Iterable[InputUnit], engine: Engine, source: str | None,
     done, next_analyze = 0, ANALYZE_FIRST
     pending: tuple[list[InputUnit], list[tuple[int, bool]], dict[int, str | None], Callable[[], list[ResultRows]]] | None = None
     try:
-        for batch in _batches(units, batch_size):
+        for n, batch in enumerate(_batches(units, batch_size)):
+            if n == 0 and source != DEMO_SOURCE:
+                remove_demo(engine)
             keys = store_raw(engine, batch, source)
             existing = stored_validators(engine, [pk for pk, new in keys if not new])
             records = [u.record for u in batch if u.record is not None]
@@ -163,7 +167,7 @@ def load_demo(engine: Engine, path: Path = DEMO_FILE) -> int:
     if not claim_setting(engine, "demo_loaded", path.name):
         return 0
     with open(path, "rb") as fh:
-        return sum(1 for _ in audit_units(iter_jsonl(fh), engine, source="demo"))
+        return sum(1 for _ in audit_units(iter_jsonl(fh), engine, source=DEMO_SOURCE))
 
 
 def _stored_unit(row: Any) -> InputUnit:

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 import plotly.graph_objects as go
 
 from core.report import rollout_rewards
+from core.verdicts import trace_label
 
 Outline = Sequence[tuple[int, "int | None", str, "str | None", "str | None", str]]
 
@@ -451,7 +452,7 @@ def rollout_line(rollout: dict[str, Any]) -> str:
 def verdict_label(value: Any, kind: str) -> str:
     if kind == "answer":
         return {True: "correct", False: "wrong"}.get(value, "undecided")
-    return {True: "valid", False: "invalid"}.get(value, "not checked")
+    return trace_label(None, value)
 
 
 def claim_rows(state: Any) -> list[dict[str, str]] | None:

@@ -3,12 +3,15 @@ in the URL; all numbers come from SQL aggregates (cached per data revision)."""
 
 from __future__ import annotations
 
+from core.verdicts import trace_label
+
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
 from core.report import to_csv, to_html, to_json, to_parquet
-from db.queries import (ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
+from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
+from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
                         invalid_by_rule, length_sample, list_traces, verdict_rows)
 from db.summary import flat_rows, summary
@@ -46,10 +49,11 @@ FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "rule", "pos", "q", 
 # with a valid trace, red for a wrong answer with an invalid one, greys where nothing was checked.
 CELL_COLOURS = {
     "answer yes / trace valid": "#2ca02c", "answer yes / trace invalid": "#ff7f0e",
-    "answer yes / trace not checked": "#98df8a", "answer no / trace valid": "#9467bd",
-    "answer no / trace invalid": "#d62728", "answer no / trace not checked": "#f4a6a6",
+    "answer yes / trace no error found": "#bcdfa8", "answer yes / trace not checked": "#98df8a",
+    "answer no / trace valid": "#9467bd", "answer no / trace invalid": "#d62728",
+    "answer no / trace no error found": "#f7c4a6", "answer no / trace not checked": "#f4a6a6",
     "answer undecided / trace valid": "#c5b0d5", "answer undecided / trace invalid": "#8c564b",
-    "answer undecided / trace not checked": "#c7c7c7",
+    "answer undecided / trace no error found": "#dcdcdc", "answer undecided / trace not checked": "#c7c7c7",
 }
 if st.session_state.pop("_corpus_clear", False):
     st.session_state.pop("_corpus_url", None)
@@ -96,7 +100,11 @@ with st.sidebar:
     if pos is not None and not st.checkbox(f"first invalid step at {pos:.0%}–{pos + 1 / POS_BINS:.0%} of the trace",
                                            value=True, key="pos_on"):
         pos = None
-    q = st.text_input("Text in any step", value=qp.get("q", ""))
+    q = st.text_input("Text in any step, or a record id", value=qp.get("q", ""), help=SEARCH_SYNTAX)
+    st.caption(SEARCH_SYNTAX)
+    search_error = parse_query(q).error
+    if search_error:
+        st.warning(f"Search: {search_error}. No trace is listed for it.")
     if st.button("Clear filters", key="corpus_clear"):
         st.session_state["_corpus_clear"] = True
         st.rerun()
@@ -127,11 +135,10 @@ left, right = st.columns(2)
 with left:
     st.subheader("Answer × trace, per model")
     matrix = pd.DataFrame(_cached("matrix", flt, rev))
-    matrix["cell"] = "answer " + matrix["answer"] + " / trace " + matrix["trace"].map(
-        {"yes": "valid", "no": "invalid", "undecided": "not checked"})
+    matrix["cell"] = "answer " + matrix["answer"] + " / trace " + matrix["trace"]
     share = st.toggle("share of each model's traces", key="matrix_share",
                       help="Models with many more traces (or '(unknown)') no longer flatten the others.")
-    matrix["checked"] = matrix["trace"].map(lambda t: "trace not checked" if t == "undecided" else "trace checked")
+    matrix["checked"] = matrix["trace"].map(lambda t: "trace not checked" if t == "not checked" else "trace checked")
     fig = px.bar(matrix, x="model", y="n", color="cell", barmode="stack", color_discrete_map=CELL_COLOURS,
                  pattern_shape="checked", pattern_shape_map={"trace checked": "", "trace not checked": "/"},
                  category_orders={"cell": list(CELL_COLOURS)}, labels={"n": "traces", "cell": "", "model": ""})
@@ -242,9 +249,15 @@ st.session_state["_corpus_url"] = {k: (qp.get_all(k) if k in ("model", "domain")
                                    if k in qp}
 rows = pd.DataFrame(_cached("list", flt, rev, PAGE_SIZE, (page - 1) * PAGE_SIZE))
 rows["answer"] = rows["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
-rows["trace"] = rows["trace_valid"].map({True: "valid", False: "invalid"}).fillna("not checked")
-shown = rows[["record_id", "domain", "model", "n_steps", "answer", "trace", "first_invalid_step", "n_invalid",
-              "answer_error_kind"]]
+rows["trace"] = [trace_label(c, v) for c, v in zip(rows["trace_check"], rows["trace_valid"].astype(object))]
+columns = ["record_id", "domain", "model", "n_steps", "answer", "trace", "first_invalid_step", "n_invalid",
+           "answer_error_kind"]
+if flt.q and not rows.empty:
+    hits = first_hits(eng, [int(pk) for pk in rows["pk"]], flt.q)
+    rows["match"] = [f"step {hits[pk]['step']}: {hits[pk]['snippet']}" if pk in hits else
+                     ("record id" if rid == flt.q else "") for pk, rid in zip(rows["pk"], rows["record_id"])]
+    columns.insert(1, "match")
+shown = rows[columns]
 picked = st.dataframe(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
                       key=f"corpus_table_{page}")
 if picked and picked.selection and picked.selection.rows:

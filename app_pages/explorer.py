@@ -13,7 +13,10 @@ import streamlit as st
 from db.problems import problem_size
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
-from db.store import add_comment, delete_record
+from core.verdicts import trace_label
+from app_pages._text import md_escape
+from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
+from db.store import DEMO_SOURCE, add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
 from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
@@ -196,10 +199,13 @@ def _delete_section() -> None:
 
 
 # --- header: what the trace is and what the audit says -------------------------------------
-st.title(f"Trace {rec['record_id'] or share_id}")
-st.caption(" · ".join(str(x) for x in (rec["domain"], rec["model"] or "model unknown",
+st.title(f"Trace {md_escape(rec['record_id'] or share_id)}")
+st.caption(" · ".join(md_escape(x) for x in (rec["domain"], rec["model"] or "model unknown",
                                         verdict.get("format") or rec["format"] or "", rec.get("validator") or "")
                       if x))
+if rec.get("source") == DEMO_SOURCE:
+    st.info("Demo record: bundled with Stepscope to show what it does. Demo records leave the database, and every "
+            "figure, when your own data arrives (or by the button on Home).", icon=":material/science:")
 if not review_view() and rec.get("problem_hash"):
     samples = _problem_size(rec["problem_hash"], rev)
     if samples > 1:
@@ -212,11 +218,13 @@ if rec["status"] != "ok":
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Answer", verdict_label(verdict.get("answer_correct"), "answer"))
 unjudged = ((rec.get("notes") or {}).get("thinking") or {}).get("claims_unjudged") or 0
-if verdict.get("trace_valid") is None and unjudged and not invalid:
-    c2.metric("Trace", "no error found", help=f"{unjudged:,} claim(s) could not be judged (a line of reasoning the "
-              "reader lost, or a state another step may explain), so the trace is not called valid")
+check = rec.get("trace_check") or verdict.get("trace_check")
+if check == "no_error_found":
+    c2.metric("Trace", trace_label(check), help=f"every claim judged holds, but {unjudged:,} claim(s) could not be "
+              "judged (a line of reasoning the reader lost, or a state another step may explain), so the trace is "
+              "not called valid")
 else:
-    c2.metric("Trace", verdict_label(verdict.get("trace_valid"), "trace"))
+    c2.metric("Trace", trace_label(check, verdict.get("trace_valid")))
 c3.metric("Steps", f"{n_steps:,}")
 c4.metric("Invalid steps", f"{len(invalid):,}",
           help=None if not invalid else f"first invalid step: {invalid[0]}")
@@ -313,14 +321,18 @@ n3.button("next invalid ▶", disabled=next_bad is None, on_click=_select, args=
 n5.button("▶", disabled=step >= n_steps - 1, on_click=_select, args=(step + 1,), width="stretch",
           shortcut="Alt+Right", help="next step (Alt+→)", key="next_step")
 query = st.text_input("Search in this trace", value=st.query_params.get("q", ""), key="trace_q",
-                      placeholder="search words in this trace's steps", label_visibility="collapsed")
+                      placeholder="search this trace's steps for a phrase", label_visibility="collapsed",
+                      help=SEARCH_SYNTAX)
 if query != st.query_params.get("q", ""):
     if query:
         st.query_params["q"] = query
     elif "q" in st.query_params:
         del st.query_params["q"]
 matches = sorted({h["idx"] for h in search_steps(eng, query, limit=500, record_pk=rec["pk"])}) if query else []
-if query:
+search_error = parse_query(query).error
+if search_error:
+    st.warning(f"Search: {search_error}.")
+elif query:
     if matches:
         st.caption(f"{len(matches)} matching step(s) (outlined in yellow): "
                    + ", ".join(map(str, matches[:40])) + (" …" if len(matches) > 40 else ""))
@@ -349,7 +361,7 @@ with right:
         st.markdown("**Claims in this step**")
         st.caption(line_caption(detail["state"]))
         if claims:
-            st.table(pd.DataFrame(claims).set_index("claim"))
+            st.dataframe(pd.DataFrame(claims), hide_index=True, width="stretch")
         else:
             st.caption("no claim in this step was judged")
         with st.expander("State the claims are judged against", expanded=True):

@@ -6,7 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from core.limits import current_limits
+from core.verdicts import trace_label
 from db.queries import corpus_counts, gap_counts, recent_traces
+from db.store import demo_pending, demo_pks, remove_demo
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from validators.registry import list_domains
@@ -24,6 +26,16 @@ st.markdown(
 
 eng = engine()
 counts = corpus_counts(eng)
+
+demo = demo_pks(eng) if demo_pending(eng) else []
+if demo:
+    st.info(f"{len(demo):,} of these records are **demo data** (bundled with Stepscope, marked \"Demo record\" in "
+            "the explorer). They leave the database, and every figure, as soon as your own data arrives.",
+            icon=":material/science:")
+    if can_write() and st.button("Remove demo data now", key="remove_demo"):
+        removed = remove_demo(eng)
+        st.success(f"{removed:,} demo records removed.")
+        st.rerun()
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Traces stored", f"{counts.records:,}")
@@ -48,7 +60,7 @@ if counts.records:
     st.subheader("Recently stored")
     recent = pd.DataFrame(recent_traces(eng, 20))
     recent["answer_correct"] = recent["answer_correct"].map({True: "yes", False: "no"}).fillna("undecided")
-    recent["trace_valid"] = recent["trace_valid"].map({True: "yes", False: "no"}).fillna("not checked")
+    recent["trace_valid"] = [trace_label(c, v) for c, v in zip(recent["trace_check"], recent["trace_valid"].astype(object))]
     picked = st.dataframe(recent[["record_id", "domain", "model", "n_steps", "answer_correct", "trace_valid",
                                   "n_invalid", "status"]], hide_index=True, width="stretch",
                           on_select="rerun", selection_mode="single-row", key="recent_table")

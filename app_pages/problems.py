@@ -5,13 +5,16 @@ from db/problems.py; nothing is parsed here."""
 
 from __future__ import annotations
 
+from core.verdicts import trace_label
+from app_pages._text import md_escape
+
 import string
 
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.selection import majority, verified_at_k
+from core.selection import MIN_CURVE_PROBLEMS, majority, verified_at_k
 from db.problems import (ALL_MODELS, problem_records, problem_text, problems_with_samples, selection_metrics)
 from db.queries import data_revision, filter_options
 from app_pages._common import engine, go_to
@@ -56,7 +59,7 @@ def _show_problem(problem_hash: str) -> None:
         st.error("No stored record poses this problem. The link may be incomplete, or its records were deleted.")
         st.stop()
     models = sorted({r["model"] for r in rows})
-    st.caption(f"{rows[0]['domain']} · problem `{problem_hash}` · {len(rows)} sample(s) from {len(models)} model(s)")
+    st.caption(f"{md_escape(rows[0]['domain'])} · problem `{problem_hash}` · {len(rows)} sample(s) from {len(models)} model(s)")
 
     # Answers that agree share a letter: A is the most frequent answer, B the next, ...
     votes = [(r["answer_key"], r["answer_correct"]) for r in rows]
@@ -67,7 +70,7 @@ def _show_problem(problem_hash: str) -> None:
     n, c = len(rows), sum(1 for r in rows if r["answer_correct"] is True)
 
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric("Samples", f"{n}", help=f"models: {', '.join(models)}")
+    m1.metric("Samples", f"{n}", help=f"models: {md_escape(', '.join(models))}")
     m2.metric("pass@1", _pct(c / n), help="share of samples whose answer is correct")
     if winners:
         label = " = ".join(letters[w] for w in winners)
@@ -89,7 +92,7 @@ def _show_problem(problem_hash: str) -> None:
         "answer group": letters.get(r["answer_key"], "–"),
         "answer": (r["answer"] or "")[:300],
         "answer verdict": _verdict(r["answer_correct"], "correct", "wrong", "undecided"),
-        "trace": _verdict(r["trace_valid"], "valid", "invalid", "not checked"),
+        "trace": trace_label(r["trace_check"], r["trace_valid"]),
         "first invalid step": r["first_invalid_step"],
         "invalid steps": r["n_invalid"],
         "steps": r["n_steps"],
@@ -117,7 +120,8 @@ def _show_problem(problem_hash: str) -> None:
     if groups:
         frame = pd.DataFrame(groups)
         frame["majority"] = frame["majority"].map({True: "majority", False: ""})
-        st.table(frame.set_index("answer group"))
+        st.dataframe(frame, hide_index=True, width="stretch",
+                     column_config={"answer": st.column_config.TextColumn(width="large")})
     if no_answer:
         st.caption(f"{no_answer} sample(s) without an answer do not vote")
 
@@ -136,7 +140,9 @@ def _show_problem(problem_hash: str) -> None:
                           "majority correct": _pct(majority([(r["answer_key"], r["answer_correct"]) for r in mine])[1]),
                           "verified@k (k = samples)": "yes" if mc else "no"})
     st.subheader("Per model")
-    st.table(pd.DataFrame(per_model).set_index("model"))
+    frame = pd.DataFrame(per_model)
+    frame["model"] = frame["model"].map(md_escape)  # st.table renders markdown: model names stay text
+    st.table(frame.set_index("model"))
 
     problem = problem_text(eng, problem_hash) or {}
     with st.expander("The problem"):
@@ -166,18 +172,26 @@ def _overview() -> None:
                "best-of-n) · gap: verified@n − majority@n.")
     shown = sorted({r["model"] for r in rows}, key=lambda m: (m != ALL_MODELS, m))
     pick = st.multiselect("Models in the chart", shown, default=shown[:3], key="problems_models")
-    curves = pd.DataFrame([{"model": r["model"], "domain": r["domain"], "k": p["k"], "metric": m, "value": p[m]}
-                           for r in _selection(tuple(domains), tuple(sorted(pick)), rev) for p in r["curve"]
+    charted = _selection(tuple(domains), tuple(sorted(pick)), rev)
+    curves = pd.DataFrame([{"model": r["model"], "domain": r["domain"], "k": p["k"], "metric": m, "value": p[m],
+                            "problems": p["problems"]}
+                           for r in charted for p in r["curve"]
                            for m in ("pass@1", "majority@k", "verified@k") if p[m] is not None])
+    cuts = [f"{r['model']} · {r['domain']}: stops before k = {r['curve_cut']['k']} "
+            f"({r['curve_cut']['problems']} problem(s) have that many samples)" for r in charted if r["curve_cut"]]
     if not curves.empty:
         data = curves
         fig = px.line(data, x="k", y="value", color="model", line_dash="metric", facet_col="domain", markers=True,
-                      labels={"value": "share of problems", "k": "samples k"})
+                      hover_data={"problems": True}, labels={"value": "share of problems", "k": "samples k"})
         fig.update_layout(height=380, margin={"t": 40, "b": 10})
         st.plotly_chart(fig, width="stretch", key="selection_chart")
         st.caption("Each metric against k: verified@k by the unbiased estimator over n ≥ k samples (Chen et al. "
                    "2021), majority@k as the mean over k-subsets (up to 20, else 200 drawn with a fixed seed; over the first 200 "
-                   "problems by hash).")
+                   "problems by hash). Each point stands on the problems with at least k samples (hover: "
+                   f"how many), so the set shrinks as k grows; a curve stops where fewer than {MIN_CURVE_PROBLEMS} "
+                   "problems remain.")
+    if cuts:
+        st.caption("Curves cut short: " + "; ".join(cuts) + ".")
     st.subheader("Problems with the most samples")
     problems = pd.DataFrame(_problems(tuple(domains), rev))
     if problems.empty:

@@ -10,6 +10,7 @@ import streamlit as st
 from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
 from core.limits import current_limits
 from core.record import KNOWN_DOMAINS
+from core.verdicts import TRACE_LABELS, trace_label
 from core.report import summary, to_csv, to_html, to_json
 from db.queries import comments_for, verdict_rows
 from app_pages._access import can_write
@@ -96,8 +97,11 @@ if pks:
     m[0].metric("Records", f"{s['records']:,}")
     m[1].metric("New", f"{st.session_state.get('last_upload_new', 0):,}")
     m[2].metric("Answers correct", f"{s['answers'].get('correct', 0):,}")
-    m[3].metric("Traces valid", f"{s['traces'].get('valid', 0):,}")
+    m[3].metric("Answers wrong", f"{s['answers'].get('wrong', 0):,}")
     m[4].metric("Unreadable", f"{s['unreadable']:,}")
+    t = st.columns(5)
+    for col, name in zip(t, TRACE_LABELS.values()):
+        col.metric(f"Traces {name}", f"{s['traces'].get(name, 0):,}")
     if s["gaps"]:
         st.dataframe(pd.DataFrame(sorted(s["gaps"].items()), columns=["gap", "traces"]), hide_index=True)
     errors = st.session_state.get("last_upload_errors") or []
@@ -109,8 +113,8 @@ if pks:
                            "model": r["model"],
                            "answer": {True: "correct", False: "wrong"}.get((r["verdict"] or {}).get("answer_correct"),
                                                                            "undecided"),
-                           "trace": {True: "valid", False: "invalid"}.get((r["verdict"] or {}).get("trace_valid"),
-                                                                          "not checked"),
+                           "trace": trace_label((r["verdict"] or {}).get("trace_check"),
+                                                (r["verdict"] or {}).get("trace_valid")),
                            "first invalid": (r["verdict"] or {}).get("first_invalid_step")} for r in rows])
     st.subheader("Records")
     picked = st.dataframe(table.drop(columns=["share_id"]), hide_index=True, width="stretch",

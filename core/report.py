@@ -13,8 +13,10 @@ from collections import Counter
 from datetime import datetime, timezone
 from typing import Any
 
+from core.verdicts import trace_check, trace_label
+
 CSV_COLUMNS = ["record_id", "share_id", "domain", "model", "status", "parse_ok", "n_steps", "answer_correct",
-               "answer_error_kind", "answer_error_step", "answer_error_message", "trace_valid",
+               "answer_error_kind", "answer_error_step", "answer_error_message", "trace_valid", "trace_check",
                "first_invalid_step", "n_invalid", "invalid_rules", "gaps", "error", "reward", "rewards", "comments"]
 
 
@@ -39,7 +41,9 @@ def _flat(row: dict[str, Any], comments: list[dict[str, Any]] | None) -> dict[st
         "parse_ok": (v.get("parse") or {}).get("ok"), "n_steps": (v.get("parse") or {}).get("n_steps"),
         "answer_correct": v.get("answer_correct"), "answer_error_kind": err.get("kind"),
         "answer_error_step": err.get("step"), "answer_error_message": err.get("message"),
-        "trace_valid": v.get("trace_valid"), "first_invalid_step": v.get("first_invalid_step"),
+        "trace_valid": v.get("trace_valid"),
+        "trace_check": v.get("trace_check") or trace_check(v.get("trace_valid"), False),
+        "first_invalid_step": v.get("first_invalid_step"),
         "n_invalid": len(invalid),
         "invalid_rules": ";".join(sorted({s.get("rule") or "" for s in invalid})),
         "gaps": ";".join(g["kind"] for g in v.get("gaps") or []),
@@ -115,7 +119,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         if row.get("status") != "ok":
             unreadable += 1
         answers[{True: "correct", False: "wrong"}.get(v.get("answer_correct"), "undecided")] += 1
-        traces[{True: "valid", False: "invalid"}.get(v.get("trace_valid"), "not checked")] += 1
+        traces[trace_label(v.get("trace_check"), v.get("trace_valid"))] += 1
         gaps.update(g["kind"] for g in v.get("gaps") or [])
     return {"records": len(rows), "unreadable": unreadable, "answers": dict(answers),
             "traces": dict(traces), "gaps": dict(gaps)}
@@ -156,8 +160,8 @@ def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
             ans += f"<br><span class='muted'>{e(str(err.get('message')))}</span>"
         if row.get("rollout"):
             ans += f"<br><span class='muted'>rollout rewards: {e(rollout_rewards(row)[1] or 'none logged')}</span>"
-        trc = {True: "<span class='good'>valid</span>", False: "<span class='bad'>invalid</span>"}.get(
-            v.get("trace_valid"), "<span class='muted'>not checked</span>")
+        trc_name = trace_label(v.get("trace_check"), v.get("trace_valid"))
+        trc = f"<span class='{ {'valid': 'good', 'invalid': 'bad'}.get(trc_name, 'muted') }'>{trc_name}</span>"
         link = (f"{base_url.rstrip('/')}/explorer?trace={row['share_id']}" if base_url and row.get("share_id")
                 else None)
         invalid = v.get("invalid_steps") or []

@@ -14,6 +14,12 @@
   k-subsets: all of them when there are at most `EXACT`, else `SUBSETS` drawn with a fixed seed.
 * **gap**: verified@n - majority@n, what a sound verifier adds to the model's own vote.
 
+Against k, each point stands on the problems with at least k samples (`problems` in the point),
+so the problem set shrinks as k grows; a curve stops before the first k with fewer than
+`MIN_CURVE_PROBLEMS` problems: past that a point is one or two problems' luck (issue 37 saw a
+pooled curve fall to 0 at a k that one problem reached). 10 problems keep the standard error of a
+share under 0.16 (at p = 0.5); the row's `curve_cut` says where a curve stopped and why.
+
 Undecided verdicts (`answer_correct` null) count as not correct.
 """
 
@@ -27,6 +33,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+MIN_CURVE_PROBLEMS = 10  # a point of a curve against k stands on at least this many problems
 SUBSETS = 200
 EXACT = 20  # up to this many k-subsets, every one is voted
 Vote = tuple[str | None, bool | None]  # (answer key, answer correct)
@@ -126,19 +133,24 @@ class SelectionRow:
     verified: float = 0.0
     gap: float | None = None
     curve: list[dict[str, float]] = field(default_factory=list)  # k, problems, pass@1, majority@k, verified@k
+    # the first k left out of the curve and how many problems reach it (None: the curve is whole)
+    curve_cut: dict[str, int] | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"model": self.model, "domain": self.domain, "problems": self.problems, "samples": self.samples,
                 "pass@1": self.pass_at_1, "majority@n": self.majority, "verified@n": self.verified,
-                "gap": self.gap, "curve": self.curve}
+                "gap": self.gap, "curve": self.curve, "curve_cut": self.curve_cut,
+                "curve_min_problems": MIN_CURVE_PROBLEMS}
 
 
 def selection_row(model: str, domain: str, problems: Sequence[Sequence[Vote]], max_k: int = 10,
-                  curve_problems: int = 200, curve: bool = True) -> SelectionRow:
+                  curve_problems: int = 200, curve: bool = True,
+                  min_problems: int = MIN_CURVE_PROBLEMS) -> SelectionRow:
     """Metrics over `problems` (each the votes of its samples; problems with one sample are left
     out), and with `curve` each against k up to `max_k`. The majority@k curve is the costly part
     (subsets of samples voted one by one): it uses the first `curve_problems` problems (in the
-    caller's order); the other curves use all of them."""
+    caller's order); the other curves use all of them. The curve stops before the first k that
+    fewer than `min_problems` problems reach."""
     many = [p for p in problems if len(p) >= 2]
     row = SelectionRow(model, domain, problems=len(many), samples=sum(map(len, many)))
     if not many:
@@ -149,6 +161,12 @@ def selection_row(model: str, domain: str, problems: Sequence[Sequence[Vote]], m
     row.verified = sum(1.0 for c in cs if c > 0) / len(many)
     row.gap = None if row.majority is None else row.verified - row.majority
     top = min(max(map(len, many)), max_k) if curve else 0
+    for k in range(1, top + 1):
+        reach = sum(1 for p in many if len(p) >= k)
+        if reach < min_problems:
+            row.curve_cut = {"k": k, "problems": reach}
+            top = k - 1
+            break
     votes_at: dict[int, list[float | None]] = {}
     for i, p in enumerate(many[:curve_problems]):
         ks = list(range(1, min(len(p), top) + 1))

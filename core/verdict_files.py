@@ -117,8 +117,9 @@ class VerdictWriter:
 
 
 def tally(counts: Any, gaps: Any, *, unreadable: bool, parse_ok: bool, answer_correct: bool | None,
-          trace_valid: bool | None, gap_kinds: list[str], new: bool) -> None:
-    """Add one verdict to the run's summary counters (collections.Counter)."""
+          trace_valid: bool | None, gap_kinds: list[str], new: bool, trace_check: str | None = None) -> None:
+    """Add one verdict to the run's summary counters (collections.Counter). `trace_check`
+    "no_error_found" is counted apart from the other null trace verdicts (not checked)."""
     counts["records"] += 1
     counts["new"] += bool(new)
     if unreadable:
@@ -127,4 +128,6 @@ def tally(counts: Any, gaps: Any, *, unreadable: bool, parse_ok: bool, answer_co
         counts["parse_errors"] += 1
     counts[f"answer_{str(answer_correct).lower()}"] += 1
     counts[f"trace_{str(trace_valid).lower()}"] += 1
+    if trace_valid is None and trace_check == "no_error_found":
+        counts["trace_no_error_found"] += 1
     gaps.update(gap_kinds)

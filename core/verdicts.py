@@ -26,6 +26,29 @@ ANSWER_ERROR_KINDS = (
 )
 
 
+# What the audit of a trace concluded, one name each everywhere (explorer, tables, filters,
+# reports, CLI) and `trace_check` in the verdict JSON. `trace_valid` is null for both of the last
+# two: "no_error_found" -- steps were checked and none is false, but some claims could not be
+# judged, so the trace is not called valid; "not_checked" -- nothing in the trace was judged.
+TRACE_LABELS = {"valid": "valid", "invalid": "invalid", "no_error_found": "no error found",
+                "not_checked": "not checked"}
+
+
+def trace_check(trace_valid: bool | None, judged: bool) -> str:
+    """The trace outcome from the trace verdict and whether any step was judged valid."""
+    if trace_valid is not None:
+        return "valid" if trace_valid else "invalid"
+    return "no_error_found" if judged else "not_checked"
+
+
+def trace_label(check: str | None, trace_valid: bool | None = None) -> str:
+    """The one name of a trace outcome; verdicts stored before `trace_check` existed fall back
+    to `trace_valid` (their null reads as not checked)."""
+    if check in TRACE_LABELS:
+        return TRACE_LABELS[check]
+    return TRACE_LABELS[trace_check(trace_valid, False)]
+
+
 @dataclass
 class StepVerdict:
     """The replay's judgement of one step; `consequence_of` names the step that caused it."""
@@ -94,6 +117,7 @@ class TraceVerdict:
     gaps: list[Gap] = field(default_factory=list)
     format: str | None = None
     validator: str | None = None
+    judged: bool = False  # some step was judged (valid or a self-correction): see TRACE_LABELS
 
     @property
     def first_invalid_step(self) -> int | None:
@@ -111,6 +135,7 @@ class TraceVerdict:
             "answer_correct": self.answer_correct,
             "answer_error": self.answer_error.to_json() if self.answer_error else None,
             "trace_valid": self.trace_valid,
+            "trace_check": trace_check(self.trace_valid, self.judged and not self.invalid_steps),
             "first_invalid_step": self.first_invalid_step,
             "invalid_steps": self.invalid_steps,
             "gaps": [g.to_json() for g in self.gaps],

@@ -216,13 +216,33 @@ def _m0009_corpus_tallies(conn: Connection) -> None:
     conn.execute(text("CREATE TABLE rule_tally (rule VARCHAR(64) NOT NULL PRIMARY KEY, n BIGINT NOT NULL)"))
     conn.execute(text("CREATE TABLE gap_tally (model VARCHAR(256) NOT NULL, domain VARCHAR(64) NOT NULL, "
                       "kind VARCHAR(64) NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (model, domain, kind))"))
-    rebuild(conn)
+    rebuild(conn, by_check=False)
 
 
 def _m0010_reference_labels(conn: Connection) -> None:
     """Labels that came with a record from outside (a dataset's first-mistake label, per-step
     ratings; core.record.TraceRecord.reference_labels), kept to compare with our verdicts."""
     conn.execute(text("ALTER TABLE record ADD COLUMN labels_json TEXT"))
+
+
+def _m0011_trace_check(conn: Connection) -> None:
+    """The trace outcome by name (core.verdicts.TRACE_LABELS), so "checked, nothing false" is
+    told from "not checked" in filters and tallies; rows stored before get it from their
+    verdict, whether any step verdict is valid or a self-correction, and whether the replay left
+    claims unjudged (what the audit sets)."""
+    from db.tally import rebuild
+
+    conn.execute(text("ALTER TABLE trace_verdict ADD COLUMN trace_check VARCHAR(16)"))
+    conn.execute(text(
+        "UPDATE trace_verdict SET trace_check = CASE WHEN trace_valid IS NULL THEN "
+        "CASE WHEN n_invalid = 0 AND EXISTS (SELECT 1 FROM step_verdict sv WHERE sv.record_pk = trace_verdict.record_pk "
+        "AND sv.status IN ('valid', 'corrected')) THEN 'no_error_found' "
+        # claims found and left unjudged (the replay's notes, as db.rows writes them)
+        "WHEN n_invalid = 0 AND notes_json LIKE '%\"claims_unjudged\": %' "
+        "AND notes_json NOT LIKE '%\"claims_unjudged\": 0,%' AND notes_json NOT LIKE '%\"claims_unjudged\": 0}%' "
+        "THEN 'no_error_found' ELSE 'not_checked' END "
+        "WHEN trace_valid THEN 'valid' ELSE 'invalid' END"))
+    rebuild(conn)
 
 
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
@@ -236,6 +256,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (8, "problem identity and answer keys", _m0008_problem_identity),
     (9, "corpus tallies", _m0009_corpus_tallies),
     (10, "reference labels", _m0010_reference_labels),
+    (11, "trace outcome by name", _m0011_trace_check),
 ]
 
 LATEST = MIGRATIONS[-1][0]

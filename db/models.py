@@ -82,6 +82,8 @@ class TraceVerdictRow(SQLModel, table=True):
     n_invalid: int = 0
     answer_correct: bool | None = Field(default=None, index=True)
     trace_valid: bool | None = Field(default=None, index=True)
+    # core.verdicts.TRACE_LABELS key: tells "no error found" from "not checked" (migration 11)
+    trace_check: str | None = Field(default=None, max_length=16)
     first_invalid_step: int | None = None
     first_invalid_rel: float | None = None
     answer_error_kind: str | None = Field(default=None, max_length=32)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, Collection
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, exists, func, select
 from sqlalchemy.engine import Engine
 
 from core.selection import SelectionRow, Vote, selection_row
@@ -18,13 +18,25 @@ def _joined():
     return RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk)
 
 
+_LATER = RECORD.alias("later")
+
+
+def _not_a_copy():
+    """A record counts once however often it arrived: of the records sharing a record_id and a
+    model, only the latest stored is a sample (copies would count as independent samples in
+    pass@1, majority and verified@k)."""
+    return ~exists().where(_LATER.c.record_id == RECORD.c.record_id,
+                           _LATER.c.model.is_not_distinct_from(RECORD.c.model),
+                           _LATER.c.pk > RECORD.c.pk)
+
+
 def problem_size(engine: Engine, problem_hash: str | None) -> int:
     """How many stored records pose this problem."""
     if not problem_hash:
         return 0
     with engine.connect() as conn:
         return conn.execute(select(func.count()).select_from(RECORD)
-                            .where(RECORD.c.problem_hash == problem_hash)).scalar_one()
+                            .where(RECORD.c.problem_hash == problem_hash, _not_a_copy())).scalar_one()
 
 
 def problem_records(engine: Engine, problem_hash: str, limit: int = 500) -> list[dict[str, Any]]:
@@ -32,9 +44,10 @@ def problem_records(engine: Engine, problem_hash: str, limit: int = 500) -> list
     stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
                    RECORD.c.answer, func.length(RECORD.c.trace).label("trace_chars"),
                    TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+                   TRACE_VERDICT.c.trace_check,
                    TRACE_VERDICT.c.first_invalid_step, TRACE_VERDICT.c.n_invalid, TRACE_VERDICT.c.answer_error_kind,
                    TRACE_VERDICT.c.answer_key)
-            .select_from(_joined()).where(RECORD.c.problem_hash == problem_hash)
+            .select_from(_joined()).where(RECORD.c.problem_hash == problem_hash, _not_a_copy())
             .order_by(RECORD.c.model, RECORD.c.pk).limit(limit))
     with engine.connect() as conn:
         rows = [dict(r._mapping) for r in conn.execute(stmt)]
@@ -61,7 +74,7 @@ def problem_text(engine: Engine, problem_hash: str) -> dict[str, Any] | None:
 def problems_with_samples(engine: Engine, domains: tuple[str, ...] = (), min_samples: int = 2,
                           limit: int = 200) -> list[dict[str, Any]]:
     """Problems with at least `min_samples` records, most sampled first: samples, models, correct."""
-    cond = [RECORD.c.problem_hash.is_not(None)]
+    cond = [RECORD.c.problem_hash.is_not(None), _not_a_copy()]
     if domains:
         cond.append(RECORD.c.domain.in_(domains))
     n = func.count().label("samples")
@@ -77,7 +90,7 @@ def problems_with_samples(engine: Engine, domains: tuple[str, ...] = (), min_sam
 def grouped_votes(engine: Engine, domains: tuple[str, ...] = ()) -> list[tuple[str, str, str, str | None, bool | None, int]]:
     """(model, domain, problem, answer key, answer correct, records) for every problem with a
     hash: the whole input of the selection metrics, aggregated in SQL."""
-    cond = [RECORD.c.problem_hash.is_not(None)]
+    cond = [RECORD.c.problem_hash.is_not(None), _not_a_copy()]
     if domains:
         cond.append(RECORD.c.domain.in_(domains))
     cols = (RECORD.c.model, RECORD.c.domain, RECORD.c.problem_hash, TRACE_VERDICT.c.answer_key,

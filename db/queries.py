@@ -8,11 +8,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ARRAY, Integer, and_, case, func, select, text
+from sqlalchemy import ARRAY, Integer, and_, case, false, func, select, text
 from sqlalchemy import bindparam as sa_bindparam
 from sqlalchemy.engine import Engine
 
 from db import tally
+from db.search import parse_query, snippet, step_condition
+from core.verdicts import TRACE_LABELS, trace_label
 from db.store import COMMENT, GAP, RECORD, STEP, STEP_VERDICT, TRACE_VERDICT
 from validators.registry import get_domain
 
@@ -42,15 +44,18 @@ def corpus_counts(engine: Engine) -> CorpusCounts:
             select(RECORD.c.model, func.count()).group_by(RECORD.c.model)).all()}
         answer = {_label(v): c for v, c in conn.execute(
             select(TRACE_VERDICT.c.answer_correct, func.count()).group_by(TRACE_VERDICT.c.answer_correct)).all()}
-        trace = {_label(v): c for v, c in conn.execute(
-            select(TRACE_VERDICT.c.trace_valid, func.count()).group_by(TRACE_VERDICT.c.trace_valid)).all()}
+        trace: dict[str, int] = {}
+        for v, check, c in conn.execute(select(TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check, func.count())
+                                        .group_by(TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check)):
+            name = {True: "yes", False: "no"}.get(v, trace_label(check, v))
+            trace[name] = trace.get(name, 0) + c
     return CorpusCounts(total, malformed, by_domain, by_model, answer, trace)
 
 
 def recent_traces(engine: Engine, limit: int = 20) -> list[dict[str, Any]]:
     stmt = (
         select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model, RECORD.c.status,
-               TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+               TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check,
                TRACE_VERDICT.c.n_invalid, RECORD.c.created_at)
         .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
         .order_by(RECORD.c.pk.desc()).limit(limit)
@@ -63,7 +68,7 @@ def trace_by_share_id(engine: Engine, share_id: str) -> dict[str, Any] | None:
     """One trace with its verdict, by the random id used in links (never by sequential pk)."""
     stmt = (
         select(RECORD, TRACE_VERDICT.c.verdict_json, TRACE_VERDICT.c.validator,
-               TRACE_VERDICT.c.audited_at, TRACE_VERDICT.c.notes_json)
+               TRACE_VERDICT.c.audited_at, TRACE_VERDICT.c.notes_json, TRACE_VERDICT.c.trace_check)
         .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
         .where(RECORD.c.share_id == share_id)
     )
@@ -97,36 +102,42 @@ def comments_of(engine: Engine, record_pk: int) -> list[dict[str, Any]]:
         return [dict(r._mapping) for r in conn.execute(stmt)]
 
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _fts5_query(query: str) -> str:
-    """User words -> an FTS5 AND of quoted terms, so operators in user text are inert."""
-    words = _WORD.findall(query)
-    return " ".join('"' + w.replace('"', '""') + '"' for w in words)
 
 
 def search_steps(engine: Engine, query: str, limit: int = 50, record_pk: int | None = None) -> list[dict[str, Any]]:
-    """Full-text search over step text: FTS5 on SQLite, tsvector/GIN on PostgreSQL."""
-    if not _WORD.search(query or ""):
+    """Steps matching the search syntax of db/search.py (phrases), in trace order, each with a
+    snippet around the match; a query with an error or a record id finds no step."""
+    parsed = parse_query(query)
+    if not parsed.phrases:
         return []
     with engine.connect() as conn:
+        join, cond, params = step_condition(conn, parsed)
         scope = "AND s.record_pk = :pk" if record_pk is not None else ""
-        if conn.dialect.name == "sqlite":
-            sql = text(
-                "SELECT s.record_pk, s.idx, r.share_id, r.domain, r.model, substr(s.text, 1, 300) AS snippet "
-                "FROM step_fts JOIN step s ON s.id = step_fts.rowid JOIN record r ON r.pk = s.record_pk "
-                f"WHERE step_fts MATCH :q {scope} ORDER BY s.record_pk, s.idx LIMIT :lim"
-            )
-            params = {"q": _fts5_query(query), "lim": limit, "pk": record_pk}
-        else:
-            sql = text(
-                "SELECT s.record_pk, s.idx, r.share_id, r.domain, r.model, left(s.text, 300) AS snippet "
-                "FROM step s JOIN record r ON r.pk = s.record_pk "
-                f"WHERE s.tsv @@ plainto_tsquery('simple', :q) {scope} ORDER BY s.record_pk, s.idx LIMIT :lim"
-            )
-            params = {"q": query, "lim": limit, "pk": record_pk}
-        return [dict(r._mapping) for r in conn.execute(sql, params)]
+        sql = text("SELECT s.record_pk, s.idx, r.share_id, r.domain, r.model, s.text FROM step s "
+                   f"{join} JOIN record r ON r.pk = s.record_pk WHERE {cond} {scope} "
+                   "ORDER BY s.record_pk, s.idx LIMIT :lim")
+        rows = [dict(r._mapping) for r in conn.execute(sql, {**params, "lim": limit, "pk": record_pk})]
+    for row in rows:
+        row["snippet"] = snippet(row.pop("text"), parsed)
+    return rows
+
+
+def first_hits(engine: Engine, pks: list[int], query: str) -> dict[int, dict[str, Any]]:
+    """Per record, its first step matching `query` and a snippet around the match (the corpus
+    table's "match" column); a record found by its id gets a note instead."""
+    parsed = parse_query(query)
+    if not pks or not parsed.phrases:
+        return {}
+    out: dict[int, dict[str, Any]] = {}
+    with engine.connect() as conn:
+        join, cond, params = step_condition(conn, parsed)
+        keys = ", ".join(str(int(pk)) for pk in pks)
+        sql = text(f"SELECT s.record_pk, s.idx, s.text FROM step s {join} WHERE s.record_pk IN ({keys}) AND {cond} "
+                   "ORDER BY s.record_pk, s.idx")
+        for pk, idx, body in conn.execute(sql, params):
+            if pk not in out:
+                out[pk] = {"step": idx, "snippet": snippet(body, parsed)}
+    return out
 
 
 def gap_counts(engine: Engine) -> dict[str, int]:
@@ -222,7 +233,8 @@ def step_detail(engine: Engine, record_pk: int, idx: int) -> dict[str, Any] | No
 # --- corpus ---------------------------------------------------------------------------------
 
 ANSWER_CHOICES = {"correct": True, "wrong": False, "undecided": None}
-TRACE_CHOICES = {"valid": True, "invalid": False, "not checked": None}
+# The corpus filter's trace outcomes, by their one name (core.verdicts.TRACE_LABELS).
+TRACE_CHOICES = {label: check for check, label in TRACE_LABELS.items()}
 
 
 @dataclass(frozen=True)
@@ -255,9 +267,9 @@ def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
         conds.append(TRACE_VERDICT.c.answer_correct.is_(None) if value is None
                      else TRACE_VERDICT.c.answer_correct == value)
     if f.trace in TRACE_CHOICES:
-        value = TRACE_CHOICES[f.trace]
-        conds.append(TRACE_VERDICT.c.trace_valid.is_(None) if value is None
-                     else TRACE_VERDICT.c.trace_valid == value)
+        check = TRACE_CHOICES[f.trace]
+        column = TRACE_VERDICT.c.trace_check
+        conds.append((column == check) | column.is_(None) if check == "not_checked" else column == check)
     if f.gap:
         conds.append(RECORD.c.pk.in_(select(GAP.c.record_pk).where(GAP.c.kind == f.gap)))
     if f.rule:
@@ -269,13 +281,16 @@ def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
         hi = lo + 1 / POS_BINS
         rel = TRACE_VERDICT.c.first_invalid_rel
         conds.append((rel >= lo) & ((rel < hi) if hi < 1 - 1e-9 else (rel <= 1)))
-    if f.q and _WORD.search(f.q):
-        if conn.dialect.name == "sqlite":
-            sub = text("SELECT s.record_pk FROM step_fts JOIN step s ON s.id = step_fts.rowid "
-                       "WHERE step_fts MATCH :fq").bindparams(fq=_fts5_query(f.q))
-        else:
-            sub = text("SELECT record_pk FROM step WHERE tsv @@ plainto_tsquery('simple', :fq)").bindparams(fq=f.q)
-        conds.append(RECORD.c.pk.in_(sub.columns(record_pk=RECORD.c.pk.type)))
+    parsed = parse_query(f.q)
+    if parsed.error:
+        conds.append(false())  # a query that cannot be searched matches nothing (the page says why)
+    elif parsed.record_id is not None:
+        conds.append(RECORD.c.record_id == parsed.record_id)
+    elif parsed.phrases:
+        join, cond, params = step_condition(conn, parsed)
+        sub = text(f"SELECT s.record_pk FROM step s {join} WHERE {cond}").bindparams(**params)
+        # a plain query that is a record's id finds that record too
+        conds.append(RECORD.c.pk.in_(sub.columns(record_pk=RECORD.c.pk.type)) | (RECORD.c.record_id == f.q.strip()))
     return conds
 
 
@@ -305,17 +320,22 @@ def _tallied(conn: Any, f: CorpusFilter, from_rows: bool) -> bool:
 
 
 def corpus_matrix(engine: Engine, f: CorpusFilter, from_rows: bool = False) -> list[dict[str, Any]]:
-    """Counts per (model, answer_correct, trace_valid) over the filtered traces."""
+    """Counts per (model, answer_correct, trace outcome) over the filtered traces; `trace` is the
+    outcome's name (core.verdicts.TRACE_LABELS)."""
     with engine.connect() as conn:
         if _tallied(conn, f, from_rows):
-            return [{"model": m or "(unknown)", "answer": _label(a), "trace": _label(t), "n": n}
-                    for m, a, t, n in tally.matrix(conn)]
-        stmt = (select(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
-                       func.count().label("n"))
-                .select_from(_joined()).where(*_filter_conditions(conn, f))
-                .group_by(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid))
-        return [{"model": m or "(unknown)", "answer": _label(a), "trace": _label(t), "n": n}
-                for m, a, t, n in conn.execute(stmt)]
+            rows = [(m, a, t, n) for m, a, t, n in tally.matrix(conn)]
+        else:
+            stmt = (select(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_check,
+                           func.count().label("n"))
+                    .select_from(_joined()).where(*_filter_conditions(conn, f))
+                    .group_by(RECORD.c.model, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_check))
+            rows = list(conn.execute(stmt))
+    merged: dict[tuple[str, str, str], int] = {}
+    for m, a, t, n in rows:
+        key = (m or "(unknown)", _label(a), trace_label(t))
+        merged[key] = merged.get(key, 0) + int(n)
+    return [{"model": m, "answer": a, "trace": t, "n": n} for (m, a, t), n in merged.items()]
 
 
 def first_invalid_histogram(engine: Engine, f: CorpusFilter, bins: int = POS_BINS,
@@ -390,8 +410,9 @@ def count_traces(engine: Engine, f: CorpusFilter, from_rows: bool = False) -> in
 
 def list_traces(engine: Engine, f: CorpusFilter, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
     with engine.connect() as conn:
-        stmt = (select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model, RECORD.c.status,
-                       TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
+        stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
+                       RECORD.c.status, TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct,
+                       TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check,
                        TRACE_VERDICT.c.first_invalid_step, TRACE_VERDICT.c.n_invalid,
                        TRACE_VERDICT.c.answer_error_kind)
                 .select_from(_joined()).where(*_filter_conditions(conn, f))
@@ -426,7 +447,8 @@ def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[i
                  ) -> list[dict[str, Any]]:
     """Stored verdicts (with record fields) for reports, in record order."""
     stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
-                   RECORD.c.status, RECORD.c.error, RECORD.c.line_no, TRACE_VERDICT.c.verdict_json, RECORD.c.meta_json)
+                   RECORD.c.status, RECORD.c.error, RECORD.c.line_no, TRACE_VERDICT.c.verdict_json, RECORD.c.meta_json,
+                   TRACE_VERDICT.c.trace_check)
             .select_from(_joined()).order_by(RECORD.c.pk))
     if share_ids is not None:
         stmt = stmt.where(RECORD.c.share_id.in_(share_ids))
@@ -437,6 +459,9 @@ def verdict_rows(engine: Engine, share_ids: list[str] | None = None, pks: list[i
         for r in conn.execute(stmt):
             row = dict(r._mapping)
             row["verdict"] = json.loads(row.pop("verdict_json")) if row.get("verdict_json") else None
+            check = row.pop("trace_check")
+            if row["verdict"] is not None and check:  # verdicts stored before the field existed
+                row["verdict"].setdefault("trace_check", check)
             meta = row.pop("meta_json") or ""
             # An RL rollout's rewards (rewards/rollouts.py) go beside its verdict in every report.
             rollout = json.loads(meta).get("rollout") if '"rollout"' in meta else None

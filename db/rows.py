@@ -12,6 +12,7 @@ from audit import AuditResult
 from core.intake import InputUnit
 from core.problem_key import answer_key, problem_hash
 from core.record import canonical_json, record_to_json
+from core.verdicts import trace_check
 
 
 # A per-step state larger than this is summarised instead of stored (explorer detail, not data).
@@ -49,9 +50,16 @@ def _json(value: Any) -> str | None:
 
 
 def unit_hash(unit: InputUnit) -> str:
-    """Identity for de-duplication: the record's canonical content, or the raw bytes."""
+    """Identity for de-duplication: the record's canonical content, or the raw bytes.
+
+    `meta.demo` is left out: the demo copy of a record and the user's own upload of it are one
+    record, not two samples (issue 37)."""
     if unit.record is not None:
-        blob = canonical_json(record_to_json(unit.record)).encode("utf-8", "surrogatepass")
+        obj = record_to_json(unit.record)
+        if "demo" in obj.get("meta", {}):
+            meta = {k: v for k, v in obj["meta"].items() if k != "demo"}
+            obj = {**obj, "meta": meta} if meta else {k: v for k, v in obj.items() if k != "meta"}
+        blob = canonical_json(obj).encode("utf-8", "surrogatepass")
         return hashlib.sha256(blob).hexdigest()
     return unit.content_hash
 
@@ -149,6 +157,7 @@ def verdict_summary_row(verdict: dict[str, Any], validator: str | None, n_steps:
         "validator": validator, "format": verdict.get("format"), "parse_ok": verdict["parse"]["ok"],
         "n_steps": n_steps, "n_invalid": len(verdict["invalid_steps"]),
         "answer_correct": verdict["answer_correct"], "trace_valid": verdict["trace_valid"],
+        "trace_check": verdict.get("trace_check") or trace_check(verdict["trace_valid"], False),
         "first_invalid_step": first,
         "first_invalid_rel": (first / max(n_steps - 1, 1)) if first is not None and n_steps else None,
         "answer_error_kind": error.get("kind"),

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from sqlalchemy import Table, delete, insert, text
+from sqlalchemy import Table, insert, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
@@ -272,16 +272,53 @@ def add_comment(engine: Engine, record_pk: int, step_idx: int | None, author: st
 
 
 def delete_record(engine: Engine, record_pk: int) -> None:
+    delete_records(engine, [record_pk])
+
+
+def delete_records(engine: Engine, pks: Sequence[int]) -> None:
+    """Remove records with everything hanging off them, tallies included, in one transaction."""
+    pks = sorted(set(pks))
+    if not pks:
+        return
     with _write(engine) as conn, conn.begin():
+        keys = _key_param(conn, pks)
         if conn.dialect.name == "postgresql":
-            # Locked first, as store_results locks it, so the tallies subtract what is stored.
-            conn.execute(text("SELECT pk FROM record WHERE pk = :pk FOR UPDATE"), {"pk": record_pk})
+            # Locked first, as store_results locks them, so the tallies subtract what is stored.
+            conn.execute(text("SELECT pk FROM record WHERE pk = ANY(:k) ORDER BY pk FOR UPDATE"), keys)
         delta = Delta()
-        subtract_stored(conn, _key_param(conn, [record_pk]), delta)
+        subtract_stored(conn, keys, delta)
         for table in (COMMENT, STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
-            conn.execute(delete(table).where(table.c.record_pk == record_pk))
-        conn.execute(delete(RECORD).where(RECORD.c.pk == record_pk))
+            conn.execute(text(f"DELETE FROM {table.name} WHERE {_any(conn, 'record_pk')}"), keys)
+        conn.execute(text(f"DELETE FROM record WHERE {_any(conn, 'pk')}"), keys)
         apply_tally(conn, delta)
+
+
+# Records the app loads on a database's first start carry this source (pipeline.load_demo).
+DEMO_SOURCE = "demo"
+
+
+def demo_pks(engine: Engine) -> list[int]:
+    """The demo records still stored: they are shown as demo and leave when real data arrives."""
+    with engine.connect() as conn:
+        return [pk for (pk,) in conn.execute(select(RECORD.c.pk).where(RECORD.c.source == DEMO_SOURCE))]
+
+
+def demo_pending(engine: Engine) -> bool:
+    """Demo data was loaded and has not been removed yet: two key lookups, no table scan, so
+    every upload batch may ask."""
+    return get_setting(engine, "demo_loaded") is not None and get_setting(engine, "demo_removed") is None
+
+
+def remove_demo(engine: Engine) -> int:
+    """Delete every demo record (the demo file can load them again) so they leave every figure;
+    returns how many were removed. Called when the user's own data arrives, or by one click."""
+    if not demo_pending(engine):
+        return 0
+    pks = demo_pks(engine)
+    for i in range(0, len(pks), 2000):
+        delete_records(engine, pks[i:i + 2000])
+    claim_setting(engine, "demo_removed", str(len(pks)))
+    return len(pks)
 
 
 def get_setting(engine: Engine, key: str) -> str | None:

@@ -49,7 +49,8 @@ def summary(engine: Engine, by: tuple[str, ...] = GROUP_KEYS, from_rows: bool = 
         "SUM(CASE WHEN tv.answer_correct THEN 1 ELSE 0 END), "
         "SUM(CASE WHEN tv.answer_correct = false THEN 1 ELSE 0 END), "
         "SUM(CASE WHEN tv.trace_valid THEN 1 ELSE 0 END), "
-        "SUM(CASE WHEN tv.trace_valid = false THEN 1 ELSE 0 END) "
+        "SUM(CASE WHEN tv.trace_valid = false THEN 1 ELSE 0 END), "
+        "SUM(CASE WHEN tv.trace_check = 'no_error_found' THEN 1 ELSE 0 END) "
         f"FROM record r LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk GROUP BY {listed}, tv.first_invalid_step")
     gaps = text(f"SELECT {listed}, g.kind, COUNT(*) FROM verdict_gap g JOIN record r ON r.pk = g.record_pk "
                 f"GROUP BY {listed}, g.kind")
@@ -71,11 +72,11 @@ def summary(engine: Engine, by: tuple[str, ...] = GROUP_KEYS, from_rows: bool = 
 
 def summary_rows(totals: dict[tuple, list[int]], firsts: dict[tuple, list[tuple[int, int]]],
                  gap_rows: list[Any], names: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Rows of the table from per-group [records, correct, wrong, valid, invalid] counts, each
+    """Rows of the table from per-group [records, correct, wrong, valid, invalid, no error found] counts, each
     group's (first invalid step, records) pairs and (group..., gap kind, records) rows."""
     n = len(names)
     out: dict[tuple, dict[str, Any]] = {}
-    for key, (records, right, wrong, valid, invalid) in totals.items():
+    for key, (records, right, wrong, valid, invalid, no_error) in totals.items():
         unknown = records - right - wrong
         checked = valid + invalid
         out[key] = {
@@ -83,7 +84,8 @@ def summary_rows(totals: dict[tuple, list[int]], firsts: dict[tuple, list[tuple[
             "records": records, "answer_correct": right, "answer_wrong": wrong, "answer_unknown": unknown,
             "answer_correct_rate": right / records if records else None,
             "unknown_rate": unknown / records if records else None,
-            "trace_valid": valid, "trace_invalid": invalid,
+            "trace_valid": valid, "trace_invalid": invalid, "trace_no_error_found": no_error,
+            "trace_not_checked": records - valid - invalid - no_error,
             "trace_valid_rate": valid / checked if checked else None,
             "first_invalid_median": _median(sorted(firsts.get(key, []))), "gaps": {},
         }

@@ -48,15 +48,29 @@ def verdict_value(code: int) -> bool | None:
     return None if code == UNDECIDED else bool(code)
 
 
+# Trace outcomes (core.verdicts.TRACE_LABELS) as tally codes; not checked is UNDECIDED, as a
+# record without a verdict is.
+TRACE_CODES = {"valid": 1, "invalid": 0, "no_error_found": 2}
+TRACE_CHECKS = {code: check for check, code in TRACE_CODES.items()}
+
+
+def trace_code(check: str | None) -> int:
+    return TRACE_CODES.get(check or "", UNDECIDED)
+
+
+def trace_of(code: int) -> str:
+    return TRACE_CHECKS.get(code, "not_checked")
+
+
 def pos_bin(rel: float | None) -> int:
     """The histogram bin of a first invalid step's relative position: the row query's
     min(floor(rel * POS_BINS), POS_BINS - 1) on the same stored double."""
     return UNDECIDED if rel is None else min(math.floor(rel * POS_BINS), POS_BINS - 1)
 
 
-def corpus_key(model: str | None, domain: str, answer_correct: bool | None, trace_valid: bool | None,
+def corpus_key(model: str | None, domain: str, answer_correct: bool | None, check: str | None,
                first_step: int | None, first_rel: float | None) -> tuple:
-    return (model or NO_MODEL, domain, verdict_code(answer_correct), verdict_code(trace_valid),
+    return (model or NO_MODEL, domain, verdict_code(answer_correct), trace_code(check),
             UNDECIDED if first_step is None else int(first_step), pos_bin(first_rel))
 
 
@@ -70,7 +84,7 @@ class Delta:
 
     def add_record(self, model: str | None, domain: str, verdict: dict[str, Any] | None, sign: int = 1) -> None:
         v = verdict or {}
-        self.corpus[corpus_key(model, domain, v.get("answer_correct"), v.get("trace_valid"),
+        self.corpus[corpus_key(model, domain, v.get("answer_correct"), v.get("trace_check"),
                                v.get("first_invalid_step"), v.get("first_invalid_rel"))] += sign
 
     def add_rules(self, rules: Iterable[str | None], sign: int = 1) -> None:
@@ -93,12 +107,12 @@ def subtract_stored(conn: Connection, keys: dict[str, object], delta: Delta) -> 
     `delta`; returns each found record's (model, domain)."""
     owners: dict[int, tuple[str | None, str]] = {}
     rows = conn.execute(text(
-        "SELECT r.pk, r.model, r.domain, tv.answer_correct, tv.trace_valid, tv.first_invalid_step, "
+        "SELECT r.pk, r.model, r.domain, tv.answer_correct, tv.trace_check, tv.first_invalid_step, "
         "tv.first_invalid_rel FROM record r LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk "
         f"WHERE {_keys_clause(conn, 'r.pk')}"), keys)
-    for pk, model, domain, correct, valid, first, rel in rows:
+    for pk, model, domain, correct, check, first, rel in rows:
         owners[pk] = (model, domain)
-        delta.corpus[corpus_key(model, domain, correct, valid, first, rel)] -= 1
+        delta.corpus[corpus_key(model, domain, correct, check, first, rel)] -= 1
     for rule, n in conn.execute(text(
             "SELECT rule, COUNT(*) FROM step_verdict "
             f"WHERE {_keys_clause(conn, 'record_pk')} AND status = 'invalid' GROUP BY rule"), keys):
@@ -141,18 +155,21 @@ def apply(conn: Connection, delta: Delta) -> None:
 TABLES = ("verdict_tally", "first_step_tally", "pos_tally", "rule_tally", "gap_tally")
 
 
-def rebuild(conn: Connection) -> None:
-    """Recount every tally from the stored rows (migration 9; bulk loads that bypass the
-    writers, such as bench/bench_problems.py, call it after loading)."""
+def rebuild(conn: Connection, by_check: bool = True) -> None:
+    """Recount every tally from the stored rows (migrations 9 and 11; bulk loads that bypass the
+    writers, such as bench/bench_problems.py, call it after loading). Migration 9 ran before
+    `trace_check` existed: `by_check=False` counts the trace verdict from `trace_valid`."""
     least = "min" if conn.dialect.name == "sqlite" else "least"
     code = "CASE WHEN {0} IS NULL THEN -1 WHEN {0} THEN 1 ELSE 0 END"
     joined = "FROM record r LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk"
+    trace = ("CASE tv.trace_check WHEN 'valid' THEN 1 WHEN 'invalid' THEN 0 WHEN 'no_error_found' THEN 2 ELSE -1 END"
+             if by_check else code.format("tv.trace_valid"))
     for table in TABLES:
         conn.execute(text(f"DELETE FROM {table}"))
     conn.execute(text(
         "INSERT INTO verdict_tally (model, domain, answer, trace, n) "
         f"SELECT coalesce(r.model, ''), r.domain, {code.format('tv.answer_correct')}, "
-        f"{code.format('tv.trace_valid')}, COUNT(*) {joined} GROUP BY 1, 2, 3, 4"))
+        f"{trace}, COUNT(*) {joined} GROUP BY 1, 2, 3, 4"))
     conn.execute(text(
         "INSERT INTO first_step_tally (model, domain, first_step, n) "
         f"SELECT coalesce(r.model, ''), r.domain, tv.first_invalid_step, COUNT(*) {joined} "
@@ -178,11 +195,11 @@ def total(conn: Connection) -> int:
     return int(conn.execute(text("SELECT coalesce(SUM(n), 0) FROM verdict_tally")).scalar_one())
 
 
-def matrix(conn: Connection) -> list[tuple[str | None, bool | None, bool | None, int]]:
-    """(model, answer_correct, trace_valid, records) for every group with records."""
+def matrix(conn: Connection) -> list[tuple[str | None, bool | None, str, int]]:
+    """(model, answer_correct, trace outcome, records) for every group with records."""
     rows = conn.execute(text("SELECT model, answer, trace, SUM(n) FROM verdict_tally WHERE n > 0 "
                              "GROUP BY model, answer, trace"))
-    return [(_model(m), verdict_value(a), verdict_value(t), int(n)) for m, a, t, n in rows]
+    return [(_model(m), verdict_value(a), trace_of(t), int(n)) for m, a, t, n in rows]
 
 
 def first_invalid_bins(conn: Connection) -> list[tuple[int, int]]:
@@ -209,7 +226,8 @@ def options(conn: Connection) -> dict[str, list[str]]:
 def summary_groups(conn: Connection, keys: tuple[str, ...]) -> tuple[dict[tuple, list[int]],
                                                                       dict[tuple, list[tuple[int, int]]], list[Any]]:
     """db.summary's inputs from the tallies: per group [records, correct, wrong, valid, invalid],
-    its (first invalid step, records) pairs, and (group..., gap kind, records) rows."""
+    its (first invalid step, records) pairs, and (group..., gap kind, records) rows. The sixth
+    count is traces with no error found (checked, nothing false, some claims unjudged)."""
     cols = list(keys)
     grouped = ", ".join(cols + ["answer", "trace"])
     totals: dict[tuple, list[int]] = {}
@@ -220,12 +238,13 @@ def summary_groups(conn: Connection, keys: tuple[str, ...]) -> tuple[dict[tuple,
 
     for row in conn.execute(text(f"SELECT {grouped}, SUM(n) FROM verdict_tally WHERE n > 0 GROUP BY {grouped}")):
         answer, trace, n = row[len(cols)], row[len(cols) + 1], int(row[len(cols) + 2])
-        acc = totals.setdefault(group(row), [0] * 5)
+        acc = totals.setdefault(group(row), [0] * 6)
         acc[0] += n
         acc[1] += n if answer == 1 else 0
         acc[2] += n if answer == 0 else 0
         acc[3] += n if trace == 1 else 0
         acc[4] += n if trace == 0 else 0
+        acc[5] += n if trace == TRACE_CODES["no_error_found"] else 0
     by_first = ", ".join(cols + ["first_step"])
     for row in conn.execute(text(f"SELECT {by_first}, SUM(n) FROM first_step_tally WHERE n > 0 GROUP BY {by_first}")):
         firsts.setdefault(group(row), []).append((int(row[len(cols)]), int(row[len(cols) + 1])))

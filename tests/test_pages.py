@@ -195,7 +195,7 @@ def test_explorer_shows_a_thinking_steps_line_state_and_self_correction(app):
     assert not at.exception
     assert any("invalid" in m.value for m in at.markdown)
     assert any("line of reasoning" in c.value and "(feast c a)" in c.value for c in at.caption)
-    (claims,) = [t.value for t in at.table if "verdict" in t.value.columns]
+    (claims,) = [d.value for d in at.dataframe if "verdict" in d.value.columns]  # a dataframe: claims stay text
     assert "FALSE" in list(claims["verdict"])
     assert any("(pain a)" in why for why in claims["why"])
     facts = [d.value for d in at.dataframe if list(d.value.columns) == ["fact"]]
@@ -204,7 +204,7 @@ def test_explorer_shows_a_thinking_steps_line_state_and_self_correction(app):
     at = app("explorer", trace=shares["think2"], step="1").run()
     assert not at.exception
     assert any("self-correction" in m.value for m in at.markdown)
-    (claims,) = [t.value for t in at.table if "verdict" in t.value.columns]
+    (claims,) = [d.value for d in at.dataframe if "verdict" in d.value.columns]
     # the rejection, and "red is not clear" read as a fact of the state it is judged in: both true
     assert len(claims) >= 1 and set(claims["verdict"]) == {"true"}
 

@@ -58,6 +58,7 @@ def _direct(rows: list[dict], verdicts: list[dict], by: tuple[str, ...]) -> dict
     for key, members in groups.items():
         answers = Counter(v["answer_correct"] for _, v in members)
         traces = Counter(v["trace_valid"] for _, v in members)
+        checks = Counter(v["trace_check"] for _, v in members)
         firsts = [v["first_invalid_step"] for _, v in members if v["first_invalid_step"] is not None]
         gaps = Counter(kind for _, v in members for kind in {g["kind"] for g in v["gaps"]})
         n = len(members)
@@ -66,6 +67,7 @@ def _direct(rows: list[dict], verdicts: list[dict], by: tuple[str, ...]) -> dict
             "records": n, "answer_correct": answers[True], "answer_wrong": answers[False],
             "answer_unknown": answers[None], "answer_correct_rate": answers[True] / n, "unknown_rate": answers[None] / n,
             "trace_valid": traces[True], "trace_invalid": traces[False],
+            "trace_no_error_found": checks["no_error_found"], "trace_not_checked": checks["not_checked"],
             "trace_valid_rate": traces[True] / checked if checked else None,
             "first_invalid_median": float(statistics.median(firsts)) if firsts else None, "gaps": dict(gaps),
         }
