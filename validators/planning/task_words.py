@@ -518,6 +518,9 @@ class TaskWords:
             elif args and pos + 1 < n and words[pos] in _NOT and words[pos + 1] == w:
                 pos += 2  # "red is not clear": the fact, denied (FactMention.absent_word)
                 negated = True
+            elif args and pos + 2 < n and words[pos] == "no" and words[pos + 1] == "longer" and words[pos + 2] == w:
+                pos += 3  # "red is no longer clear"
+                negated = True
             elif pos < n and len(w) > 3 and words[pos].rstrip("s") == w:
                 pos += 1  # "Provinces a and c"
             else:
