@@ -309,3 +309,21 @@ def test_a_recap_judges_its_unit_and_a_branch_starts_a_line_there() -> None:
     assert [c.holds for c in branch.claims if c.kind == "state"] == [False]
     contrast = reader.read("1. Attack b: needs Province b, Planet b, Harmony. Yes. Attack b removes Planet b, not Province b.")
     assert [(c.kind, c.holds, c.negative) for c in contrast.claims if c.holds is False] == [("effect", False, True)]
+
+
+def test_blocks_facts_that_share_their_object_and_a_sentence_that_corrects_itself() -> None:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Unstack blue from red. "
+    for said, want in (("Now red is on the table and not clear.", [True, False]),
+                       ("Now red is still not clear.", [False]),
+                       ("Now red is no longer clear.", [False]),
+                       ("Now red is clear and on top of blue.", [True, False])):
+        assert [c.holds for c in reader.read(walk + said).claims if c.kind == "state"] == want, said
+    fixed = reader.read("Initially:\n\n- Red on table, clear (except blue is on it, so red isn't clear).")
+    assert [c for c in fixed.claims if c.holds is False] == []
+    # Mystery facts listed one after another are each their own fact, not one object's
+    (mtask, mvocab, _, _), _ = _mystery_task()
+    listed = ClaimReader.for_task(mtask, mvocab).read("Initially: Province a, Planet a and Harmony.")
+    assert [c.atom for c in listed.claims] == [("province", "a"), ("planet", "a"), ("harmony",)]

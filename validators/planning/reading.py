@@ -74,7 +74,9 @@ class UnitReading:
 def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
     toks = unit.tokens
     acts = {m.i: m for m in words.actions(toks)}
-    facts = {m.i: m for m in words.facts(toks)}
+    facts: dict[int, list[FactMention]] = {}
+    for m in words.facts(toks):  # a list ("Planet a, b and c") or one object's facts share a start
+        facts.setdefault(m.i, []).append(m)
     cue_hits = lexicon().hits(toks)
     best: dict[int, Hit] = {}
     for h in cue_hits:
@@ -102,12 +104,16 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             continue
         if k in facts:
             while k in facts:
-                f = facts[k]
-                f_list.append((len(shape), f))
-                emit("F" if f.atom is not None else "f", f, k)
-                if f.j == k:
+                group = facts[k]
+                for n_item, f in enumerate(group):
+                    if n_item:
+                        emit(",", None, k)  # the list's items, each its own letter
+                    f_list.append((len(shape), f))
+                    emit("F" if f.atom is not None else "f", f, k)
+                end = max(f.j for f in group)
+                if end == k:
                     break
-                k = f.j
+                k = end
             continue
         h = best.get(k)
         if h is not None:
@@ -479,6 +485,7 @@ class ClaimReader:
         if modality == "questioned":
             return
         judged_facts: set[int] = set()
+        first_claim = len(run.claims)
         heading = run.heading if run.heading is not None and run.heading.unit != n else None
         focus = run.focus if run.focus is not None and n - run.focus.unit <= STATE_REACH else None
         asserted = modality == "asserted"
@@ -707,6 +714,7 @@ class ClaimReader:
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
+        _self_corrected(run.claims[first_claim:])
         # goal
         if ur.matches("goal.met") and "n" not in s and "N" not in s and "p" not in s and line.known and line.actions \
                 and "I" not in s and "H" not in s and not ur.facts:
@@ -819,6 +827,18 @@ class ClaimReader:
 
 
 _OTHER = {"add": "del", "del": "add"}
+
+
+def _self_corrected(claims: list[Claim]) -> None:
+    """A sentence that says a fact both holds and does not ("Red on table, clear (except blue is
+    on it ... so red isn't clear)") corrects itself: neither half is judged."""
+    said: dict[Atom, set[bool]] = {}
+    for c in claims:
+        if c.kind == "state" and c.atom is not None:
+            said.setdefault(c.atom, set()).add(c.negative)
+    for c in claims:
+        if c.kind == "state" and c.atom is not None and len(said[c.atom]) == 2 and c.holds is not None:
+            c.holds, c.message = None, f"the sentence says {c.atom[0]} both holds and does not: it corrects itself"
 
 
 def _vague_time(ur: UnitReading, line: LineOfReasoning) -> int:

@@ -33,7 +33,7 @@ from validators.planning.vocab import Vocabulary
 from validators.reading.text import Token, tokens_of
 
 SKIP = frozenset({"the", "block", "blocks", "object", "objects", "top", "of", "is", "are", "was", "were", "be",
-                  "'s", "currently"})
+                  "'s", "currently", "still", "also", "already"})
 CONNECT = frozenset({"from", "on", "onto", "to", "at", "in", "into", "with", "off", "and", ","})
 _SLOT = "\x00"
 _NOT = frozenset({"not", "isn't", "aren't", "no"})
@@ -465,6 +465,7 @@ class TaskWords:
             candidates = self._candidates(w, nxt, after)
         best = None  # the first of the longest matches
         match = self._match
+        subject_first = False
         article = w in _ARTICLES and v.at[k] > 0 and v.tokens[v.at[k] - 1].norm in _BEFORE_ARTICLE
         for phrase, absent in candidates:
             if article and phrase.words[0] == _SLOT and len(phrase.order) == 1:
@@ -472,6 +473,7 @@ class TaskWords:
             m = match(phrase, v, k)
             if m and (best is None or m[0] > best[0]):
                 best = (m[0], m[1], phrase.name, absent != m[2])
+                subject_first = phrase.words[0] == _SLOT
         if best is not None and best[1] is not None:
             end, atom = best[0], best[1]
             if len(atom) == 2 and end + 1 < n and words[end] in _LIST and obj[end + 1] is not None:
@@ -479,7 +481,8 @@ class TaskWords:
                 run = self._list_after(v, end, atom[0])
                 if run:
                     return [best, *run]
-            return [best]
+            shared = self._shared_subject(v, end, atom) if len(atom) >= 2 and subject_first else []
+            return [best, *shared]
         if after == "->" and self.arrow_predicate is not None:
             b = obj[here[1] + 1]  # type: ignore[index]
             if b:
@@ -499,15 +502,19 @@ class TaskWords:
             return [(k + 1, None, pred, False)]
         return [] if best is None else [best]
 
-    def _match(self, phrase: _Phrase, v: _View, k: int) -> tuple[int, Atom | None, bool] | None:
-        """A template read at `k`: where it ends, its atom and whether it was denied."""
+    def _match(self, phrase: _Phrase, v: _View, k: int, subject: str | None = None) -> tuple[int, Atom | None, bool] | None:
+        """A template read at `k`: where it ends, its atom and whether it was denied. With a
+        `subject`, the template's first slot is that object, already read ("red is on the table
+        and clear": "clear" goes on with red)."""
         words, obj = v.words, v.obj
         n = len(words)
         pos = k
         args: list[str] = []
         negated = False
-        for w in phrase.words:
-            if w == _SLOT:
+        for i, w in enumerate(phrase.words):
+            if w == _SLOT and i == 0 and subject is not None:
+                args.append(subject)
+            elif w == _SLOT:
                 hit = obj[pos]
                 if hit is None:
                     return None
@@ -530,6 +537,26 @@ class TaskWords:
         if phrase.reorder is not None:
             return pos, (phrase.name, *[args[i] for i in phrase.reorder]), negated
         return pos, (phrase.name, *args), negated
+
+    def _shared_subject(self, v: _View, pos: int, atom: Atom) -> list[_Fact]:
+        """Facts that go on with the same first object after "and" or a comma ("red is on the
+        table and not clear", "red: on the table, clear"); a new object there starts a new fact."""
+        words, obj = v.words, v.obj
+        out: list[_Fact] = []
+        subject = atom[1]
+        while pos + 1 < len(words) and words[pos] in _LIST and obj[pos + 1] is None:
+            if any(self._match(phrase, v, pos + 1) for phrase, _ in self._fixed_first.get(words[pos + 1], ())):
+                break  # "Province a, Planet a": a fact of its own
+            best = None
+            for phrase in self.slot_first:
+                m = self._match(phrase, v, pos + 1, subject)
+                if m and m[1] is not None and (best is None or m[0] > best[0]):
+                    best = (m[0], m[1], phrase.name, m[2])
+            if best is None:
+                break
+            out.append(best)
+            pos = best[0]
+        return out
 
     def _list_after(self, v: _View, pos: int, pred: str) -> list[_Fact]:
         words, obj = v.words, v.obj
