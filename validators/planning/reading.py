@@ -716,7 +716,16 @@ class ClaimReader:
                                  after=line.actions[-1].text() if line.actions else None))
         _self_corrected(run.claims[first_claim:])
         # goal
-        if ur.matches("goal.met") and "n" not in s and "N" not in s and "p" not in s and line.known and line.actions \
+        if ur.matches("goal.not") and "p" not in s and line.known and line.actions and "I" not in s and "H" not in s \
+                and not ur.facts and asserted:
+            unmet = unmet_goals(self.task.problem, line.state)
+            where = "after " + ", ".join(a.text() for a in line.actions)
+            holds, msg = (True, f"the goal does not hold {where}: right") if unmet else (
+                False, f"says the goal does not hold {where}, but it does")
+            self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, negative=True,
+                                 state=_atoms(line.state), after=line.actions[-1].text(), rules=("goal.not",),
+                                 modality=modality))
+        elif ur.matches("goal.met") and "n" not in s and "N" not in s and "p" not in s and line.known and line.actions \
                 and "I" not in s and "H" not in s and not ur.facts:
             unmet = unmet_goals(self.task.problem, line.state)
             holds, msg = self.judge.goal(line.actions, unmet)
@@ -777,6 +786,13 @@ class ClaimReader:
                                     u.span)
                 rid = "app.can"
                 break
+            if rid is None:
+                met = ur.rows("app.needs_met")
+                if met:
+                    act = ur.items[met[0].start("act")]  # type: ignore[assignment]
+                    target = focus if focus is not None and focus.action == act.ground else _Focus(
+                        act.ground, self._pre(run, line, act.ground, u), line.id, n, False, False, u.span)  # type: ignore[arg-type]
+                    rid = "app.needs_met"
             checked = focus is not None and (not focus.proposed or BY_ID["app.yes_after_needs"].regex.search(s) and (
                 focus.needs_listed or focus.shape.startswith(("A:F", "A):F"))))
             if rid is None and focus is not None and checked and ur.matches("app.yes_after_needs") \
