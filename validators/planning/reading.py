@@ -726,7 +726,8 @@ class ClaimReader:
                                  state=_atoms(line.state), after=line.actions[-1].text(), rules=("goal.not",),
                                  modality=modality))
         elif ur.matches("goal.met") and "n" not in s and "N" not in s and "p" not in s and line.known and line.actions \
-                and "I" not in s and "H" not in s and not ur.facts:
+                and "I" not in s and "H" not in s and not ur.facts \
+                and not re.search(r"P[~_]{0,1}U[~_]{0,1}[Aa]", s):  # "achieved by stacking red on blue": a means
             unmet = unmet_goals(self.task.problem, line.state)
             holds, msg = self.judge.goal(line.actions, unmet)
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
