@@ -327,3 +327,20 @@ def test_blocks_facts_that_share_their_object_and_a_sentence_that_corrects_itsel
     (mtask, mvocab, _, _), _ = _mystery_task()
     listed = ClaimReader.for_task(mtask, mvocab).read("Initially: Province a, Planet a and Harmony.")
     assert [c.atom for c in listed.claims] == [("province", "a"), ("planet", "a"), ("harmony",)]
+
+
+def test_now_and_still_inside_a_fact_and_a_step_named_otherwise() -> None:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Unstack blue from red. "
+    for said, want in (("Blue is now on the table.", [False]), ("Red is still under blue.", [False]),
+                       ("Red is not clear yet.", [False]), ("Red is clear now as well.", [True])):
+        assert [c.holds for c in reader.read(walk + said).claims if c.kind == "state"] == want, said
+    (mtask, mvocab, _, _), _ = _mystery_task()
+    m = ClaimReader.for_task(mtask, mvocab)
+    walk = "1. Attack b.\n\n2. Succumb b.\n\n"
+    # the list's step 2 is Succumb b: the recap is judged there; said to be another action, it is not
+    assert [c.holds for c in m.read(walk + "So after step 2, we have Province b.").claims if c.kind == "state"] == [True]
+    other = m.read(walk + "Wait, step 2 is Attack c. So after step 2, we have Pain c.")
+    assert [c for c in other.claims if c.kind == "state" and c.holds is not None] == []

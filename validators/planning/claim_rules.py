@@ -90,8 +90,10 @@ ROWS: tuple[Row, ...] = (
     Row("fact.tag", "state: the tagged fact", r"(?P<fact>F)\(?[:>\-]?(?P<tag>[YN])\)?",
         "Province b (yes), Planet c (no).", "R1",
         "a fact with a yes/no tag; in a needs listing, about the state before the focus action"),
-    Row("state.list", "state: each fact listed", r"^[^FARDX]*(?:S|W|Z)",
-        "Now, state: Planet a, b, c.", "doc", "a list presented as the state asserts each fact it lists"),
+    Row("state.list", "state: each fact listed", r"^[^FARDX]*(?:S|W|Z)|^[^ARDX]*F[~_n]{0,3}W",
+        "Now, state: Planet a, b, c.", "doc",
+        "a list presented as the state asserts each fact it lists; also 'Blue is now on the table', "
+        "'Red is not clear yet'"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",

@@ -111,6 +111,10 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
                     f_list.append((len(shape), f))
                     emit("F" if f.atom is not None else "f", f, k)
                 end = max(f.j for f in group)
+                for h in cue_hits:  # "Red is still under blue", "Blue is now on the table": the cue inside the fact
+                    if k < h.i < end and h.cls in ("now", "kept"):
+                        emit(LETTER[h.cls], h, h.i)
+                        break
                 if end == k:
                     break
                 k = end
@@ -169,6 +173,7 @@ class _Run:
     said: dict[tuple, Claim] = field(default_factory=dict)      # repeated false claims -> the first
     last_list_number: int | None = None
     list_start: tuple[int, int, int] | None = None  # the numbered list: (line id, its actions then, last item seen)
+    step_named: dict[int, GroundAction] = field(default_factory=dict)  # "step 2 is Succumb b"
     moved: dict[int, int] = field(default_factory=dict)  # line id -> paragraph where it last moved
 
 
@@ -295,6 +300,13 @@ class ClaimReader:
                 elif run.list_start is not None and u.item == run.list_start[2] + 1:
                     run.list_start = (run.list_start[0], run.list_start[1], u.item)
             recall: LineOfReasoning | None = None
+            for named in _STEP_NAMED.finditer(shape):
+                k_named = ur.number_at(named.start() + 1)
+                m_named: ActionMention = ur.items[named.end() - 1]  # type: ignore[assignment]
+                if k_named is not None and m_named.ground is not None:
+                    run.step_named[k_named] = m_named.ground
+            if u.item == 1:
+                run.step_named = {}
             recap = _RECAP.match(shape)
             if recap is not None and modality in ("asserted", "proposed"):
                 at_k = self._recap(run, line, ur.number_at(recap.end() - 1), u)
@@ -415,6 +427,8 @@ class ClaimReader:
             base = run.list_start[1]
         if k is None or base is None or not 0 < base + k <= len(line.actions) or not line.known_at(base + k):
             return None
+        if k in run.step_named and run.step_named[k] != line.actions[base + k - 1]:
+            return None  # "Wait, step 2 is Succumb b": not the line's step 2
         run.item_base = base
         if base + k == len(line.actions):
             return line
@@ -633,7 +647,8 @@ class ClaimReader:
         if after_step is not None:
             kth = ur.number_at(after_step.end() - 1)
             if kth is None or run.item_base is None or not 0 < run.item_base + kth <= len(line.actions) \
-                    or not line.known_at(run.item_base + kth):
+                    or not line.known_at(run.item_base + kth) \
+                    or run.step_named.get(kth, line.actions[run.item_base + kth - 1]) != line.actions[run.item_base + kth - 1]:
                 return  # "After step 5, we have ...": a state we cannot place
             step_state = line.states[run.item_base + kth]
         governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
@@ -957,6 +972,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
+_STEP_NAMED = re.compile(r"J#[~_]{0,2}A")
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
