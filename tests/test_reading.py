@@ -344,3 +344,14 @@ def test_now_and_still_inside_a_fact_and_a_step_named_otherwise() -> None:
     assert [c.holds for c in m.read(walk + "So after step 2, we have Province b.").claims if c.kind == "state"] == [True]
     other = m.read(walk + "Wait, step 2 is Attack c. So after step 2, we have Pain c.")
     assert [c for c in other.claims if c.kind == "state" and c.holds is not None] == []
+
+
+def test_a_plain_fact_right_after_a_step_is_judged_unless_it_held_before() -> None:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Unstack blue from red. "
+    assert [c.holds for c in reader.read(walk + "Blue is on the table.").claims] == [False]
+    assert [c.holds for c in reader.read(walk + "And red is clear.").claims] == [True]
+    assert [c.holds for c in reader.read(walk + "Blue is on red.").claims] == [None]  # held before it
+    assert reader.read(walk + "\n\nBlue is on the table.").claims == []  # another paragraph

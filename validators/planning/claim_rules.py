@@ -94,6 +94,10 @@ ROWS: tuple[Row, ...] = (
         "Now, state: Planet a, b, c.", "doc",
         "a list presented as the state asserts each fact it lists; also 'Blue is now on the table', "
         "'Red is not clear yet'"),
+    Row("state.plain", "state: a plain statement of facts right after a step", r"^[~&c,]*F(?:[,&]+F)*[W~]*[.!]?$",
+        "1. Unstack blue from red. Blue is on the table.", "planted",
+        "the state the step left, in the same paragraph; one that held before the step may be the next "
+        "step's precondition and is left unjudged"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",

@@ -687,6 +687,9 @@ class ClaimReader:
                     continue  # "Province a or Province b": neither is asserted
                 rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k)
                                                    or governed.get(k) == "del")
+            elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
+                    and n - focus.unit <= 1 and focus.paragraph == u.paragraph:
+                rid, positive = "state.plain", not (_negated(s, k) or _list_negated(s, k))
             elif _gone(s, k) and not grounded and not in_needs:
                 rid, positive = "state.gone", False
             elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not grounded and not in_needs:
