@@ -185,6 +185,8 @@ NOT_FALSE = {
         "- Planet b: still true (Attack a removes Planet a, not Planet b)",
     "'no X exists' denies X": "1. Attack a.\n\nNow no Pain b exists.",
     "'c is a planet': the article, not object a": "Initially Planet c is true (c is a planet).",
+    "a general statement about actions is no step that loses the line":
+        "1. Attack b. Attacking and Succumbing don't affect cravings. Pain b is there.",
     "a part of the goal done is no goal claim": "1. Attack a.\n\nOne part of the goal is done.",
     "'after X and Y' is after both": "1. Attack a.\n\n2. Succumb a.\n\nSo after Attack a and Succumb a, we have Harmony back, and Province a.",
     "a binary fact written as a call": "1. Attack a.\n\n2. Succumb a.\n\nNow Harmony holds and Craves(a, b) does not.",
@@ -237,6 +239,8 @@ def test_then_i_can_takes_the_step_only_where_it_is_applicable() -> None:
     assert [c.holds for c in report.claims if c.kind == "applicability"] == [True, True]
     outline = reader.read("Okay. Then we can stack red on blue. Now blue is clear.")
     assert not outline.lines[-1].known and [c for c in outline.claims if c.holds is False] == []
+    now = reader.read("1. Unstack blue from red. Then I can put blue down. Now I can stack blue on red.")
+    assert [(c.action, c.holds) for c in now.claims if c.kind == "applicability"][-1] == ("(stack b a)", False)
 
 
 BW_NOT_FALSE = {

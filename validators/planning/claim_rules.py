@@ -66,7 +66,7 @@ ROWS: tuple[Row, ...] = (
     Row("event.restart", "new line from the initial state", r"E",
         "Let me start over from the initial state.", "R1"),
     Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
-        r"^[~J#:,]*a(?![~_]*[RDXg])",
+        r"^[~J#:,]*a(?![^.]*[RDXgn&a])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step"),
     # -- applicability ---------------------------------------------------------------------
     Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}C",

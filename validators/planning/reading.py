@@ -272,8 +272,8 @@ class ClaimReader:
                 m_can: ActionMention | None = ur.items[can[0].start("act")] if can else None  # type: ignore[assignment]
                 if m_can is not None and line.known and not unmet_preconditions(m_can.ground, line.state):  # type: ignore[arg-type]
                     head = can
-                elif m_can is not None:
-                    line.lose()
+                elif m_can is not None and "W" not in shape:
+                    line.lose()  # with "now" ("Now I can stack blue on red") it is a claim about now, judged
             if head and "M" in shape[:head[0].start("act")] and u.item is None \
                     and not re.match(r"\)?\(J#\)", shape[head[0].end():]):
                 head = []  # "To get Pain a, Attack a.": a means, in prose; "(step 3)" or an item makes it a step
