@@ -198,6 +198,8 @@ NOT_FALSE = {
     "'After the initial Attack and Succumb, we have ...' is a state the line cannot place":
         "1. Attack b.\n\n2. Succumb b.\n\nAlternative idea: After the initial Attack and Succumb, we have "
         "Pain a, Planet b. Maybe use Attack a. Attack requires Province a (no), so can't.",
+    "a line begun again from the initial state is anchored there only near its start":
+        "1. Attack b.\n\nLet me start over from the initial state.\n\nHmm.\n\nOk.\n\nBut Province is currently b, and Pain b.",
     "removal told after the action's effects list is no state claim":
         "1. Attack a.\n\nAnd removes Province object (a is removed), and Harmony is removed.",
 }

@@ -336,10 +336,11 @@ class ClaimReader:
                     recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only
                 else:
                     line = here
-            described = bool(head) and re.match(r"[\)]?[:>]?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
+            described = bool(head) and re.match(r"[\)]?>?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
                 and u.item is None and not u.bullet  # "Attack b removes Planet b", "Attack b -> needs ...": what it does, not a step taken
             performs = (head_m is not None and head_act and modality in ("asserted", "proposed") and not described
-                        and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")])
+                        and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")]
+                        and re.search(r"[,~]N[.!]?$", shape) is None)  # "Overcome a from b: Requires ..., so no."
             if performs and pending_can is not None and head_m is not None and head_m.name == pending_can[0] \
                     and n - pending_can[1] <= 1 and line.known:
                 holds, msg = self.judge.applicable(head_m.ground, line.state, True)  # type: ignore[arg-type]
@@ -394,6 +395,8 @@ class ClaimReader:
                 line.lose()  # "after unstacking orange": an action we read only in part; the line may have moved
             if line.actions and (performs or after or len(line.actions) != actions_before or line.id != line_before):
                 run.moved[line.id] = u.paragraph
+            elif not line.actions and line.id != 0:
+                run.moved.setdefault(line.id, u.paragraph)  # a line begun again from the initial state
             # a heading sets what its lines are
             if u.end == ":":
                 run.heading = self._heading(ur, n, u, modality, line)
@@ -714,7 +717,7 @@ class ClaimReader:
             elif in_needs:
                 continue
             else:
-                anchored = not line.actions or u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
+                anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
                 state = line.state if line.known and anchored else None
                 where = "after " + ", ".join(a.text() for a in line.actions) if line.actions else "in the initial state"
             if state is None:

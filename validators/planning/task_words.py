@@ -545,8 +545,10 @@ class TaskWords:
         out: list[_Fact] = []
         subject = atom[1]
         while pos + 1 < len(words) and words[pos] in _LIST and obj[pos + 1] is None:
-            if any(self._match(phrase, v, pos + 1) for phrase, _ in self._fixed_first.get(words[pos + 1], ())):
-                break  # "Province a, Planet a": a fact of its own
+            nxt = words[pos + 1]
+            if any(self._match(phrase, v, pos + 1) for key in {nxt, nxt.rstrip("s")}
+                   for phrase, _ in self._fixed_first.get(key, ())):
+                break  # "Province a, Planet a", "a craves b, planets c": a fact of its own
             best = None
             for phrase in self.slot_first:
                 m = self._match(phrase, v, pos + 1, subject)
