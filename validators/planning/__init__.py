@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "9"
+VERSION = "10"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 
