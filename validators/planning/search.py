@@ -27,6 +27,10 @@ class SearchResult:
         return len(self.plan) if self.plan is not None else None
 
 
+def _rank(entry: tuple[int, frozenset[Atom], frozenset[Atom], GroundAction]) -> int:
+    return entry[0]
+
+
 def _objects_of_type(task: Task, ptype: str) -> list[str]:
     return sorted(o for o, t in task.objects.items() if task.domain.is_subtype(t, ptype))
 
@@ -77,12 +81,15 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
     goal_preds = {a[0] for a in pos_goal | neg_goal}
     per_action = max((sum(1 for a in (*g.add, *g.delete) if a[0] in goal_preds) for g in actions), default=1) or 1
     static = task.domain.static_predicates
-    always: list[tuple[frozenset[Atom], frozenset[Atom], GroundAction]] = []
-    by_trigger: dict[Atom, list[tuple[frozenset[Atom], frozenset[Atom], GroundAction]]] = {}
-    for g in actions:
+    # Each entry carries its action's rank in `ground_all` (sorted objects, the domain's action
+    # order): successors are generated in that order, never in the order of a state's atoms,
+    # which follows string hashing, so the optimal plan found is the same whatever PYTHONHASHSEED.
+    always: list[tuple[int, frozenset[Atom], frozenset[Atom], GroundAction]] = []
+    by_trigger: dict[Atom, list[tuple[int, frozenset[Atom], frozenset[Atom], GroundAction]]] = {}
+    for rank, g in enumerate(actions):
         pos = frozenset(l.atom for l in g.pre if l.positive and l.atom[0] not in static)
         neg = frozenset(l.atom for l in g.pre if not l.positive and l.atom[0] not in static)
-        entry = (pos, neg, g)
+        entry = (rank, pos, neg, g)
         trigger = next((l.atom for l in g.pre if l.positive and l.atom[0] not in static), None)
         if trigger is None:
             always.append(entry)
@@ -119,8 +126,8 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
             result = SearchResult(None, None, expanded, f"search stopped after {max_expansions:,} expansions")
             task.memo[key] = result
             return result
-        applicable = [e for atom in state for e in by_trigger.get(atom, ())] + always
-        for pos, neg, act in applicable:
+        applicable = sorted([e for atom in state for e in by_trigger.get(atom, ())] + always, key=_rank)
+        for _, pos, neg, act in applicable:
             if pos <= state and not (neg & state):
                 nxt = (state - act.delete) | act.add
                 ng = g + 1
