@@ -45,7 +45,7 @@ from validators.thinking.analysis import Candidate, analyse, merge_verdicts
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number, numbers_in, stated_number
 
-VERSION = "3"
+VERSION = "4"
 MAX_VALUE_WORDS = 4
 
 _BOLD = re.compile(r"^(\*\*|__)(.+)\1$", re.S)
