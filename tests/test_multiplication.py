@@ -64,6 +64,18 @@ def test_thousands_separators_are_read_as_one_number_in_claims_and_answers():
     assert v.answer_correct is True and v.trace_valid is True
 
 
+def test_a_result_stated_as_a_chain_concludes_with_its_last_side():
+    """Issue 34.3: Faith and Fate's scratchpads end "The final answer is 128 x 1 + 32 x 10 = 128 +
+    320 = 448."; the trace was said to conclude 128, contradicting the answer 448."""
+    trace = ("Multiply 32 by 4: 2 x 4 = 8, 3 x 4 = 12, so A=128.\n\nMultiply 32 by 1: B=32.\n\n"
+             "The final answer is 128 x 1 + 32 x 10 = 128 + 320 = 448.")
+    v = _audit(trace, "448", a=32, b=14)
+    assert v.answer_correct is True and v.trace_valid is True and not v.gaps
+    contra = _audit(trace, "449", a=32, b=14)
+    assert [g.kind for g in contra.gaps] == ["answer_contradicts_trace"]
+    assert "the value 448 from '128 x 1 + 32 x 10 = 128 + 320 = 448'" in contra.gaps[0].message
+
+
 def test_answer_against_the_exact_product_and_problem_errors():
     assert _audit("", "\\boxed{42,435}").answer_correct is True
     assert _audit("", "42436").answer_correct is False

@@ -35,7 +35,7 @@ from validators.reading.numbers import plain
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number
 
-VERSION = "2"
+VERSION = "3"
 
 _LEAD = r"[ \t]*[,;:]?[ \t]*(?:(?:and|so|then)[ \t]+)?(?:we[ \t]+)?"
 _WRITE = re.compile(_LEAD + r"(?:write|put|bring)[ \t]+(?:down[ \t]+)?(?:the[ \t]+)?(?:digit[ \t]+)?(?P<d>\d+)\b"
