@@ -150,6 +150,18 @@ def test_quoted_reference_plan_is_the_same_whatever_the_hash_seed() -> None:
     assert b"(unstack c a) (put-down c) (unstack d b) (put-down d) (pick-up b) (stack b a)" in outs[0]
 
 
+def test_one_closing_parenthesis_too_many_is_accepted_with_a_note() -> None:
+    """Issue 34.10: PlanBench's 2024 prompts close the problem once more; VAL reads the file."""
+    got = audit_record(record_from_json({"domain": "blocksworld", "problem": {**BW, "problem_pddl": BW_PROBLEM + "\n)\n"},
+                                         "trace": "", "answer": VALID_NL}))
+    assert got.verdict.answer_correct is True
+    assert got.replay.notes["problem_notes"] == ["problem: one ')' too many at the end (line 4), ignored as VAL ignores it"]
+    with pytest.raises(PddlError, match="unbalanced"):
+        load_task(BW_DOMAIN, BW_PROBLEM + "))")
+    with pytest.raises(PddlError, match="unbalanced"):
+        load_task(BW_DOMAIN, BW_PROBLEM + ") (:extra)")
+
+
 def test_no_plan_claim_is_right_for_an_unsolvable_problem() -> None:
     unsolvable = {**BW, "problem_pddl": BW_PROBLEM.replace("(:goal (and (on a b)))", "(:goal (and (on a b) (on b a)))")}
     assert _check("no plan possible", unsolvable).answer_correct is True
