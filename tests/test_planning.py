@@ -162,6 +162,22 @@ def test_one_closing_parenthesis_too_many_is_accepted_with_a_note() -> None:
         load_task(BW_DOMAIN, BW_PROBLEM + ") (:extra)")
 
 
+def test_greedy_search_finds_a_plan_where_a_star_stops() -> None:
+    """A claim that no plan exists on a problem too large for A* (13 blocks on the dev loops) was
+    left undecided; any plan refutes it, and greedy search on h_add finds one quickly."""
+    blocks = "abcdefgh"
+    init = " ".join(f"(on {x} {y})" for x, y in zip(blocks, blocks[1:])) + " (ontable h) (clear a) (handempty)"
+    goal = " ".join(f"(on {y} {x})" for x, y in zip(blocks, blocks[1:]))
+    problem = (f"(define (problem tower) (:domain blocksworld-4ops) (:objects {' '.join(blocks)})"
+               f"(:init {init}) (:goal (and {goal})))")
+    task = load_task(BW_DOMAIN, problem)
+    assert reference_plan(task, max_expansions=100).solvable is None
+    greedy = reference_plan(task, max_expansions=100, optimal=False)
+    assert greedy.solvable is True and "greedy" in greedy.reason
+    plan = "\n".join(a.text() for a in greedy.plan)
+    assert validate_plan_text(plan, {"domain_pddl": BW_DOMAIN, "problem_pddl": problem}).answer_correct
+
+
 def test_no_plan_claim_is_right_for_an_unsolvable_problem() -> None:
     unsolvable = {**BW, "problem_pddl": BW_PROBLEM.replace("(:goal (and (on a b)))", "(:goal (and (on a b) (on b a)))")}
     assert _check("no plan possible", unsolvable).answer_correct is True

@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "11"
+VERSION = "12"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 

@@ -66,9 +66,11 @@ def ground_all(task: Task) -> list[GroundAction]:
     return out
 
 
-def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
-    """An optimal plan (A*, admissible heuristic) or why none was found; cached per task."""
-    key = f"reference:{max_expansions}"
+def reference_plan(task: Task, max_expansions: int = 5000, optimal: bool = True) -> SearchResult:
+    """An optimal plan (A*, admissible heuristic) or why none was found; cached per task. Not
+    `optimal`: greedy best-first search on the same heuristic, for "is there any plan?" on
+    problems too large for A* to finish (a plan it finds proves solvability, not a length)."""
+    key = f"reference:{max_expansions}" + ("" if optimal else ":greedy")
     if key in task.memo:
         return task.memo[key]
     actions = ground_all(task)
@@ -96,9 +98,35 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
         else:
             by_trigger.setdefault(trigger, []).append(entry)
 
-    def h(state: frozenset[Atom]) -> int:
+    def h_goals(state: frozenset[Atom]) -> int:
         missing = len(pos_goal - state) + len(neg_goal & state)
         return ceil(missing / per_action)
+
+    relaxed = [(pos, g.add) for _, pos, _, g in (*always, *(e for es in by_trigger.values() for e in es))]
+
+    def h_add(state: frozenset[Atom]) -> int:
+        """The additive heuristic (Bonet and Geffner 2001), for the greedy search only: the cost of
+        each goal atom when deletes and negative preconditions are ignored, summed; a state from
+        which even that relaxation misses a goal atom is a dead end (a huge value)."""
+        cost: dict[Atom, int] = dict.fromkeys(state, 0)
+        changed = True
+        while changed:
+            changed = False
+            for pos, add in relaxed:
+                c = 1
+                for atom in pos:
+                    known = cost.get(atom)
+                    if known is None:
+                        break
+                    c += known
+                else:
+                    for atom in add:
+                        if c < cost.get(atom, 1 << 60):
+                            cost[atom] = c
+                            changed = True
+        return sum(cost.get(atom, 1 << 40) for atom in pos_goal) + len(neg_goal & state)
+
+    h = h_goals if optimal else h_add
 
     start = task.problem.init
     parents: dict[frozenset[Atom], tuple[frozenset[Atom] | None, GroundAction | None]] = {start: (None, None)}
@@ -118,7 +146,8 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
                 prev, act = parents[cur]
                 plan.append(act)
                 cur = prev
-            result = SearchResult(True, tuple(reversed(plan)), expanded, "optimal plan found")
+            result = SearchResult(True, tuple(reversed(plan)), expanded,
+                                  "optimal plan found" if optimal else "a plan found by greedy search (not always the shortest)")
             task.memo[key] = result
             return result
         expanded += 1
@@ -134,7 +163,7 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
                 if ng < g_cost.get(nxt, 1 << 60):
                     g_cost[nxt] = ng
                     parents[nxt] = (state, act)
-                    heapq.heappush(frontier, (ng + h(nxt), -ng, next(counter), nxt))
+                    heapq.heappush(frontier, ((ng if optimal else 0) + h(nxt), -ng, next(counter), nxt))
     result = SearchResult(False, None, expanded, f"no plan exists (all {len(g_cost):,} reachable states searched)")
     task.memo[key] = result
     return result
