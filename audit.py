@@ -118,6 +118,8 @@ def _audit(record: TraceRecord, limits: Limits | None) -> AuditResult:
     parsed = parse_record(record)
     parsed, cap_notes = _cap(record, parsed, limits)
     replay = replay_record(record, parsed)
+    if record.domain_note:
+        replay.notes["domain_inferred"] = record.domain_note
     by_step: dict[int, StepVerdict] = {}
     n_steps = len(parsed.graph)
     for sv in replay.step_verdicts:

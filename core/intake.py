@@ -63,7 +63,7 @@ def chat_completion_to_record(obj: dict[str, Any]) -> dict[str, Any]:
     if obj.get("usage"):
         meta["usage"] = obj["usage"]
     record = {
-        "domain": obj.get("domain") or "freeform",
+        "domain": obj.get("domain"),
         "trace": reasoning,
         "answer": message.get("content") or "",
         "model": obj.get("model"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,46 @@ KNOWN_DOMAINS = (
 
 class RecordError(ValueError):
     """A JSON value that cannot be read as a trace record; the message is shown to users."""
+
+
+# The problem fields that only one domain's problems have (record-format section 1): a record
+# without `domain` is of that domain. PlanBench's PDDL domain names pick its built-in vocabulary
+# (natural-language plans); any other PDDL is the generic `pddl` domain.
+_SIGNATURES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("hanoi", ("disks",)),
+    ("last_letter", ("words",)),
+    ("countdown", ("numbers", "target")),
+    ("river_crossing", ("pairs", "boat_capacity")),
+    ("maze", ("width", "height", "walls")),
+    ("multiplication", ("factors",)),
+    ("multiplication", ("a", "b")),
+    ("pddl", ("domain_pddl", "problem_pddl")),
+)
+_PLANBENCH_DOMAINS = {"blocksworld-4ops": "blocksworld", "mystery-4ops": "mystery_blocksworld",
+                      "logistics-strips": "logistics"}
+_PDDL_NAME = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.I)
+
+
+def infer_domain(problem: dict[str, Any]) -> tuple[str, str]:
+    """The domain of a record that names none, and what decided it: the one domain whose fields
+    the problem has, else `freeform` (whose checks know nothing of disks, words or PDDL, so it
+    is taken only when no field, or the fields of two domains, say otherwise)."""
+    found: dict[str, str] = {}
+    for domain, keys in _SIGNATURES:
+        if domain not in found and all(problem.get(k) not in (None, "") for k in keys):
+            found[domain] = " and ".join(f"problem.{k}" for k in keys)
+    if len(found) > 1:
+        fits = " and of ".join(f"{d}, {why}" for d, why in found.items())
+        return "freeform", f"freeform (the record has no domain, and the problem has the fields of {fits})"
+    if not found:
+        return "freeform", "freeform (the record has no domain, and no problem field names one)"
+    domain, why = next(iter(found.items()))
+    if domain == "pddl":
+        name = _PDDL_NAME.search(str(problem.get("domain_pddl")))
+        if name and name.group(1).lower() in _PLANBENCH_DOMAINS:
+            domain = _PLANBENCH_DOMAINS[name.group(1).lower()]
+            why = f"problem.domain_pddl, PlanBench's domain {name.group(1).lower()}"
+    return domain, f"{domain}, from {why} (the record has no domain)"
 
 
 @dataclass(frozen=True)
@@ -40,6 +81,7 @@ class TraceRecord:
     # Judgments made outside Stepscope (a dataset's first-mistake label, per-step ratings),
     # kept beside our verdicts for comparison; no replay reads them.
     reference_labels: dict[str, Any] = field(default_factory=dict)
+    domain_note: str | None = None  # how the domain was chosen when the record named none
 
 
 def _as_text(value: Any) -> tuple[str, Any]:
@@ -68,13 +110,16 @@ def record_from_json(obj: Any) -> TraceRecord:
     """Validate a decoded JSON value as a record; raise RecordError with a readable reason."""
     if not isinstance(obj, dict):
         raise RecordError(f"expected a JSON object, got {type(obj).__name__}")
-    domain = obj.get("domain") or "freeform"
-    if not isinstance(domain, str):
-        raise RecordError("'domain' must be a string")
-    domain = domain.strip().lower()
     problem = obj.get("problem") or {}
     if not isinstance(problem, dict):
         raise RecordError("'problem' must be a JSON object")
+    domain = obj.get("domain")
+    domain_note = None
+    if not domain:
+        domain, domain_note = infer_domain(problem)
+    if not isinstance(domain, str):
+        raise RecordError("'domain' must be a string")
+    domain = domain.strip().lower()
     meta = obj.get("meta") or {}
     if not isinstance(meta, dict):
         meta = {"value": meta}
@@ -99,6 +144,7 @@ def record_from_json(obj: Any) -> TraceRecord:
         id=rid, domain=domain, trace=trace, answer=answer, problem=problem,
         format=fmt.strip().lower() if fmt else None, model=model, meta=meta,
         trace_data=trace_data, answer_data=answer_data, id_given=id_given, reference_labels=labels,
+        domain_note=domain_note,
     )
 
 

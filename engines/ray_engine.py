@@ -58,7 +58,8 @@ CPUS_PER_READER = 8
 # that kills its worker would then stop the run from ever ending).
 MAX_TASK_RETRIES = 5
 # Settings that can change a verdict: the workers get this process's values.
-# PYTHONHASHSEED: which of several optimal plans a planning verdict quotes depends on set order.
+# PYTHONHASHSEED changes no verdict (the reference planner's order is fixed, search.py); it is
+# passed on so that a worker's set order, in anything else it prints, is this process's.
 VERDICT_ENV = ("STEPSCOPE_MAX_LINE_BYTES", "STEPSCOPE_MAX_UPLOAD_BYTES", "STEPSCOPE_MAX_RECORDS",
                "STEPSCOPE_MAX_TRACE_CHARS", "STEPSCOPE_MAX_STEPS", "STEPSCOPE_MAZE_RULES", "PYTHONHASHSEED")
 # What the workers do not need of this checkout (the code they run is shipped as Ray's working_dir).

@@ -9,9 +9,9 @@ same path as any CLI audit) into a fresh SQLite database. A snapshot line per re
 CLI's verdict line, and from the database every step (kind, span, parent, payload, links,
 replay state) and every step verdict (status, rule, message, expected, found, consequence_of),
 and the stored notes. Run-dependent fields are left out: the record's primary key, share id and
-timestamps (`created_at`, `audited_at`). The audits run with PYTHONHASHSEED=0: the reference plan
-that a planning verdict quotes (`answer_error.reference_plan`) is one of several optimal plans,
-and which one depends on set order, i.e. on string hashing, which Python randomises per process.
+timestamps (`created_at`, `audited_at`). The audits run with PYTHONHASHSEED=0; verdicts do not
+depend on it (the reference plan a planning verdict quotes is found in a fixed order, search.py),
+and the fixed seed keeps any set order in the stored steps the same from snapshot to snapshot.
 `diff` prints the first differences and exits 1 when the snapshots differ.
 """
 

@@ -48,6 +48,34 @@ def test_partial_product_must_use_the_multipliers_digit():
     assert _audit(other, "42435").trace_valid is True
 
 
+def test_thousands_separators_are_read_as_one_number_in_claims_and_answers():
+    """Issue 34.2: "929 x 300 = 278,700" was read as "= 278" and flagged false, and
+    \\boxed{1,\\!800} as 800; a place value rounded up to subtract the rest was called a wrong row."""
+    trace = ("929 × 300 = 278,700\n\n929 × 20 = 18{,}580\n\n929 × 1 = 929\n\n"
+             "278,700 + 18,580 + 929 = 298,209\n\nSo the answer is 298,209.")
+    v = _audit(trace, "\\boxed{298,\\!209}", a=929, b=321)
+    assert v.answer_correct is True and v.trace_valid is True and not v.gaps
+    wrong = _audit(trace.replace("= 278,700", "= 278,600"), "\\boxed{298{,}209}", a=929, b=321)
+    assert wrong.answer_correct is True and wrong.invalid_steps[0]["rule"] == "arithmetic_claim_false"
+    assert "not 278,600" in wrong.invalid_steps[0]["message"]
+    split = ("231272201 × 300000000 = 69381660300000000\n\n231272201 × 470346 = 108777954651546\n\n"
+             "69381660300000000 - 108777954651546 = 69272882345348454\n\nSo the answer is 69272882345348454.")
+    v = _audit(split, "69,272,882,345,348,454", a=231272201, b=299529654)
+    assert v.answer_correct is True and v.trace_valid is True
+
+
+def test_a_result_stated_as_a_chain_concludes_with_its_last_side():
+    """Issue 34.3: Faith and Fate's scratchpads end "The final answer is 128 x 1 + 32 x 10 = 128 +
+    320 = 448."; the trace was said to conclude 128, contradicting the answer 448."""
+    trace = ("Multiply 32 by 4: 2 x 4 = 8, 3 x 4 = 12, so A=128.\n\nMultiply 32 by 1: B=32.\n\n"
+             "The final answer is 128 x 1 + 32 x 10 = 128 + 320 = 448.")
+    v = _audit(trace, "448", a=32, b=14)
+    assert v.answer_correct is True and v.trace_valid is True and not v.gaps
+    contra = _audit(trace, "449", a=32, b=14)
+    assert [g.kind for g in contra.gaps] == ["answer_contradicts_trace"]
+    assert "the value 448 from '128 x 1 + 32 x 10 = 128 + 320 = 448'" in contra.gaps[0].message
+
+
 def test_answer_against_the_exact_product_and_problem_errors():
     assert _audit("", "\\boxed{42,435}").answer_correct is True
     assert _audit("", "42436").answer_correct is False

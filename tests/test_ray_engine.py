@@ -3,9 +3,8 @@
 The cluster is started here (`ray.init(address="local", num_cpus=2)`, on 127.0.0.1 only) and
 shut down at the end; every audit runs as a user would run it, `cli.py audit ... --engine ray
 --address <this cluster>` in a subprocess, and is compared with the local engine on the same
-input. Verdicts must be identical byte for byte, so both engines run with PYTHONHASHSEED=0 (a
-planning verdict quotes one of several optimal plans, chosen by set order; see
-scripts/verdict_snapshot.py).
+input. Verdicts must be identical byte for byte (both engines run with PYTHONHASHSEED=0, though
+no verdict depends on it: tests/test_planning.py).
 
 Skipped, with the reason, when Ray is not installed (it is an optional extra,
 requirements-ray.txt); .ci/run installs it and sets STEPSCOPE_REQUIRE_RAY=1, so there it must run.

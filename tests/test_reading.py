@@ -5,6 +5,7 @@ segmented once with exact spans, and the claims read do not depend on names or m
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -17,6 +18,7 @@ from validators.planning.claim_rules import ROWS
 from validators.planning.reading import ClaimReader, read_unit
 from validators.planning.task_words import TaskWords
 from validators.reading.cues import lexicon
+from validators.reading.numbers import number_value, plain
 from validators.reading.text import read_text, tokens_of
 
 MYSTERY_PROBLEM = None
@@ -361,3 +363,11 @@ def test_a_plain_fact_right_after_a_step_is_judged_unless_it_held_before() -> No
     assert [c.holds for c in reader.read(walk + "And red is clear.").claims] == [True]
     assert [c.holds for c in reader.read(walk + "Blue is on red.").claims] == [None]  # held before it
     assert reader.read(walk + "\n\nBlue is on the table.").claims == []  # another paragraph
+
+
+def test_numbers_read_thousands_groups_of_exactly_three_digits() -> None:
+    """Issue 34.2: one number reader for every arithmetic reader; lists and tuples stay apart."""
+    assert [number_value(t) for t in ("278,700", "1,\\!800", "291{,}580", "1\\,800", "-1,234.5")] == [
+        278700, 1800, 291580, 1800, Fraction(-2469, 2)]
+    assert [number_value(t) for t in ("1,2,3", "(3, 4)", "12,34", "1,2345", "1,234,5")] == [None] * 5
+    assert plain("929 × 300 = 278,700; (3, 4); 1,2,3") == "929 × 300 = 278700; (3, 4); 1,2,3"

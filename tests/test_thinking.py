@@ -272,6 +272,27 @@ def test_modulo_rounds_are_candidates_with_critique_links() -> None:
     assert by_step[1].status == "valid"
 
 
+def test_modulo_round_verdicts_unreadable_action_missed_goal_and_no_plan() -> None:
+    """Issue 34.1: a round with an action we cannot read made the whole loop undecided
+    (AssertionError); a legal plan that misses the goal, and a round with no plan, were not flagged."""
+    rounds = [RoundText("Plan it.", "", "unstack red from orange\nunstack orange from the table",
+                        {"answer_correct": False}),
+              RoundText("The above plan is invalid.", "", "unstack red from orange\nput down red",
+                        {"answer_correct": False}),
+              RoundText("The above plan is invalid.", "", "", {"answer_correct": False}),
+              RoundText("The above plan is invalid.", "", PLAN, {"answer_correct": True})]
+    rec = record_from_json({"domain": "blocksworld", "problem": _bw_problem(), "trace": render_rounds(rounds),
+                            "answer": PLAN})
+    result = audit_record(rec)
+    assert result.verdict.answer_correct is True
+    by_step = {s.step: s for s in result.replay.step_verdicts}
+    assert [by_step[i].rule for i in range(4)] == ["candidate_plan_invalid", "candidate_plan_misses_goal",
+                                                   "candidate_no_plan", None]
+    assert '"unstack orange from the table"' in by_step[0].message and "cannot be read" in by_step[0].message
+    assert "the blue block is on top of the red block" in by_step[1].message
+    assert by_step[1].expected == ["(on b a)"] and by_step[3].status == "valid"
+
+
 def test_plan_for_unsolvable_and_answer_not_in_trace() -> None:
     problem = dict(_bw_problem())
     problem["problem_pddl"] = problem["problem_pddl"].replace("(on b a))", "(on b a) (on a b))")

@@ -15,7 +15,8 @@ In the trace, whatever its format (`think`, `metacot`, or plain text), every ari
 (validators/thinking/arith.py, strings.py) and the trace's result is compared with the reference
 and with the answer (validators/thinking/analysis.py gives the gaps). What the trace settles on:
 * numbers: each step that states a result ("so the answer is 42", "the total is 448") is a
-  candidate, and the last one is the trace's conclusion. Only when no step states a result, the
+  candidate, and the last one is the trace's conclusion; a result stated as a chain ("the final
+  answer is 48 x 1 + 96 x 10 = 48 + 960 = 1008") states its last side. Only when no step states a result, the
   last computed value counts ("... so 56 * 8 = 448."): the right side of the last arithmetic claim
   of the last step that holds any number, when that claim closes its step, the step is not a
   check, and its sentence is not hedged ("maybe", "if", "?"). So a trace that computes
@@ -45,7 +46,7 @@ from validators.thinking.analysis import Candidate, analyse, merge_verdicts
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number, numbers_in, stated_number
 
-VERSION = "3"
+VERSION = "5"
 MAX_VALUE_WORDS = 4
 
 _BOLD = re.compile(r"^(\*\*|__)(.+)\1$", re.S)
@@ -129,12 +130,25 @@ def _computed_conclusion(parsed: ParsedTrace, text: str) -> tuple[int, Fraction,
     return step.index, value, claim.text
 
 
+def _stated_value(text: str, found: tuple[Fraction, int, int]) -> tuple[Fraction, str]:
+    """The value a step states, and the claim it comes from: a result written as a chain ("The
+    final answer is 48 x 1 + 96 x 10 = 48 + 960 = 1008.") states its last side, not its first
+    number."""
+    value, start, end = found
+    for claim in find_claims(text, 0, start):
+        if claim.start >= end:
+            break
+        last = final_number(claim.text.rsplit("=", 1)[-1])
+        return (last, claim.text) if last is not None else (value, "")
+    return value, ""
+
+
 def _number_candidates(parsed: ParsedTrace, text: str, reference: Fraction | None) -> list[Candidate]:
     stated: list[tuple[int, Fraction, str]] = []
     for step in parsed.graph:
         found = stated_number(step.text)
         if found is not None:
-            stated.append((step.index, found[0], ""))
+            stated.append((step.index, *_stated_value(step.text, found)))
     if not stated:
         computed = _computed_conclusion(parsed, text)
         stated = [computed] if computed else []

@@ -13,8 +13,10 @@ against the answer, as in the `freeform` domain. On top, what long multiplicatio
 * A partial product of a factor by a digit with its place's zeros ("123 x 40", for a multiplier
   345) must use the digit the other factor has in that place (`partial_product_wrong_digit`).
   Only written with zeros: "123 x 3 = 369" may be the hundreds row before its shift.
+  A place value above the other factor ("231272201 x 300000000" for x 299529654: rounded up to
+  subtract the rest) is no row of it, and its digit is not judged.
 * Any other decomposition (123 x 350 - 123 x 5, ...) is checked only claim by claim. Numbers
-  written with thousands separators are not read as claims (arith.py), so never judged.
+  with thousands separators ("929 x 300 = 278,700") are read whole (validators/reading/numbers.py).
 """
 
 from __future__ import annotations
@@ -29,10 +31,11 @@ from validators.base import DomainSpec, Replay
 from validators.freeform.replay import replay_against
 from validators.multiplication.generate import generate
 from validators.multiplication.problem import MultiplicationProblem, problem_length, read_problem
+from validators.reading.numbers import plain
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number
 
-VERSION = "1"
+VERSION = "3"
 
 _LEAD = r"[ \t]*[,;:]?[ \t]*(?:(?:and|so|then)[ \t]+)?(?:we[ \t]+)?"
 _WRITE = re.compile(_LEAD + r"(?:write|put|bring)[ \t]+(?:down[ \t]+)?(?:the[ \t]+)?(?:digit[ \t]+)?(?P<d>\d+)\b"
@@ -67,7 +70,7 @@ def _place_digit(number: int, place: int) -> int | None:
 
 
 def _partial(step: int, claim_text: str, problem: MultiplicationProblem) -> StepVerdict | None:
-    m = _PRODUCT.fullmatch(claim_text.split("=", 1)[0])
+    m = _PRODUCT.fullmatch(plain(claim_text.split("=", 1)[0]))
     if m is None:
         return None
     x, y = int(m.group(1)), int(m.group(2))
@@ -78,6 +81,11 @@ def _partial(step: int, claim_text: str, problem: MultiplicationProblem) -> Step
             continue
         digit, zeros = int(place.group(1)), len(place.group(2))
         others = ([problem.b] if factor == problem.a else []) + ([problem.a] if factor == problem.b else [])
+        # A row of long multiplication is at most the factor it comes from: 231272201 x 300000000
+        # for x 299529654 rounds up to subtract the rest, it uses no digit of it.
+        others = [o for o in others if o >= int(part)]
+        if not others:
+            continue
         readings.append(any(_place_digit(o, zeros) == digit for o in others))
         if readings[-1]:
             return StepVerdict(step, "valid", None, f"'{claim_text}': a partial product by the digit {digit} "

@@ -38,7 +38,7 @@ __all__ = [
     "validate_plan_text",
 ]
 
-VERSION = "9"
+VERSION = "12"
 BUILTIN = ("blocksworld", "mystery_blocksworld", "logistics")
 
 
@@ -89,6 +89,8 @@ def _replay(domain: str, record: TraceRecord, parsed: ParsedTrace) -> Replay:
         notes["vocabulary_warnings"] = warnings
     if task.domain.notes:
         notes["domain_notes"] = list(task.domain.notes)
+    if task.problem.notes:
+        notes["problem_notes"] = list(task.problem.notes)
     check = check_plan(task, vocab, extract_plan(record.answer, lexicon))
     notes.update(check.notes)
     notes["answer_plan"] = [v.to_json() for v in check.actions]

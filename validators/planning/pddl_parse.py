@@ -4,14 +4,17 @@
 so every error can name the construct it is about. Supported: STRIPS, `:typing`,
 `:negative-preconditions`, `:equality`, `:constants`; numeric `total-cost` bookkeeping is
 ignored (noted). Disjunctions, quantifiers and conditional effects are rejected with a message.
+One ')' too many at the very end of a file is dropped with a note (`Domain.notes`,
+`Problem.notes`): VAL accepts such files, and PlanBench's 2024 prompts hold them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, NoReturn, Union
 
 from lark import Lark, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
@@ -33,25 +36,59 @@ class _ToLists(Transformer):
         return [str(i).lower() if not isinstance(i, list) else i for i in items]
 
 
+_COMMENTS = re.compile(r";[^\n]*")
 _PARSER = Lark.open(str(Path(__file__).with_name("pddl.lark")), parser="lalr", transformer=_ToLists())
 
 
-def read_sexps(text: str, what: str) -> list[SExp]:
+def _surplus_close(text: str) -> int | None:
+    """Where the one unmatched ')' that ends the text is, when only blanks and comments follow
+    it; None when every ')' is matched or anything else follows (more of them included)."""
+    depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == ";":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return i if not _COMMENTS.sub("", text[i + 1:]).strip() else None
+            depth -= 1
+        i += 1
+    return None
+
+
+def read_sexps(text: str, what: str, notes: list[str] | None = None) -> list[SExp]:
+    """The s-expressions of a PDDL file. One ')' too many at its very end (PlanBench's 2024 prompts
+    close the problem once more) is dropped with a note in `notes`, as VAL accepts such a file."""
     try:
         return _PARSER.parse(text)
-    except UnexpectedEOF:
-        raise PddlError(f"{what}: unbalanced parentheses (the text ends inside an expression)") from None
     except UnexpectedToken as exc:
-        if exc.token.type == "$END":
-            raise PddlError(f"{what}: unbalanced parentheses (the text ends inside an expression)") from None
-        raise PddlError(f"{what}: unexpected '{exc.token}' at line {exc.line}, column {exc.column} "
-                        "(unbalanced parentheses?)") from None
-    except UnexpectedCharacters as exc:
-        line = getattr(exc, "line", "?")
-        col = getattr(exc, "column", "?")
-        raise PddlError(f"{what}: unexpected text at line {line}, column {col}") from None
+        cut = _surplus_close(text) if exc.token.type != "$END" else None
+        if cut is None:
+            _raise(exc, what)
+        sexps = read_sexps(text[:cut], what)
+        if notes is not None:
+            notes.append(f"{what}: one ')' too many at the end (line {text.count(chr(10), 0, cut) + 1}), "
+                         "ignored as VAL ignores it")
+        return sexps
     except LarkError as exc:
-        raise PddlError(f"{what}: {exc}") from None
+        _raise(exc, what)
+
+
+def _raise(error: LarkError, what: str) -> NoReturn:
+    if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
+        raise PddlError(f"{what}: unbalanced parentheses (the text ends inside an expression)") from None
+    if isinstance(error, UnexpectedToken):
+        raise PddlError(f"{what}: unexpected '{error.token}' at line {error.line}, column {error.column} "
+                        "(unbalanced parentheses?)") from None
+    if isinstance(error, UnexpectedCharacters):
+        raise PddlError(f"{what}: unexpected text at line {getattr(error, 'line', '?')}, "
+                        f"column {getattr(error, 'column', '?')}") from None
+    raise PddlError(f"{what}: {error}") from None
 
 
 def _define(sexps: list[SExp], kind: str, what: str) -> list[SExp]:
@@ -186,14 +223,14 @@ def _action(body: list[SExp], notes: list[str]) -> ActionSchema:
 
 
 def _parse_domain(text: str) -> Domain:
-    d = _define(read_sexps(text, "domain"), "domain", "domain")
+    notes: list[str] = []
+    d = _define(read_sexps(text, "domain", notes), "domain", "domain")
     name = d[1][1] if len(d[1]) > 1 else ""
     requirements: set[str] = set()
     types: dict[str, str] = {}
     constants: dict[str, str] = {}
     predicates: dict[str, int] = {}
     actions: dict[str, ActionSchema] = {}
-    notes: list[str] = []
     for section in d[2:]:
         if not isinstance(section, list) or not section:
             continue
@@ -229,7 +266,8 @@ def _parse_domain(text: str) -> Domain:
 
 
 def _parse_problem(text: str) -> Problem:
-    p = _define(read_sexps(text, "problem"), "problem", "problem")
+    notes: list[str] = []
+    p = _define(read_sexps(text, "problem", notes), "problem", "problem")
     name = p[1][1] if len(p[1]) > 1 else ""
     domain_name = ""
     objects: dict[str, str] = {}
@@ -259,7 +297,7 @@ def _parse_problem(text: str) -> Problem:
             continue
         else:
             raise PddlError(f"problem: unknown section {head}")
-    return Problem(name, domain_name, objects, frozenset(init), tuple(goal), tuple(goal_eqs))
+    return Problem(name, domain_name, objects, frozenset(init), tuple(goal), tuple(goal_eqs), tuple(notes))
 
 
 class _HashCache:

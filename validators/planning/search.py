@@ -27,6 +27,10 @@ class SearchResult:
         return len(self.plan) if self.plan is not None else None
 
 
+def _rank(entry: tuple[int, frozenset[Atom], frozenset[Atom], GroundAction]) -> int:
+    return entry[0]
+
+
 def _objects_of_type(task: Task, ptype: str) -> list[str]:
     return sorted(o for o, t in task.objects.items() if task.domain.is_subtype(t, ptype))
 
@@ -62,9 +66,11 @@ def ground_all(task: Task) -> list[GroundAction]:
     return out
 
 
-def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
-    """An optimal plan (A*, admissible heuristic) or why none was found; cached per task."""
-    key = f"reference:{max_expansions}"
+def reference_plan(task: Task, max_expansions: int = 5000, optimal: bool = True) -> SearchResult:
+    """An optimal plan (A*, admissible heuristic) or why none was found; cached per task. Not
+    `optimal`: greedy best-first search on the same heuristic, for "is there any plan?" on
+    problems too large for A* to finish (a plan it finds proves solvability, not a length)."""
+    key = f"reference:{max_expansions}" + ("" if optimal else ":greedy")
     if key in task.memo:
         return task.memo[key]
     actions = ground_all(task)
@@ -77,21 +83,50 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
     goal_preds = {a[0] for a in pos_goal | neg_goal}
     per_action = max((sum(1 for a in (*g.add, *g.delete) if a[0] in goal_preds) for g in actions), default=1) or 1
     static = task.domain.static_predicates
-    always: list[tuple[frozenset[Atom], frozenset[Atom], GroundAction]] = []
-    by_trigger: dict[Atom, list[tuple[frozenset[Atom], frozenset[Atom], GroundAction]]] = {}
-    for g in actions:
+    # Each entry carries its action's rank in `ground_all` (sorted objects, the domain's action
+    # order): successors are generated in that order, never in the order of a state's atoms,
+    # which follows string hashing, so the optimal plan found is the same whatever PYTHONHASHSEED.
+    always: list[tuple[int, frozenset[Atom], frozenset[Atom], GroundAction]] = []
+    by_trigger: dict[Atom, list[tuple[int, frozenset[Atom], frozenset[Atom], GroundAction]]] = {}
+    for rank, g in enumerate(actions):
         pos = frozenset(l.atom for l in g.pre if l.positive and l.atom[0] not in static)
         neg = frozenset(l.atom for l in g.pre if not l.positive and l.atom[0] not in static)
-        entry = (pos, neg, g)
+        entry = (rank, pos, neg, g)
         trigger = next((l.atom for l in g.pre if l.positive and l.atom[0] not in static), None)
         if trigger is None:
             always.append(entry)
         else:
             by_trigger.setdefault(trigger, []).append(entry)
 
-    def h(state: frozenset[Atom]) -> int:
+    def h_goals(state: frozenset[Atom]) -> int:
         missing = len(pos_goal - state) + len(neg_goal & state)
         return ceil(missing / per_action)
+
+    relaxed = [(pos, g.add) for _, pos, _, g in (*always, *(e for es in by_trigger.values() for e in es))]
+
+    def h_add(state: frozenset[Atom]) -> int:
+        """The additive heuristic (Bonet and Geffner 2001), for the greedy search only: the cost of
+        each goal atom when deletes and negative preconditions are ignored, summed; a state from
+        which even that relaxation misses a goal atom is a dead end (a huge value)."""
+        cost: dict[Atom, int] = dict.fromkeys(state, 0)
+        changed = True
+        while changed:
+            changed = False
+            for pos, add in relaxed:
+                c = 1
+                for atom in pos:
+                    known = cost.get(atom)
+                    if known is None:
+                        break
+                    c += known
+                else:
+                    for atom in add:
+                        if c < cost.get(atom, 1 << 60):
+                            cost[atom] = c
+                            changed = True
+        return sum(cost.get(atom, 1 << 40) for atom in pos_goal) + len(neg_goal & state)
+
+    h = h_goals if optimal else h_add
 
     start = task.problem.init
     parents: dict[frozenset[Atom], tuple[frozenset[Atom] | None, GroundAction | None]] = {start: (None, None)}
@@ -111,7 +146,8 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
                 prev, act = parents[cur]
                 plan.append(act)
                 cur = prev
-            result = SearchResult(True, tuple(reversed(plan)), expanded, "optimal plan found")
+            result = SearchResult(True, tuple(reversed(plan)), expanded,
+                                  "optimal plan found" if optimal else "a plan found by greedy search (not always the shortest)")
             task.memo[key] = result
             return result
         expanded += 1
@@ -119,15 +155,15 @@ def reference_plan(task: Task, max_expansions: int = 5000) -> SearchResult:
             result = SearchResult(None, None, expanded, f"search stopped after {max_expansions:,} expansions")
             task.memo[key] = result
             return result
-        applicable = [e for atom in state for e in by_trigger.get(atom, ())] + always
-        for pos, neg, act in applicable:
+        applicable = sorted([e for atom in state for e in by_trigger.get(atom, ())] + always, key=_rank)
+        for _, pos, neg, act in applicable:
             if pos <= state and not (neg & state):
                 nxt = (state - act.delete) | act.add
                 ng = g + 1
                 if ng < g_cost.get(nxt, 1 << 60):
                     g_cost[nxt] = ng
                     parents[nxt] = (state, act)
-                    heapq.heappush(frontier, (ng + h(nxt), -ng, next(counter), nxt))
+                    heapq.heappush(frontier, ((ng if optimal else 0) + h(nxt), -ng, next(counter), nxt))
     result = SearchResult(False, None, expanded, f"no plan exists (all {len(g_cost):,} reachable states searched)")
     task.memo[key] = result
     return result

@@ -87,6 +87,7 @@ class Problem:
     init: frozenset[Atom]
     goal: tuple[Literal, ...]
     goal_equalities: tuple[tuple[str, str, bool], ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

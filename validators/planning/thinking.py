@@ -34,8 +34,12 @@ what the trace asserts about it is judged claim by claim (claim_reader.py: appli
 and effect claims on lines of reasoning; analysis.py: verification claims and the plan the trace
 settles on). In metacot and LLM-Modulo rounds, where each attempt is put forward as a solution,
 the first inapplicable action makes its step invalid (`candidate_plan_invalid`, with all unmet
-preconditions, PlanBench wording) and later ones are unchecked consequences. metacot: each TRY's
-text is read like an answer (extract_plan); llm_modulo: each round's answer part is a candidate.
+preconditions, PlanBench wording; an action that cannot be read, as VAL rejects the plan before
+running it) and later ones are unchecked consequences. metacot: each TRY's text is read like an
+answer (extract_plan); llm_modulo: each round's answer part is a candidate, and a round's plan that
+runs but leaves the goal unmet makes its round invalid (`candidate_plan_misses_goal`), as the
+loop's verifier rejects it; so does a round with no plan (`candidate_no_plan`: VAL runs the empty
+plan) unless the goal holds already or the round rightly says that no plan exists.
 """
 
 from __future__ import annotations
@@ -339,13 +343,21 @@ def _summary(check: PlanCheck, complete: bool, n: int) -> str:
 
 
 def _candidate(task: Task, vocab: Vocabulary, steps_of_actions: list[tuple[int, PlanStep]], complete: bool,
-               where: str) -> Candidate:
+               where: str, goal_judged: bool = False) -> Candidate:
+    """A candidate plan replayed from the initial state. With `goal_judged` (a plan put forward
+    as the solution, as an LLM-Modulo round's), a plan that runs but leaves the goal unmet makes
+    its last step invalid too, as PlanBench's verifier rejects it."""
     actions = [a for _, a in steps_of_actions]
     check = check_plan(task, vocab, Extraction(actions, where), optimality=False)
     verdicts: list[StepVerdict] = []
     failed_step: int | None = None
     for (step, _), av in zip(steps_of_actions, check.actions):
-        if av.status == "invalid":
+        if av.status == "invalid" and av.action is None:
+            failed_step = step
+            verdicts.append(StepVerdict(
+                step, "invalid", "candidate_plan_invalid",
+                f"{where}, action {av.step} (\"{av.text.strip()}\") {av.message}"))
+        elif av.status == "invalid":
             failed_step = step
             verdicts.append(StepVerdict(
                 step, "invalid", "candidate_plan_invalid",
@@ -357,8 +369,13 @@ def _candidate(task: Task, vocab: Vocabulary, steps_of_actions: list[tuple[int, 
                                         consequence_of=failed_step))
         else:
             verdicts.append(StepVerdict(step, "valid", None, f"{where}, action {av.step}: {av.action} applies"))
+    if (goal_judged and complete and failed_step is None and check.answer_error is not None
+            and check.answer_error.kind == "unmet_goal"):
+        verdicts.append(StepVerdict(steps_of_actions[-1][0], "invalid", "candidate_plan_misses_goal",
+                                    f"{where}: {check.answer_error.message}",
+                                    expected=list(check.answer_error.unmet or ()) or None))
     solves = check.answer_correct if complete else None
-    grounded = tuple(task_text(task, a) for a in actions)
+    grounded = tuple(task_text(task, a) if a.ok else f"\"{a.text.strip()}\"" for a in actions)
     steps = sorted({s for s, _ in steps_of_actions})
     key = grounded if complete else None
     return Candidate(steps, f"the plan ({', '.join(grounded)})", complete, solves, key,
@@ -414,10 +431,25 @@ def _modulo_candidates(record: TraceRecord, parsed: ParsedTrace, task: Task, voc
         if not part:
             continue
         extraction = extract_plan(record.trace[part[0]:part[1]], lexicon)
+        where = f"round {step.payload.get('round')}'s plan"
         if extraction.steps:
             out.append(_candidate(task, vocab, [(step.index, s) for s in extraction.steps],
-                                  all(s.ok for s in extraction.steps), f"round {step.payload.get('round')}'s plan"))
+                                  all(s.ok for s in extraction.steps), where, goal_judged=True))
+        else:
+            out.append(_no_plan_round(task, vocab, extraction, step.index, where))
     return out
+
+
+def _no_plan_round(task: Task, vocab: Vocabulary, extraction: Extraction, step: int, where: str) -> Candidate:
+    """A round that gives no plan is still the loop's answer for that round: VAL runs it as the
+    empty plan, and a claim that no plan exists is checked against the reference planner."""
+    check = check_plan(task, vocab, extraction, optimality=False)
+    verdicts: list[StepVerdict] = []
+    if check.answer_correct is False and check.answer_error is not None:
+        verdicts.append(StepVerdict(step, "invalid", "candidate_no_plan", f"{where}: {check.answer_error.message}",
+                                    expected=list(check.answer_error.unmet or ()) or None))
+    summary = check.answer_error.message if check.answer_error else str(check.notes.get("verdict", "Plan valid"))
+    return Candidate([step], f"{where} (no plan)", True, check.answer_correct, None, summary, verdicts)
 
 
 def _mentions(text: str, lexicon: Lexicon) -> list[str]:

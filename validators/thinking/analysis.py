@@ -46,8 +46,9 @@ _RESULT_LEAD = re.compile(
     r"\s+(?:is|are|would be|should be|must be)\b|\bconclude\b|\bgo with\b", re.I)
 THINKING_FORMATS = ("think", "metacot")
 _FINAL = re.compile(r"\bfinal\b", re.I)
-_RULE_ORDER = ("candidate_plan_invalid", "candidate_moves_invalid", "candidate_solution_invalid",
-               "false_verification_claim", "false_plan_verdict_claim", "arithmetic_claim_false", "false_string_claim")
+_RULE_ORDER = ("candidate_plan_invalid", "candidate_plan_misses_goal", "candidate_no_plan", "candidate_moves_invalid",
+               "candidate_solution_invalid", "false_verification_claim", "false_plan_verdict_claim",
+               "arithmetic_claim_false", "false_string_claim")
 
 
 @dataclass

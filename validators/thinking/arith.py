@@ -6,6 +6,8 @@ our own parser: user text never reaches `eval`).
 
 What is left alone, on purpose (a claim we cannot read is never reported as false):
 * a number glued to a letter, `^`, `%` or a unit ("2x + 3 = 7", "2^3 = 8", "50% of ..."),
+* a number whose digit groups do not read as thousands ("= 1,23"); numbers with thousands
+  separators ("278,700", LaTeX "1,\\!800") are read as one number (validators/reading/numbers.py),
 * a left side with no operator ("x = 5", "step 3 = ..."),
 * approximations written with "≈" or "~", and "= 3 remainder 1".
 
@@ -26,13 +28,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from validators.countdown.arith import ExprError, evaluate, fmt_num
+from validators.reading.numbers import DECIMAL, SEPARATOR, plain
 
-_NUM = r"\d+(?:\.\d+)?"
+_NUM = DECIMAL
 _TERM = rf"[(\[]*[ \t]*-?{_NUM}[ \t]*[)\]]*"
 _OP = r"(?:[ \t]*[-+*/×÷−·][ \t]*|[ \t]+[xX][ \t]+)"
 _SIDE = rf"{_TERM}(?:{_OP}{_TERM})*"
+# Not inside a number: a claim starts after no digit group's separator ("1,\!800", "291{,}580").
 _CLAIM = re.compile(
-    rf"(?<![\w.^/=<>+\-*×÷−·$€£%,])(?P<claim>{_SIDE}(?:[ \t]*=[ \t]*{_SIDE})+)(?![\w^%/]|\.\d|[ \t]*(?:%|remainder\b|rem\b))")
+    rf"(?<![\w.^/=<>+\-*×÷−·$€£%,}}!\\\u2009\u202f])(?P<claim>{_SIDE}(?:[ \t]*=[ \t]*{_SIDE})+)"
+    rf"(?![\w^%/]|\.\d|{SEPARATOR}\d|[ \t]*(?:%|remainder\b|rem\b))")
 _HAS_OP = re.compile(rf"{_NUM}[)\]]*{_OP}[(\[]*-?\d")
 _DECIMALS = re.compile(r"-?\d+\.(\d+)")
 _LEADING_NUMBER = re.compile(rf"\s*(-?{_NUM})\s*[-+*/×÷xX]")
@@ -64,7 +69,7 @@ def _balance(side: str) -> str:
 
 
 def _decimals(side: str) -> int | None:
-    m = _DECIMALS.fullmatch(side.strip())
+    m = _DECIMALS.fullmatch(plain(side.strip()))
     return len(m.group(1)) if m else None
 
 
@@ -83,13 +88,13 @@ def _equal(value: Fraction, side: str, claimed: Fraction) -> bool:
 
 
 def _leading_number(side: str) -> Fraction | None:
-    m = _LEADING_NUMBER.match(side)
+    m = _LEADING_NUMBER.match(plain(side))
     return Fraction(m.group(1)) if m else None
 
 
 def _computable(side: str) -> str:
     # Spaced "x" is multiplication; a leading minus is read as 0 - ... (the parser has no unary minus).
-    return _LEADING_MINUS.sub("0-", _SPACED_X.sub(" * ", side))
+    return _LEADING_MINUS.sub("0-", _SPACED_X.sub(" * ", plain(side)))
 
 
 # The usual claim, "a op b = c" in whole numbers without division: judged directly, as

@@ -1,6 +1,7 @@
 """Reading a final numeric answer the way people write it, for exact comparison.
 
-Accepted: "42", "-3.5", "1,234", "$1,234.50", "75%", "3/4", "\\frac{3}{4}", "\\boxed{42}",
+Accepted: "42", "-3.5", "1,234" (and LaTeX's "1{,}234", "1,\\!234": validators/reading/numbers.py),
+"$1,234.50", "75%", "3/4", "\\frac{3}{4}", "\\boxed{42}",
 "**42**", "x = 42", "The answer is 42." The answer's value is the boxed one when there is one,
 else the last number in the text. Values are exact rationals; "75%" is 75 (the percent sign is
 formatting, as references write "75" for "75%"), "0.5" equals "1/2".
@@ -11,15 +12,17 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from validators.reading.numbers import INTEGER, plain
+
 _BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _FRAC = re.compile(r"\\[dt]?frac\s*\{\s*(-?\d+)\s*\}\s*\{\s*(-?\d+)\s*\}")
-_NUMBER = re.compile(r"(?<![\w.])-?\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*/\s*(\d+))?(?![\w])")
+_NUMBER = re.compile(rf"(?<![\w.}}!\\])-?\$?\s?({INTEGER})(\.\d+)?(?:\s*/\s*(\d+))?(?![\w])")
 _STATED = re.compile(r"\b(?:answer|result|total|solution|value)\s*(?:is|=|:|would be|should be)\s*[:\s]*"
-                     r"(?:\*\*)?\s*(-?\$?[\d,]*\.?\d+(?:\s*/\s*\d+)?)", re.I)
+                     rf"(?:\*\*)?\s*(-?\$?{INTEGER}(?:\.\d+)?(?:\s*/\s*\d+)?|-?\$?\.\d+)", re.I)
 
 
 def _value(whole: str, frac: str | None, denom: str | None, negative: bool) -> Fraction:
-    digits = whole.replace(",", "")
+    digits = plain(whole)
     # Fraction(int) is ~10x cheaper than Fraction(str); most numbers in traces are integers.
     value = Fraction(int(digits)) if not frac else Fraction(digits + frac)
     if denom:
