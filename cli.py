@@ -357,6 +357,37 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_labels_import(args: argparse.Namespace) -> int:
+    """Outside judgments (core.outside_labels) joined by id to the stored records."""
+    from core.outside_labels import read_judgments
+
+    try:
+        with open(args.file, "rb") as fh:
+            good, bad = read_judgments(fh)
+    except OSError as exc:
+        print(f"cli.py labels import: {exc}", file=sys.stderr)
+        return 2
+    for line, message in bad:
+        print(f"{args.file}:{line}: {message}", file=sys.stderr)
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from db.engine import database_url, make_engine
+    from db.outside import import_judgments
+
+    try:
+        report = import_judgments(make_engine(database_url(args.db)), good)
+    except SQLAlchemyError as exc:  # a clear message instead of a traceback
+        print(f"error: database: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    for line, message in report.ambiguous + report.warnings:
+        print(f"{args.file}:{line}: {message}", file=sys.stderr)
+    for line, rid in report.unknown:
+        print(f"{args.file}:{line}: no stored record has id {rid!r}", file=sys.stderr)
+    print(f"imported {report.imported:,} judgment(s) of {report.records:,} record(s); {len(bad):,} malformed "
+          f"line(s), {len(report.unknown):,} unknown id(s), {len(report.ambiguous):,} ambiguous", file=sys.stderr)
+    return 0
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
     from capture.headless import main as capture_main
 
@@ -441,6 +472,15 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     agree.add_argument("--format", choices=["table", "csv", "json"], default="table")
     agree.set_defaults(func=cmd_agreement)
+    labels = sub.add_parser("labels", help="outside judgments of stored traces (a PRM's per-step scores, an LLM "
+                            "judge's first mistake), kept beside our verdicts")
+    labels_sub = labels.add_subparsers(dest="labels_command", required=True)
+    limport = labels_sub.add_parser("import", help="import a JSONL file of judgments joined to stored records by id "
+                                    "(README, 'Outside judgments'): {\"id\", \"source\", \"step_scores\": [...]} or "
+                                    "{\"id\", \"source\", \"first_mistake\": n|null}")
+    limport.add_argument("file", help="judgments JSONL")
+    limport.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    limport.set_defaults(func=cmd_labels_import)
     capture = sub.add_parser("capture", help="run a model on a record's problem (live, through litellm), "
                              "store and audit the answer; --rounds N runs the LLM-Modulo loop")
     _capture_arguments(capture)
