@@ -330,30 +330,38 @@ def _file_agreement_rows(verdicts_path: str, labels_path: str) -> list[tuple[str
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     from core.agreement import KINDS, agreement_table
+    from core.score_agreement import SCORE_COLUMNS
 
+    scores: list[dict] = []
     try:
         if args.verdicts:
             if not args.labels:
                 print("cli.py agreement: a verdicts file needs --labels (the labelled rows it was audited from)",
                       file=sys.stderr)
                 return 2
-            rows = _file_agreement_rows(args.verdicts, args.labels)
+            table = agreement_table(_file_agreement_rows(args.verdicts, args.labels))
         else:
+            from db.agreement import label_agreement, score_agreement
             from db.engine import database_url, make_engine
-            from db.queries import labelled_verdicts
 
-            rows = labelled_verdicts(make_engine(database_url(args.db)))
+            engine = make_engine(database_url(args.db))
+            table, scores = label_agreement(engine), score_agreement(engine, args.threshold)
     except (OSError, ValueError) as exc:
         print(f"cli.py agreement: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 - a clear message instead of a traceback
         print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    table = agreement_table(rows)
-    if args.format == "table":
-        columns = ["source", "domain", "traces", *KINDS, "accuracy", "acc_mistake", "acc_no_mistake", "processbench_f1"]
-        table = [{c: r[c] for c in columns} for r in table]
-    sys.stdout.write(_render(table, "json" if args.format == "json" else args.format))
+    columns = ["source", "domain", "traces", *KINDS, "accuracy", "acc_mistake", "acc_no_mistake", "processbench_f1"]
+    if args.format != "table":
+        rows = scores if args.scores else table
+        sys.stdout.write(_render(rows, args.format))
+        return 0
+    sys.stdout.write(_render([{c: r[c] for c in columns} for r in table], "table"))
+    if scores:
+        sys.stdout.write(f"\nper-step scores against our step verdicts (a score below {args.threshold:g}: the "
+                         "scorer says the step is wrong)\n")
+        sys.stdout.write(_render([{c: r[c] for c in SCORE_COLUMNS if c != "threshold"} for r in scores], "table"))
     return 0
 
 
@@ -464,13 +472,19 @@ def build_parser() -> argparse.ArgumentParser:
     summ.add_argument("--domain", action="append", default=[], help="--selection: only this domain (repeatable)")
     summ.set_defaults(func=cmd_summary)
     agree = sub.add_parser("agreement", help="our first invalid step against reference labels (BIG-Bench Mistake's "
-                           "mistake_index, ProcessBench's label) per source and domain: exact, earlier, later, we "
-                           "flag none, label says none; accuracy with and without a mistake and ProcessBench's F1")
+                           "mistake_index, ProcessBench's label, imported first mistakes) per source and domain: "
+                           "exact, earlier, later, we flag none, label says none; accuracy with and without a mistake "
+                           "and ProcessBench's F1; and imported per-step scores against our step verdicts at a threshold")
     agree.add_argument("verdicts", nargs="?", help="verdicts JSONL from cli.py audit; without it, the stored "
                        "records that came with labels")
     agree.add_argument("--labels", help="the labelled rows VERDICTS was audited from (joined by id, else by line)")
     agree.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     agree.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    agree.add_argument("--threshold", type=float, default=0.5, help="per-step scores (cli.py labels import): a "
+                       "score below this says the step is wrong (default 0.5)")
+    agree.add_argument("--scores", action="store_true", help="csv/json: the per-step score table (first flags and "
+                       "step-level precision/recall against our invalid steps) instead of the label table; the text "
+                       "table shows both")
     agree.set_defaults(func=cmd_agreement)
     labels = sub.add_parser("labels", help="outside judgments of stored traces (a PRM's per-step scores, an LLM "
                             "judge's first mistake), kept beside our verdicts")
