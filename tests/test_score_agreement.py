@@ -11,6 +11,7 @@ from core.score_agreement import score_table
 from db.engine import make_engine
 from db.queries import steps_of
 from tests.test_outside_labels import _dyck, _store
+from tests.test_pages import app  # noqa: F401 - the AppTest fixture
 from tests.test_steps_format import DYCK_ROW
 
 N = len(DYCK_ROW["steps"])
@@ -66,3 +67,35 @@ def test_agreement_reports_imported_scores_and_first_mistakes(db_url, tmp_path, 
     text = capsys.readouterr().out
     assert "gpt-judge" in text and "per-step scores against our step verdicts (a score below 0.5" in text
     assert "scorer_flags_none" in text and "toy-prm" in text
+
+
+def test_the_corpus_page_shows_the_agreement_tables_of_the_cli(app, capsys):
+    from tests.test_pages import _upload
+
+    rows = [_dyck("c1"), _dyck("c2", mistake_index=None)]
+    at = _upload(app, "".join(json.dumps(r) + "\n" for r in rows).encode(), "bbm.jsonl")
+    assert not at.exception
+    at = app("corpus").run()
+    assert not at.exception and [d for d in at.dataframe if "processbench_f1" in d.value.columns]
+    assert not [d for d in at.dataframe if "precision" in d.value.columns]  # no scores imported yet
+    path = app.url.replace("sqlite:///", "") + ".scores.jsonl"
+    with open(path, "w") as fh:
+        fh.write(json.dumps({"id": "c1", "source": "toy-prm", "step_scores": [0.2] * N}) + "\n")
+        fh.write(json.dumps({"id": "c2", "source": "judge", "first_mistake": 3}) + "\n")
+    assert cli.main(["labels", "import", path, "--db", app.url]) == 0
+    capsys.readouterr()
+
+    at = app("corpus").run()  # a new session: the import shows without a new audit
+    assert not at.exception
+    labels = next(d.value for d in at.dataframe if "processbench_f1" in d.value.columns)
+    scores = next(d.value for d in at.dataframe if "precision" in d.value.columns)
+    assert cli.main(["agreement", "--db", app.url, "--format", "json"]) == 0
+    from_cli = json.loads(capsys.readouterr().out)
+    assert list(labels["source"]) == [r["source"] for r in from_cli] == ["bbm.jsonl", "judge"]
+    assert list(labels["exact"]) == [r["exact"] for r in from_cli]
+    assert list(labels["processbench_f1"].fillna(-1)) == [-1 if r["processbench_f1"] is None else r["processbench_f1"]
+                                                          for r in from_cli]
+    assert cli.main(["agreement", "--db", app.url, "--format", "json", "--scores"]) == 0
+    (prm,) = json.loads(capsys.readouterr().out)
+    assert scores.iloc[0]["source"] == "toy-prm" and scores.iloc[0]["recall"] == prm["recall"] == 1.0
+    assert scores.iloc[0]["flagged"] == prm["flagged"] == N
