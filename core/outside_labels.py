@@ -113,6 +113,8 @@ def read_judgments(lines: list[str] | Any) -> tuple[list[tuple[int, OutsideJudgm
             except UnicodeDecodeError:
                 bad.append((no, "not UTF-8 text"))
                 continue
+        if no == 1:
+            line = line.lstrip("\ufeff")  # a byte-order mark some editors write
         if not line.strip():
             continue
         try:

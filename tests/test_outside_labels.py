@@ -49,6 +49,8 @@ def test_lines_are_read_or_told_what_is_wrong_with_them():
     assert "not JSON" in messages[4] and "'step_scores' or 'first_mistake'" in messages[5]
     assert "'step_scores'[1]" in messages[6] and "step index" in messages[7] and "'id' is missing" in messages[8]
     assert "unknown field(s) 'score'" in messages[9] and "JSON object" in messages[10]
+    assert len(read_judgments([b'\xef\xbb\xbf{"id": "a", "source": "j", "first_mistake": 0}', b"\xff"])[0]) == 1
+    assert read_judgments([b"\xff"])[1] == [(1, "not UTF-8 text")]
     assert first_flag([0.9, 0.5, 0.49, 0.1], 0.5) == 2 and first_flag([0.9], 0.5) is None
     assert judgment_first_mistake({"step_scores": [0.9, 0.1], "first_mistake": None}, 0.5) is None
     assert judgment_first_mistake({"step_scores": [0.9, 0.1]}, 0.5) == 1
