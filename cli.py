@@ -330,30 +330,69 @@ def _file_agreement_rows(verdicts_path: str, labels_path: str) -> list[tuple[str
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     from core.agreement import KINDS, agreement_table
+    from core.score_agreement import SCORE_COLUMNS
 
+    scores: list[dict] = []
     try:
         if args.verdicts:
             if not args.labels:
                 print("cli.py agreement: a verdicts file needs --labels (the labelled rows it was audited from)",
                       file=sys.stderr)
                 return 2
-            rows = _file_agreement_rows(args.verdicts, args.labels)
+            table = agreement_table(_file_agreement_rows(args.verdicts, args.labels))
         else:
+            from db.agreement import label_agreement, score_agreement
             from db.engine import database_url, make_engine
-            from db.queries import labelled_verdicts
 
-            rows = labelled_verdicts(make_engine(database_url(args.db)))
+            engine = make_engine(database_url(args.db))
+            table, scores = label_agreement(engine), score_agreement(engine, args.threshold)
     except (OSError, ValueError) as exc:
         print(f"cli.py agreement: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 - a clear message instead of a traceback
         print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    table = agreement_table(rows)
-    if args.format == "table":
-        columns = ["source", "domain", "traces", *KINDS, "accuracy", "acc_mistake", "acc_no_mistake", "processbench_f1"]
-        table = [{c: r[c] for c in columns} for r in table]
-    sys.stdout.write(_render(table, "json" if args.format == "json" else args.format))
+    columns = ["source", "domain", "traces", *KINDS, "accuracy", "acc_mistake", "acc_no_mistake", "processbench_f1"]
+    if args.format != "table":
+        rows = scores if args.scores else table
+        sys.stdout.write(_render(rows, args.format))
+        return 0
+    sys.stdout.write(_render([{c: r[c] for c in columns} for r in table], "table"))
+    if scores:
+        sys.stdout.write(f"\nper-step scores against our step verdicts (a score below {args.threshold:g}: the "
+                         "scorer says the step is wrong)\n")
+        sys.stdout.write(_render([{c: r[c] for c in SCORE_COLUMNS if c != "threshold"} for r in scores], "table"))
+    return 0
+
+
+def cmd_labels_import(args: argparse.Namespace) -> int:
+    """Outside judgments (core.outside_labels) joined by id to the stored records."""
+    from core.outside_labels import read_judgments
+
+    try:
+        with open(args.file, "rb") as fh:
+            good, bad = read_judgments(fh)
+    except OSError as exc:
+        print(f"cli.py labels import: {exc}", file=sys.stderr)
+        return 2
+    for line, message in bad:
+        print(f"{args.file}:{line}: {message}", file=sys.stderr)
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from db.engine import database_url, make_engine
+    from db.outside import import_judgments
+
+    try:
+        report = import_judgments(make_engine(database_url(args.db)), good)
+    except SQLAlchemyError as exc:  # a clear message instead of a traceback
+        print(f"error: database: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    for line, message in report.ambiguous + report.warnings:
+        print(f"{args.file}:{line}: {message}", file=sys.stderr)
+    for line, rid in report.unknown:
+        print(f"{args.file}:{line}: no stored record has id {rid!r}", file=sys.stderr)
+    print(f"imported {report.imported:,} judgment(s) of {report.records:,} record(s); {len(bad):,} malformed "
+          f"line(s), {len(report.unknown):,} unknown id(s), {len(report.ambiguous):,} ambiguous", file=sys.stderr)
     return 0
 
 
@@ -433,14 +472,29 @@ def build_parser() -> argparse.ArgumentParser:
     summ.add_argument("--domain", action="append", default=[], help="--selection: only this domain (repeatable)")
     summ.set_defaults(func=cmd_summary)
     agree = sub.add_parser("agreement", help="our first invalid step against reference labels (BIG-Bench Mistake's "
-                           "mistake_index, ProcessBench's label) per source and domain: exact, earlier, later, we "
-                           "flag none, label says none; accuracy with and without a mistake and ProcessBench's F1")
+                           "mistake_index, ProcessBench's label, imported first mistakes) per source and domain: "
+                           "exact, earlier, later, we flag none, label says none; accuracy with and without a mistake "
+                           "and ProcessBench's F1; and imported per-step scores against our step verdicts at a threshold")
     agree.add_argument("verdicts", nargs="?", help="verdicts JSONL from cli.py audit; without it, the stored "
                        "records that came with labels")
     agree.add_argument("--labels", help="the labelled rows VERDICTS was audited from (joined by id, else by line)")
     agree.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     agree.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    agree.add_argument("--threshold", type=float, default=0.5, help="per-step scores (cli.py labels import): a "
+                       "score below this says the step is wrong (default 0.5)")
+    agree.add_argument("--scores", action="store_true", help="csv/json: the per-step score table (first flags and "
+                       "step-level precision/recall against our invalid steps) instead of the label table; the text "
+                       "table shows both")
     agree.set_defaults(func=cmd_agreement)
+    labels = sub.add_parser("labels", help="outside judgments of stored traces (a PRM's per-step scores, an LLM "
+                            "judge's first mistake), kept beside our verdicts")
+    labels_sub = labels.add_subparsers(dest="labels_command", required=True)
+    limport = labels_sub.add_parser("import", help="import a JSONL file of judgments joined to stored records by id "
+                                    "(README, 'Outside judgments'): {\"id\", \"source\", \"step_scores\": [...]} or "
+                                    "{\"id\", \"source\", \"first_mistake\": n|null}")
+    limport.add_argument("file", help="judgments JSONL")
+    limport.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    limport.set_defaults(func=cmd_labels_import)
     capture = sub.add_parser("capture", help="run a model on a record's problem (live, through litellm), "
                              "store and audit the answer; --rounds N runs the LLM-Modulo loop")
     _capture_arguments(capture)

@@ -14,7 +14,11 @@ from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
                         invalid_by_rule, length_sample, list_traces, verdict_rows)
+from db.agreement import label_agreement, score_agreement
+from db.outside import judgments_revision
 from db.summary import flat_rows, summary
+from core.agreement import KINDS
+from core.score_agreement import DEFAULT_THRESHOLD, SCORE_COLUMNS
 from app_pages._common import engine, go_to
 
 PAGE_SIZE = 100
@@ -40,6 +44,12 @@ def _options(rev: tuple) -> dict[str, list[str]]:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _summary(rev: tuple) -> list[dict]:
     return flat_rows(summary(eng))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _agreement(rev: tuple, judged: tuple) -> tuple[list[dict], list[dict]]:
+    """`cli.py agreement`'s two tables (judged: the judgments' revision, which rev does not follow)."""
+    return label_agreement(eng), score_agreement(eng, DEFAULT_THRESHOLD)
 
 
 st.title("Corpus")
@@ -233,6 +243,25 @@ st.caption("Every stored trace, whatever the filters (the same table: `python cl
            "row to filter by it.")
 st.page_link("app_pages/problems.py", label="Compare the samples of each problem: majority vote vs verified@k",
              icon=":material/compare:")
+
+labels_table, scores_table = _agreement(rev, judgments_revision(eng))
+if labels_table or scores_table:
+    st.subheader("Agreement with outside labels")
+    if labels_table:
+        columns = ["source", "domain", "traces", *KINDS, "accuracy", "acc_mistake", "acc_no_mistake",
+                   "processbench_f1"]
+        st.dataframe(pd.DataFrame(labels_table)[columns], hide_index=True, width="stretch", key="label_agreement")
+        st.caption("our first invalid step against each source's first mistake (a dataset's label, an imported "
+                   "judge's): exact, we flag earlier / later, we flag none, the label says none; accuracy on "
+                   "traces with and without a mistake and their harmonic mean (ProcessBench's F1). Every stored "
+                   "trace, whatever the filters (the same table: `python cli.py agreement`).")
+    if scores_table:
+        st.dataframe(pd.DataFrame(scores_table)[[c for c in SCORE_COLUMNS if c != "threshold"]], hide_index=True,
+                     width="stretch", key="score_agreement")
+        st.caption(f"imported per-step scores against our step verdicts; a score below {DEFAULT_THRESHOLD:g} is the "
+                   "scorer saying the step is wrong (`python cli.py agreement --threshold T` for another): where its "
+                   "first low score falls against our first invalid step, and step by step its precision and recall "
+                   "against our invalid steps.")
 
 st.subheader("Traces")
 pages = max(1, -(-total // PAGE_SIZE))

@@ -10,15 +10,18 @@ from array import array
 import pandas as pd
 import streamlit as st
 
+from db.outside import judgments_of
 from db.problems import problem_size
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
+from core.score_agreement import DEFAULT_THRESHOLD
 from core.verdicts import trace_label
 from app_pages._text import md_escape
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.store import DEMO_SOURCE, add_comment, delete_record
 from app_pages._access import can_comment, can_write, is_owner, review_view
 from app_pages._common import engine, go_to
+from app_pages._judgments import render_step as render_step_judgments, render_trace_summary
 from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
 from app_pages._reading import is_reading, step_reading_height, step_reading_html
 from app_pages._thinking_map import around, build_map, map_figure
@@ -229,6 +232,11 @@ c3.metric("Steps", f"{n_steps:,}")
 c4.metric("Invalid steps", f"{len(invalid):,}",
           help=None if not invalid else f"first invalid step: {invalid[0]}")
 
+# Not cached: an import changes no verdict, so data_revision would not follow it (one indexed read).
+judgments = judgments_of(eng, rec["pk"])
+render_trace_summary(verdict.get("first_invalid_step"), rec.get("reference_labels") or {}, rec.get("source"),
+                     judgments, DEFAULT_THRESHOLD)
+
 rollout = (rec.get("meta") or {}).get("rollout")
 if isinstance(rollout, dict):
     with st.container(border=True):
@@ -355,6 +363,7 @@ with right:
                    if detail.get("consequence_of") is not None else ""))
     if detail.get("message"):
         st.text(detail["message"])
+    render_step_judgments(step, rec.get("reference_labels") or {}, rec.get("source"), judgments, DEFAULT_THRESHOLD)
     claims = claim_rows(detail.get("state"))
     if claims is not None:
         # A thinking step: what its claims are about and what they are judged against.

@@ -9,9 +9,11 @@ import streamlit as st
 
 from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
 from core.limits import current_limits
+from core.outside_labels import read_judgments
 from core.record import KNOWN_DOMAINS
 from core.verdicts import TRACE_LABELS, trace_label
 from core.report import summary, to_csv, to_html, to_json
+from db.outside import import_judgments
 from db.queries import comments_for, verdict_rows
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
@@ -129,3 +131,22 @@ if pks:
     app_base = (st.context.url or "").split("?", 1)[0].rstrip("/").rsplit("/", 1)[0]
     d3.download_button("Report (HTML)", to_html(rows, comments, base_url=app_base), "stepscope-report.html",
                        "text/html")
+
+with st.expander("Import outside judgments (a PRM's per-step scores, an LLM judge's first mistakes)"):
+    st.caption('JSONL joined to stored records by id, one line per trace and source, as `cli.py labels import`: '
+               '`{"id": ..., "source": "my-prm", "step_scores": [0.9, 0.2, ...]}` or '
+               '`{"id": ..., "source": "my-judge", "first_mistake": 3}` (null: no mistake). '
+               "Shown in the explorer beside our verdicts; a re-import of a source replaces it.")
+    judged = st.file_uploader("Judgments file", type=["jsonl", "ndjson"], key="judgments_file")
+    if st.button("Import judgments", disabled=judged is None) and judged is not None:
+        if not can_write():  # rights are checked again at the moment of writing
+            st.error("Importing needs the owner's rights on this server.")
+            st.stop()
+        good, bad = read_judgments(io.BytesIO(judged.getvalue()))
+        report = import_judgments(engine(), good)
+        st.success(f"{report.imported:,} judgment(s) of {report.records:,} record(s) imported.")
+        problems = ([{"file line": n, "problem": m} for n, m in bad + report.ambiguous + report.warnings]
+                    + [{"file line": n, "problem": f"no stored record has id {rid!r}"} for n, rid in report.unknown])
+        if problems:
+            st.dataframe(pd.DataFrame(sorted(problems, key=lambda p: p["file line"])), hide_index=True,
+                         width="stretch")

@@ -245,6 +245,23 @@ def _m0011_trace_check(conn: Connection) -> None:
     rebuild(conn)
 
 
+def _m0012_outside_judgments(conn: Connection) -> None:
+    """Per-step scores and first mistakes from elsewhere (a PRM, an LLM judge), one row per
+    record and source (core.outside_labels), joined by id at import; the replay never reads them."""
+    md = MetaData()
+    Table("record", md, Column("pk", Integer, primary_key=True))  # the foreign key's target, already there
+    judgments = Table(
+        "outside_judgment", md,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("record_pk", Integer, ForeignKey("record.pk", ondelete="CASCADE"), nullable=False, index=True),
+        Column("source", String(128), nullable=False),
+        Column("judgment_json", Text, nullable=False),
+        Column("imported_at", DateTime(timezone=True), nullable=False),
+        UniqueConstraint("record_pk", "source"),
+    )
+    judgments.create(conn)  # with its index
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
@@ -257,6 +274,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (9, "corpus tallies", _m0009_corpus_tallies),
     (10, "reference labels", _m0010_reference_labels),
     (11, "trace outcome by name", _m0011_trace_check),
+    (12, "outside judgments", _m0012_outside_judgments),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -110,3 +110,16 @@ class Comment(SQLModel, table=True):
     author: str = Field(max_length=128)
     text: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class OutsideJudgmentRow(SQLModel, table=True):
+    """One outside source's judgment of a record's steps (core.outside_labels): a PRM's per-step
+    scores or a judge's first mistake, kept beside the reference labels; no replay reads it."""
+
+    __tablename__ = "outside_judgment"
+    __table_args__ = (UniqueConstraint("record_pk", "source"),)
+    id: int | None = Field(default=None, primary_key=True)
+    record_pk: int = Field(foreign_key="record.pk", ondelete="CASCADE", index=True)
+    source: str = Field(max_length=128)
+    judgment_json: str = Field(sa_column=Column(Text, nullable=False))
+    imported_at: datetime = Field(default_factory=utcnow)

@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
 from core.intake import InputUnit
-from db.models import Comment, Record, Step, StepVerdictRow, TraceVerdictRow, VerdictGap
+from db.models import Comment, OutsideJudgmentRow, Record, Step, StepVerdictRow, TraceVerdictRow, VerdictGap
 from db.rows import STEP_COLUMNS, STEP_VERDICT_COLUMNS, ResultRows, clean_text, record_row
 from db.tally import Delta, apply as apply_tally, subtract_stored
 
@@ -24,6 +24,7 @@ STEP_VERDICT = StepVerdictRow.__table__
 TRACE_VERDICT = TraceVerdictRow.__table__
 GAP = VerdictGap.__table__
 COMMENT = Comment.__table__
+OUTSIDE = OutsideJudgmentRow.__table__
 _STATUS, _RULE = STEP_VERDICT_COLUMNS.index("status"), STEP_VERDICT_COLUMNS.index("rule")
 
 
@@ -287,7 +288,7 @@ def delete_records(engine: Engine, pks: Sequence[int]) -> None:
             conn.execute(text("SELECT pk FROM record WHERE pk = ANY(:k) ORDER BY pk FOR UPDATE"), keys)
         delta = Delta()
         subtract_stored(conn, keys, delta)
-        for table in (COMMENT, STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
+        for table in (COMMENT, OUTSIDE, STEP, STEP_VERDICT, TRACE_VERDICT, GAP):
             conn.execute(text(f"DELETE FROM {table.name} WHERE {_any(conn, 'record_pk')}"), keys)
         conn.execute(text(f"DELETE FROM record WHERE {_any(conn, 'pk')}"), keys)
         apply_tally(conn, delta)
