@@ -104,6 +104,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _audit_on_ray(args)
     from db.engine import make_engine
     from pipeline import audit_units
+    from validators.domain_names import UnknownDomains
 
     started = time.perf_counter()
     try:
@@ -121,11 +122,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
             print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
             return 2
         writer = VerdictWriter(args.out)
+        unknown = UnknownDomains()
         try:
             units = _units(stream, name, args.input_format, args.domain, _rollouts(args))
             for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
                                        on_progress=progress):
                 v = outcome.verdict
+                if outcome.error is None:
+                    unknown.add(v.get("domain"))
                 writer.add(name, outcome.unit_line, v, outcome.error is not None)
                 tally(counts, gaps, unreadable=outcome.error is not None, parse_ok=v["parse"]["ok"],
                       answer_correct=v["answer_correct"], trace_valid=v["trace_valid"],
@@ -135,6 +139,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
             raise
         writer.close()
     progress.finish()
+    for note in unknown.notes(name):
+        print(f"warning: {note}", file=sys.stderr)
     sys.stderr.write(_summary(counts, gaps, time.perf_counter() - started))
     return 0
 

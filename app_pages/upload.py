@@ -9,7 +9,6 @@ import streamlit as st
 
 from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
 from core.limits import current_limits
-from core.record import KNOWN_DOMAINS
 from core.verdicts import TRACE_LABELS, trace_label
 from core.report import summary, to_csv, to_html, to_json
 from db.queries import comments_for, verdict_rows
@@ -17,6 +16,8 @@ from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from pipeline import audit_units
 from rewards.rollouts import RolloutConverter
+from validators.domain_names import UnknownDomains
+from validators.registry import list_domains
 from validators.step_rows import StepRowsConverter
 
 st.title("Upload & audit")
@@ -33,14 +34,16 @@ st.caption("JSONL (one record per line), a JSON record or array, a plain-text tr
 files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log"],
                          accept_multiple_files=True)
 c1, c2 = st.columns(2)
-domain = c1.selectbox("Domain for records that do not name one (and for text files)", KNOWN_DOMAINS,
-                      index=KNOWN_DOMAINS.index("freeform"))
+DOMAINS = [spec.name for spec in list_domains()]
+domain = c1.selectbox("Domain for records that do not name one (and for text files)", DOMAINS,
+                      index=DOMAINS.index("freeform"))
 fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text"],
                    help="auto: by file extension, else by content")
 
 if st.button("Audit", type="primary", disabled=not files):
     eng = engine()
     all_outcomes = []
+    notes: list[str] = []
     for up in files or []:
         data = up.getvalue()
         if len(data) > limits.max_upload_bytes:
@@ -69,12 +72,16 @@ if st.button("Audit", type="primary", disabled=not files):
             _bar.progress(min(1.0, done / _est), text=f"{_name}: {done:,} records audited")
 
         outcomes = []
+        unknown = UnknownDomains()
         for i, outcome in enumerate(audit_units(units, eng, source=up.name, on_progress=progress)):
             if i >= limits.max_records_per_upload:
                 st.warning(f"{up.name}: stopped after {limits.max_records_per_upload:,} records "
                            "(STEPSCOPE_MAX_RECORDS); the rest of the file was not read.")
                 break
             outcomes.append(outcome)
+            if outcome.error is None:
+                unknown.add(outcome.verdict.get("domain"))
+        notes.extend(unknown.notes(up.name))
         bar.progress(1.0, text=f"{up.name}: {len(outcomes):,} records audited")
         all_outcomes.extend(outcomes)
     st.session_state["last_upload_pks"] = [o.record_pk for o in all_outcomes]
@@ -84,6 +91,7 @@ if st.button("Audit", type="primary", disabled=not files):
         for o in all_outcomes if o.error or not o.verdict["parse"]["ok"]
     ]
     st.session_state["last_upload_new"] = sum(o.new for o in all_outcomes)
+    st.session_state["last_upload_notes"] = notes
 
 pks = st.session_state.get("last_upload_pks")
 if pks:
@@ -93,6 +101,8 @@ if pks:
     rows = verdict_rows(eng, pks=ordered)
     s = summary(rows)
     st.subheader("Summary")
+    for note in st.session_state.get("last_upload_notes") or []:
+        st.warning(note)
     m = st.columns(5)
     m[0].metric("Records", f"{s['records']:,}")
     m[1].metric("New", f"{st.session_state.get('last_upload_new', 0):,}")
