@@ -7,6 +7,7 @@ import io
 import pandas as pd
 import streamlit as st
 
+from core.binary import SAMPLE_BYTES, binary_message, binary_reason
 from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
 from core.limits import current_limits
 from core.verdicts import TRACE_LABELS, trace_label
@@ -44,6 +45,7 @@ if st.button("Audit", type="primary", disabled=not files):
     eng = engine()
     all_outcomes = []
     notes: list[str] = []
+    refusals: list[str] = []
     for up in files or []:
         data = up.getvalue()
         if len(data) > limits.max_upload_bytes:
@@ -51,6 +53,10 @@ if st.button("Audit", type="primary", disabled=not files):
                      f"{limits.max_upload_bytes / 2**20:.0f} MB; nothing from it was read.")
             continue
         kind = fmt if fmt != "auto" else guess_format(up.name, data[:4096])
+        refused = binary_reason(data[:SAMPLE_BYTES], line_based=kind == "jsonl")
+        if refused:
+            refusals.append(binary_message(up.name, refused))
+            continue
         # verl / TRL rollout dumps become records as in `cli.py audit` (the chosen domain for rows
         # that do not name one); records and chat completions pass unchanged.
         # Rows of step-labelled datasets (a 'steps' list) get the chosen domain, else the task
@@ -92,6 +98,12 @@ if st.button("Audit", type="primary", disabled=not files):
     ]
     st.session_state["last_upload_new"] = sum(o.new for o in all_outcomes)
     st.session_state["last_upload_notes"] = notes
+    st.session_state["last_upload_refused"] = refusals
+
+for refusal in st.session_state.get("last_upload_refused") or []:
+    st.error(refusal)
+for note in st.session_state.get("last_upload_notes") or []:
+    st.warning(note)
 
 pks = st.session_state.get("last_upload_pks")
 if pks:
@@ -101,8 +113,6 @@ if pks:
     rows = verdict_rows(eng, pks=ordered)
     s = summary(rows)
     st.subheader("Summary")
-    for note in st.session_state.get("last_upload_notes") or []:
-        st.warning(note)
     m = st.columns(5)
     m[0].metric("Records", f"{s['records']:,}")
     m[1].metric("New", f"{st.session_state.get('last_upload_new', 0):,}")
@@ -131,6 +141,7 @@ if pks:
                           on_select="rerun", selection_mode="single-row", key="upload_table")
     if picked and picked.selection and picked.selection.rows:
         go_to("explorer", trace=table.iloc[picked.selection.rows[0]]["share_id"])
+    st.page_link("app_pages/stored.py", label="Remove an upload, or some of its records", icon=":material/delete:")
     with_comments = st.checkbox("Include reviewer comments in reports", value=True)
     comments = comments_for(eng, ordered) if with_comments else None
     d1, d2, d3 = st.columns(3)
