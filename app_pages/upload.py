@@ -37,7 +37,7 @@ files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", 
 c1, c2 = st.columns(2)
 DOMAINS = [spec.name for spec in list_domains()]
 domain = c1.selectbox("Domain for records that do not name one (and for text files)", DOMAINS,
-                      index=DOMAINS.index("freeform"))
+                      index=DOMAINS.index("freeform") if "freeform" in DOMAINS else 0)
 fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text"],
                    help="auto: by file extension, else by content")
 
