@@ -13,6 +13,7 @@ from core.limits import current_limits
 from core.verdicts import TRACE_LABELS, trace_label
 from core.report import summary, to_csv, to_html, to_json
 from db.queries import comments_for, verdict_rows
+from app_pages import _upload_journal as journal
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from pipeline import audit_units
@@ -32,6 +33,16 @@ st.caption("JSONL (one record per line), a JSON record or array, a plain-text tr
            f"responses, or verl / TRL rollout dumps. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
            f"{limits.max_records_per_upload:,} records per upload.")
 
+interrupted = journal.interrupted_report(st.session_state)
+if interrupted:
+    st.warning("**Your last upload stopped before its end** (the page was left or reloaded while it ran):\n"
+               + "\n".join(f"* {line}" for line in interrupted)
+               + "\n\nUpload the unfinished files again to complete them: records already stored are not "
+               "stored twice, and any stored without a verdict get one.", icon=":material/warning:")
+    if st.button("Dismiss", key="dismiss_interrupted"):
+        journal.dismiss(st.session_state)
+        st.rerun()
+
 files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log"],
                          accept_multiple_files=True)
 c1, c2 = st.columns(2)
@@ -46,16 +57,19 @@ if st.button("Audit", type="primary", disabled=not files):
     all_outcomes = []
     notes: list[str] = []
     refusals: list[str] = []
-    for up in files or []:
+    journal.start(st.session_state, [up.name for up in files or []])
+    for n_file, up in enumerate(files or []):
         data = up.getvalue()
         if len(data) > limits.max_upload_bytes:
             st.error(f"{up.name}: {len(data) / 2**20:.1f} MB is over the upload limit of "
                      f"{limits.max_upload_bytes / 2**20:.0f} MB; nothing from it was read.")
+            journal.file_done(st.session_state, n_file, refused=True)
             continue
         kind = fmt if fmt != "auto" else guess_format(up.name, data[:4096])
         refused = binary_reason(data[:SAMPLE_BYTES], line_based=kind == "jsonl")
         if refused:
             refusals.append(binary_message(up.name, refused))
+            journal.file_done(st.session_state, n_file, refused=True)
             continue
         # verl / TRL rollout dumps become records as in `cli.py audit` (the chosen domain for rows
         # that do not name one); records and chat completions pass unchanged.
@@ -85,10 +99,12 @@ if st.button("Audit", type="primary", disabled=not files):
                            "(STEPSCOPE_MAX_RECORDS); the rest of the file was not read.")
                 break
             outcomes.append(outcome)
+            journal.progress(st.session_state, n_file, len(outcomes), outcome.unit_line)
             if outcome.error is None:
                 unknown.add(outcome.verdict.get("domain"))
         notes.extend(unknown.notes(up.name))
         bar.progress(1.0, text=f"{up.name}: {len(outcomes):,} records audited")
+        journal.file_done(st.session_state, n_file)
         all_outcomes.extend(outcomes)
     st.session_state["last_upload_pks"] = [o.record_pk for o in all_outcomes]
     st.session_state["last_upload_errors"] = [
@@ -99,6 +115,7 @@ if st.button("Audit", type="primary", disabled=not files):
     st.session_state["last_upload_new"] = sum(o.new for o in all_outcomes)
     st.session_state["last_upload_notes"] = notes
     st.session_state["last_upload_refused"] = refusals
+    journal.finish(st.session_state)
 
 for refusal in st.session_state.get("last_upload_refused") or []:
     st.error(refusal)
