@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._access import can_write, is_owner, is_shared, owner_token, review_view, sign_in, sign_out
+from app_pages._access import (can_write, current_review_notice, is_owner, is_shared, owner_token, review_view,
+                               sign_in, sign_out)
 
 st.set_page_config(page_title="Stepscope", page_icon=":mag:", layout="wide")
 
@@ -80,7 +81,9 @@ if review_view():
     why = "This is a review link: it opens its one trace, read-only. Other pages are not part of it."
     pages = [st.Page(_review_landing, title="Review", url_path="review", default=True), _open("explorer")]
     pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus", "lengths", "problems", "stored")]
-    st.navigation(pages, position="hidden").run()
+    nav = st.navigation(pages, position="hidden")
+    st.info(current_review_notice(), icon=":material/rate_review:")
+    nav.run()
 else:
     if can_write():
         pages = [_open("home", default=True), _open("upload"), _open("capture"), _open("corpus"), _open("lengths"),
