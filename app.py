@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._access import can_write, is_owner, is_shared, owner_token, review_view, sign_in, sign_out
+from app_pages._access import (can_write, current_review_notice, is_owner, is_shared, owner_token, review_view,
+                               sign_in, sign_out)
 
 st.set_page_config(page_title="Stepscope", page_icon=":mag:", layout="wide")
 
@@ -27,6 +28,7 @@ PAGES = {  # url path: (script, title, icon)
     "lengths": ("app_pages/lengths.py", "Length generalisation", ":material/show_chart:"),
     "explorer": ("app_pages/explorer.py", "Explorer", ":material/account_tree:"),
     "problems": ("app_pages/problems.py", "Problems", ":material/compare:"),
+    "stored": ("app_pages/stored.py", "Stored uploads", ":material/delete:"),
 }
 
 
@@ -78,17 +80,19 @@ def _sign_in_box() -> None:
 if review_view():
     why = "This is a review link: it opens its one trace, read-only. Other pages are not part of it."
     pages = [st.Page(_review_landing, title="Review", url_path="review", default=True), _open("explorer")]
-    pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus", "lengths", "problems")]
-    st.navigation(pages, position="hidden").run()
+    pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus", "lengths", "problems", "stored")]
+    nav = st.navigation(pages, position="hidden")
+    st.info(current_review_notice(), icon=":material/rate_review:")
+    nav.run()
 else:
     if can_write():
         pages = [_open("home", default=True), _open("upload"), _open("capture"), _open("corpus"), _open("lengths"),
-                 _open("problems"), _open("explorer")]
+                 _open("problems"), _open("explorer"), _open("stored")]
     else:
-        why = ("This server is shared and read-only for you: uploading and live capture need the owner's "
-               "sign-in (sidebar).")
+        why = ("This server is shared and read-only for you: uploading, live capture and deleting need the "
+               "owner's sign-in (sidebar).")
         pages = [_open("home", default=True), _open("corpus"), _open("lengths"), _open("problems"), _open("explorer")]
-        hidden = [_closed("upload", why), _closed("capture", why)]
+        hidden = [_closed("upload", why), _closed("capture", why), _closed("stored", why)]
     _sign_in_box()
     if can_write():
         st.navigation(pages).run()

@@ -19,6 +19,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Iterator
 
+from core.binary import SAMPLE_BYTES, binary_message, binary_reason
 from core.intake import Converter, InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit
 from core.verdict_files import VerdictWriter, tally
 
@@ -38,12 +39,26 @@ def _rollouts(args: argparse.Namespace) -> Converter:
     return StepRowsConverter(args.domain, RolloutConverter(args.rollout_layout, args.domain))
 
 
-def _units(stream: IO[bytes], name: str, input_format: str, domain: str | None,
+def _head(stream: IO[bytes], n: int) -> bytes:
+    return stream.peek(n)[:n] if hasattr(stream, "peek") else b""
+
+
+def _input_format(stream: IO[bytes], name: str, input_format: str) -> str:
+    if input_format != "auto":
+        return input_format
+    return guess_format(name if name != "<stdin>" else "", _head(stream, 4096))
+
+
+def _refused(stream: IO[bytes], name: str, fmt: str) -> str | None:
+    """The message for an input that is binary data, read as records it would be junk."""
+    if fmt == "parquet":
+        return None
+    reason = binary_reason(_head(stream, SAMPLE_BYTES), line_based=fmt == "jsonl")
+    return binary_message(name, reason) if reason else None
+
+
+def _units(stream: IO[bytes], name: str, fmt: str, domain: str | None,
            convert: Converter | None = None) -> Iterator[InputUnit]:
-    fmt = input_format
-    if fmt == "auto":
-        head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
-        fmt = guess_format(name if name != "<stdin>" else "", head)
     if fmt == "jsonl":
         return iter_jsonl(stream, default_domain=domain, convert=convert)
     if fmt == "parquet":
@@ -104,6 +119,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _audit_on_ray(args)
     from db.engine import make_engine
     from pipeline import audit_units
+    from validators.domain_names import UnknownDomains
 
     started = time.perf_counter()
     try:
@@ -120,12 +136,20 @@ def cmd_audit(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
             return 2
+        fmt = _input_format(stream, name, args.input_format)
+        refused = _refused(stream, name, fmt)
+        if refused:
+            print(f"error: {refused}", file=sys.stderr)
+            return 2
         writer = VerdictWriter(args.out)
+        unknown = UnknownDomains()
         try:
-            units = _units(stream, name, args.input_format, args.domain, _rollouts(args))
+            units = _units(stream, name, fmt, args.domain, _rollouts(args))
             for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
                                        on_progress=progress):
                 v = outcome.verdict
+                if outcome.error is None:
+                    unknown.add(v.get("domain"))
                 writer.add(name, outcome.unit_line, v, outcome.error is not None)
                 tally(counts, gaps, unreadable=outcome.error is not None, parse_ok=v["parse"]["ok"],
                       answer_correct=v["answer_correct"], trace_valid=v["trace_valid"],
@@ -135,6 +159,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
             raise
         writer.close()
     progress.finish()
+    for note in unknown.notes(name):
+        print(f"warning: {note}", file=sys.stderr)
     sys.stderr.write(_summary(counts, gaps, time.perf_counter() - started))
     return 0
 
@@ -396,6 +422,41 @@ def cmd_labels_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_delete(args: argparse.Namespace) -> int:
+    """Remove what one source (an uploaded file, an audited input path) stored: whoever can
+    open the database owns it, so the only guard is the confirmation."""
+    from db.engine import database_url, make_engine
+    from db.sources import delete_source, list_sources
+
+    try:
+        engine = make_engine(database_url(args.db))
+    except Exception as exc:  # noqa: BLE001 - a clear message instead of a traceback
+        print(f"error: cannot open database: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    sources = {s.source: s for s in list_sources(engine)}
+    if args.list or args.source is None:
+        rows = [{"source": s.source or "(none)", "records": s.records, "unreadable": s.malformed,
+                 "last stored": str(s.last)[:19]} for s in sources.values()]
+        sys.stdout.write(_render(rows, "table") if rows else "no records stored\n")
+        return 0 if args.list else 2
+    found = sources.get(args.source)
+    if found is None:
+        print(f"cli.py delete: no records from source {args.source!r}; `cli.py delete --list` shows the "
+              "sources (an input's path as it was given to cli.py audit, an upload's file name)", file=sys.stderr)
+        return 2
+    what = f"{found.records:,} record(s) from source {args.source!r} with their steps, verdicts and comments"
+    if not args.yes:
+        if not sys.stdin.isatty():
+            print(f"cli.py delete: this deletes {what}; pass --yes to confirm", file=sys.stderr)
+            return 2
+        if input(f"Delete {what}? [y/N] ").strip().lower() not in ("y", "yes"):
+            print("nothing deleted", file=sys.stderr)
+            return 1
+    n = delete_source(engine, args.source)
+    print(f"deleted {n:,} record(s) from source {args.source!r}", file=sys.stderr)
+    return 0
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
     from capture.headless import main as capture_main
 
@@ -495,6 +556,13 @@ def build_parser() -> argparse.ArgumentParser:
     limport.add_argument("file", help="judgments JSONL")
     limport.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     limport.set_defaults(func=cmd_labels_import)
+    delete = sub.add_parser("delete", help="delete every record one source stored (an uploaded file's name, an "
+                            "input path given to cli.py audit), with its steps, verdicts and comments")
+    delete.add_argument("--source", help="the source to delete, exactly as `--list` shows it")
+    delete.add_argument("--list", action="store_true", help="list the sources with their record counts")
+    delete.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    delete.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
+    delete.set_defaults(func=cmd_delete)
     capture = sub.add_parser("capture", help="run a model on a record's problem (live, through litellm), "
                              "store and audit the answer; --rounds N runs the LLM-Modulo loop")
     _capture_arguments(capture)

@@ -9,7 +9,8 @@
 * Reviewers may comment, under a name, when the owner allows it (`STEPSCOPE_REVIEW_COMMENTS=1`).
 * `STEPSCOPE_READ_ONLY=1` writes nothing at all, not even the owner's comments.
 * `?mode=review` only chooses the view (the linked trace alone); it grants nothing, and a link
-  without it grants nothing either.
+  without it grants nothing either. The review view says exactly that (`review_notice`): on a
+  private server the same address without it, in a new tab, is the owner's.
 """
 
 from __future__ import annotations
@@ -102,3 +103,21 @@ def review_view() -> bool:
     if st.query_params.get("mode") == "review":
         st.session_state["_review"] = True
     return bool(st.session_state.get("_review")) or (server_read_only() and not is_owner())
+
+
+def review_notice(shared: bool, comments: bool) -> str:
+    """What a review link grants, said exactly, for the banner of the review view. On a private
+    server (listening on this machine only) whoever reaches it owns it: the review view is
+    read-only in this tab, but the same address without `mode=review`, in a new tab, has every
+    right. Only a shared deployment makes the link binding."""
+    said = ("**Review**: this link opens one trace, read-only"
+            + (" (you may comment, under your name)." if comments else "."))
+    if shared:
+        return said + " Other pages, uploading and deleting are not part of it."
+    return (said + " This server is private (it listens on this machine only), so whoever can open it owns it: "
+            "the same address without `mode=review`, in a new tab, may upload and delete. To give someone a "
+            "link that grants only this, run a shared server (`STEPSCOPE_SHARED=1` with `STEPSCOPE_OWNER_TOKEN`).")
+
+
+def current_review_notice() -> str:
+    return review_notice(is_shared(), reviewer_comments())

@@ -18,7 +18,8 @@ from capture.modulo import run_capture
 from capture.prompts import PromptError, problem_of, render, templates_for
 from capture.store import problem_domains, store_capture, stored_problems
 from core.intake import object_to_record
-from core.record import KNOWN_DOMAINS, RecordError, TraceRecord
+from core.record import RecordError, TraceRecord
+from validators.registry import list_domains
 from validators.generated import generated_records, generator_domains
 from app_pages._access import can_write
 from app_pages._common import engine
@@ -113,8 +114,9 @@ elif mode == "A stored problem":
 else:
     pasted = st.text_area("Record (JSON): its problem is used, its trace and answer are ignored", key="cap_pasted",
                           height=160, placeholder='{"domain": "hanoi", "problem": {"disks": 3}}')
-    default_domain = st.selectbox("Domain, when the record names none", KNOWN_DOMAINS,
-                                  index=KNOWN_DOMAINS.index("freeform"), key="cap_paste_domain")
+    names = [spec.name for spec in list_domains()]
+    default_domain = st.selectbox("Domain, when the record names none", names,
+                                  index=names.index("freeform") if "freeform" in names else 0, key="cap_paste_domain")
     if pasted.strip():
         try:
             source = _pasted_record(pasted, default_domain)
@@ -160,63 +162,63 @@ if key is not None:
                + ("" if key.value or not api_base.strip() else "; a local server usually needs none"))
 missing_key = (key is not None and not key.value and not api_base.strip()
                and provider_of(model) not in KEYLESS_PROVIDERS)
+
+# What keeps Run off, known before anything is sent: the button says so instead of failing on click.
+blockers = settings_problems(model, api_base.strip() or None, rounds, timeout)
+if source is None:
+    blockers.insert(0, "Choose a stored problem or paste a record first.")
+if prompt_error:
+    blockers.append(prompt_error)
 if missing_key:
-    st.warning(f"No API key for {provider_of(model)}: set {' or '.join(key_variables(model))} in the environment "
-               "or in .streamlit/secrets.toml, or give the API base of a local server. Run stays off until then.")
+    blockers.append(f"No API key for {provider_of(model)}: set {' or '.join(key_variables(model))} in the "
+                    "environment or in .streamlit/secrets.toml, or give the API base of a local server.")
+clicked = st.button("Run", type="primary", key="cap_run", disabled=bool(blockers),
+                    help=blockers[0] if blockers else None)
+if blockers:
+    st.info("Run is off until this is fixed:\n" + "\n".join(f"* {text}" for text in blockers))
+if clicked and not blockers and source is not None and key is not None:
+    settings = ModelSettings(model=model.strip(), api_base=api_base.strip() or None, timeout=timeout,
+                             max_tokens=max_tokens or None,
+                             reasoning_effort=None if effort == "provider default" else effort,
+                             api_key=key.value)
+    hidden = secret_values([key.value], secrets)
+    live: dict[str, Any] = {}
 
-if st.button("Run", type="primary", key="cap_run"):
-    problems = settings_problems(model, api_base.strip() or None, rounds, timeout)
-    if source is None:
-        problems.insert(0, "Choose a stored problem or paste a record first.")
-    if prompt_error:
-        problems.append(prompt_error)
-    if missing_key:
-        problems.append(f"No API key for {provider_of(model)}: nothing was sent.")
-    for text in problems:
-        st.error(text)
-    if not problems and source is not None and key is not None:
-        settings = ModelSettings(model=model.strip(), api_base=api_base.strip() or None, timeout=timeout,
-                                 max_tokens=max_tokens or None,
-                                 reasoning_effort=None if effort == "provider default" else effort,
-                                 api_key=key.value)
-        hidden = secret_values([key.value], secrets)
-        live: dict[str, Any] = {}
-
-        def show(kind: str, round_no: int, data: Any) -> None:
-            if kind == "round_start":
-                box = st.container(border=True)
-                box.markdown(f"**Round {round_no}**")
-                with box.expander("Prompt sent"):
-                    st.code(data, language=None, wrap_lines=True)
-                box.caption("Thinking")
-                live.update(box=box, thinking="", answer="", shown=0.0,
-                            thinking_slot=box.empty(), answer_label=box.empty(), answer_slot=box.empty())
-                live["thinking_slot"].caption("waiting for the model ...")
-            elif kind in ("thinking", "answer"):
-                live[kind] += data
-                if time.monotonic() - live["shown"] >= REFRESH_S:
-                    _refresh(live)
-            elif kind == "round_end":
+    def show(kind: str, round_no: int, data: Any) -> None:
+        if kind == "round_start":
+            box = st.container(border=True)
+            box.markdown(f"**Round {round_no}**")
+            with box.expander("Prompt sent"):
+                st.code(data, language=None, wrap_lines=True)
+            box.caption("Thinking")
+            live.update(box=box, thinking="", answer="", shown=0.0,
+                        thinking_slot=box.empty(), answer_label=box.empty(), answer_slot=box.empty())
+            live["thinking_slot"].caption("waiting for the model ...")
+        elif kind in ("thinking", "answer"):
+            live[kind] += data
+            if time.monotonic() - live["shown"] >= REFRESH_S:
                 _refresh(live)
-                if not (live["thinking"] or live["answer"]):
-                    live["thinking_slot"].caption("nothing arrived in this round")
-                _round_verdict(live["box"], data)
+        elif kind == "round_end":
+            _refresh(live)
+            if not (live["thinking"] or live["answer"]):
+                live["thinking_slot"].caption("nothing arrived in this round")
+            _round_verdict(live["box"], data)
 
-        with st.spinner("Capturing ..."):
-            result = run_capture(source, settings, rounds=rounds, template=template_name, on_event=show,
-                                 secrets=hidden)
-        if result.error is not None:
-            (st.warning if result.captured_anything else st.error)(result.error.message)
-        if result.captured_anything:
-            try:
-                verdict, share_id = store_capture(eng, result.record, source=f"capture:{settings.model}"[:512])
-                st.session_state["cap_last"] = {"verdict": verdict, "share_id": share_id, "id": result.record["id"],
-                                                "stop": result.stop_reason, "rounds": len(result.rounds),
-                                                "incomplete": result.incomplete}
-            except Exception as exc:  # noqa: BLE001 - shown, not raised; the capture text is on screen
-                st.error(f"Storing the capture failed: {scrub(f'{type(exc).__name__}: {exc}', hidden)}")
-        else:
-            st.session_state.pop("cap_last", None)
+    with st.spinner("Capturing ..."):
+        result = run_capture(source, settings, rounds=rounds, template=template_name, on_event=show,
+                             secrets=hidden)
+    if result.error is not None:
+        (st.warning if result.captured_anything else st.error)(result.error.message)
+    if result.captured_anything:
+        try:
+            verdict, share_id = store_capture(eng, result.record, source=f"capture:{settings.model}"[:512])
+            st.session_state["cap_last"] = {"verdict": verdict, "share_id": share_id, "id": result.record["id"],
+                                            "stop": result.stop_reason, "rounds": len(result.rounds),
+                                            "incomplete": result.incomplete}
+        except Exception as exc:  # noqa: BLE001 - shown, not raised; the capture text is on screen
+            st.error(f"Storing the capture failed: {scrub(f'{type(exc).__name__}: {exc}', hidden)}")
+    else:
+        st.session_state.pop("cap_last", None)
 
 
 last = st.session_state.get("cap_last")

@@ -7,18 +7,21 @@ import io
 import pandas as pd
 import streamlit as st
 
+from core.binary import SAMPLE_BYTES, binary_message, binary_reason
 from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
 from core.limits import current_limits
 from core.outside_labels import read_judgments
-from core.record import KNOWN_DOMAINS
 from core.verdicts import TRACE_LABELS, trace_label
 from core.report import summary, to_csv, to_html, to_json
 from db.outside import import_judgments
 from db.queries import comments_for, verdict_rows
+from app_pages import _upload_journal as journal
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from pipeline import audit_units
 from rewards.rollouts import RolloutConverter
+from validators.domain_names import UnknownDomains
+from validators.registry import list_domains
 from validators.step_rows import StepRowsConverter
 
 st.title("Upload & audit")
@@ -32,24 +35,44 @@ st.caption("JSONL (one record per line), a JSON record or array, a plain-text tr
            f"responses, or verl / TRL rollout dumps. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
            f"{limits.max_records_per_upload:,} records per upload.")
 
+interrupted = journal.interrupted_report(st.session_state)
+if interrupted:
+    st.warning("**Your last upload stopped before its end** (the page was left or reloaded while it ran):\n"
+               + "\n".join(f"* {line}" for line in interrupted)
+               + "\n\nUpload the unfinished files again to complete them: records already stored are not "
+               "stored twice, and any stored without a verdict get one.", icon=":material/warning:")
+    if st.button("Dismiss", key="dismiss_interrupted"):
+        journal.dismiss(st.session_state)
+        st.rerun()
+
 files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log"],
                          accept_multiple_files=True)
 c1, c2 = st.columns(2)
-domain = c1.selectbox("Domain for records that do not name one (and for text files)", KNOWN_DOMAINS,
-                      index=KNOWN_DOMAINS.index("freeform"))
+DOMAINS = [spec.name for spec in list_domains()]
+domain = c1.selectbox("Domain for records that do not name one (and for text files)", DOMAINS,
+                      index=DOMAINS.index("freeform") if "freeform" in DOMAINS else 0)
 fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text"],
                    help="auto: by file extension, else by content")
 
 if st.button("Audit", type="primary", disabled=not files):
     eng = engine()
     all_outcomes = []
-    for up in files or []:
+    notes: list[str] = []
+    refusals: list[str] = []
+    journal.start(st.session_state, [up.name for up in files or []])
+    for n_file, up in enumerate(files or []):
         data = up.getvalue()
         if len(data) > limits.max_upload_bytes:
             st.error(f"{up.name}: {len(data) / 2**20:.1f} MB is over the upload limit of "
                      f"{limits.max_upload_bytes / 2**20:.0f} MB; nothing from it was read.")
+            journal.file_done(st.session_state, n_file, refused=True)
             continue
         kind = fmt if fmt != "auto" else guess_format(up.name, data[:4096])
+        refused = binary_reason(data[:SAMPLE_BYTES], line_based=kind == "jsonl")
+        if refused:
+            refusals.append(binary_message(up.name, refused))
+            journal.file_done(st.session_state, n_file, refused=True)
+            continue
         # verl / TRL rollout dumps become records as in `cli.py audit` (the chosen domain for rows
         # that do not name one); records and chat completions pass unchanged.
         # Rows of step-labelled datasets (a 'steps' list) get the chosen domain, else the task
@@ -71,13 +94,19 @@ if st.button("Audit", type="primary", disabled=not files):
             _bar.progress(min(1.0, done / _est), text=f"{_name}: {done:,} records audited")
 
         outcomes = []
+        unknown = UnknownDomains()
         for i, outcome in enumerate(audit_units(units, eng, source=up.name, on_progress=progress)):
             if i >= limits.max_records_per_upload:
                 st.warning(f"{up.name}: stopped after {limits.max_records_per_upload:,} records "
                            "(STEPSCOPE_MAX_RECORDS); the rest of the file was not read.")
                 break
             outcomes.append(outcome)
+            journal.progress(st.session_state, n_file, len(outcomes), outcome.unit_line)
+            if outcome.error is None:
+                unknown.add(outcome.verdict.get("domain"))
+        notes.extend(unknown.notes(up.name))
         bar.progress(1.0, text=f"{up.name}: {len(outcomes):,} records audited")
+        journal.file_done(st.session_state, n_file)
         all_outcomes.extend(outcomes)
     st.session_state["last_upload_pks"] = [o.record_pk for o in all_outcomes]
     st.session_state["last_upload_errors"] = [
@@ -86,6 +115,14 @@ if st.button("Audit", type="primary", disabled=not files):
         for o in all_outcomes if o.error or not o.verdict["parse"]["ok"]
     ]
     st.session_state["last_upload_new"] = sum(o.new for o in all_outcomes)
+    st.session_state["last_upload_notes"] = notes
+    st.session_state["last_upload_refused"] = refusals
+    journal.finish(st.session_state)
+
+for refusal in st.session_state.get("last_upload_refused") or []:
+    st.error(refusal)
+for note in st.session_state.get("last_upload_notes") or []:
+    st.warning(note)
 
 pks = st.session_state.get("last_upload_pks")
 if pks:
@@ -123,6 +160,7 @@ if pks:
                           on_select="rerun", selection_mode="single-row", key="upload_table")
     if picked and picked.selection and picked.selection.rows:
         go_to("explorer", trace=table.iloc[picked.selection.rows[0]]["share_id"])
+    st.page_link("app_pages/stored.py", label="Remove an upload, or some of its records", icon=":material/delete:")
     with_comments = st.checkbox("Include reviewer comments in reports", value=True)
     comments = comments_for(eng, ordered) if with_comments else None
     d1, d2, d3 = st.columns(3)

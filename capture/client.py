@@ -230,6 +230,35 @@ def _status(exc: BaseException) -> int | None:
         return None
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    """The exception and every one it wraps (litellm's `original_exception`, causes, contexts):
+    litellm wraps the OpenAI client's "Connection error." as an HTTP 500, and only the socket
+    error underneath says the connection was refused."""
+    out: list[BaseException] = []
+    stack: list[BaseException | None] = [exc]
+    while stack and len(out) < 20:
+        cur = stack.pop()
+        if cur is None or any(cur is seen for seen in out):
+            continue
+        out.append(cur)
+        stack += [cur.__context__, cur.__cause__, getattr(cur, "original_exception", None)]
+    return out
+
+
+def _unreachable(exc: BaseException, detail: str) -> str | None:
+    """Why the request never reached a server, when that is what happened."""
+    found = _UNREACHABLE.search(detail)
+    if found:
+        return found.group(0)
+    for inner in _chain(exc):
+        if isinstance(inner, ConnectionRefusedError):
+            return "Connection refused"
+        found = _UNREACHABLE.search(str(inner))
+        if found:
+            return found.group(0)
+    return None
+
+
 def classify_error(exc: BaseException, settings: ModelSettings, secrets: Iterable[str] = (),
                    received: int = 0) -> CaptureError:
     """A litellm/OpenAI/httpx exception -> a stable kind and a scrubbed sentence."""
@@ -237,6 +266,7 @@ def classify_error(exc: BaseException, settings: ModelSettings, secrets: Iterabl
     name = type(root).__name__
     status = _status(root) if _status(root) is not None else _status(exc)
     detail = scrub(" ".join(str(root).split()), secrets)[:600]
+    unreachable = None if received else _unreachable(exc, detail)
     where = redact_url(settings.api_base) or provider_of(settings.model)
     variables = " or ".join(key_variables(settings.model)[1:] + key_variables(settings.model)[:1])
     if received and name in ("APIConnectionError", "RemoteProtocolError", "ReadError", "MidStreamFallbackError",
@@ -246,10 +276,10 @@ def classify_error(exc: BaseException, settings: ModelSettings, secrets: Iterabl
     elif name in ("Timeout", "APITimeoutError", "ReadTimeout", "ConnectTimeout", "TimeoutException") or status == 408:
         kind, text = "timeout", (f"no response from {where} within {settings.timeout:g} s"
                                  + ("; what arrived is kept and marked incomplete" if received else ""))
-    elif not received and _UNREACHABLE.search(detail):
+    elif unreachable:
         # litellm reports a DNS failure or a refused connection as an HTTP 500 "server error";
         # it is not one: the request never reached a server.
-        kind, text, status = "connection", f"could not reach {where} ({_UNREACHABLE.search(detail).group(0)})", None
+        kind, text, status = "connection", f"could not reach {where} ({unreachable})", None
     elif status in (401, 403) or name in ("AuthenticationError", "PermissionDeniedError"):
         kind, text = "auth", (f"{where} rejected the API key (HTTP {status or 401}); set {variables} in the "
                               "environment or in Streamlit secrets")

@@ -228,6 +228,20 @@ def test_a_timeout_is_reported(capsys, toy_record, tmp_path):
     assert code == 1 and "no response from" in err and "within 1 s" in err
 
 
+def test_a_refused_connection_is_reported_as_such_not_as_http_500(capsys, toy_record, tmp_path):
+    """litellm wraps the OpenAI client's "Connection error." as an HTTP 500; nothing answered at all."""
+    db_url = f"sqlite:///{tmp_path / 'cap.db'}"
+    with FakeLLMServer() as server:
+        api_base = server.api_base
+    # The server is closed: its port now refuses connections.
+    code = cli.main(["capture", str(toy_record), "--model", "openai/fake-r1", "--api-base", api_base,
+                     "--db", db_url, "--timeout", "10"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"could not reach {api_base} (Connection refused)" in err
+    assert "HTTP 500" not in err.split("Provider said")[0] and "failed with HTTP" not in err
+
+
 def test_bad_inputs_fail_before_any_call(capsys, tmp_path):
     db_url = f"sqlite:///{tmp_path / 'cap.db'}"
     two = tmp_path / "two.jsonl"

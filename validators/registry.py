@@ -60,11 +60,15 @@ def replay_record(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     """Replay with the record's domain; no domain or a crash gives an undecided verdict."""
     spec = get_domain(record.domain)
     if spec is None:
+        from validators.domain_names import nearest_domain  # it reads this registry
+
+        hint = nearest_domain(record.domain)
         return Replay(
             answer_correct=None,
             answer_error=AnswerError(
                 kind="undecided",
-                message=f"no validator for domain {record.domain!r} yet; the trace is stored and viewable",
+                message=f"no validator for domain {record.domain!r} yet; the trace is stored and viewable"
+                        + (f"; did you mean {hint!r}?" if hint else ""),
             ),
         )
     try:
