@@ -19,7 +19,7 @@ from core.verdicts import trace_label
 from app_pages._text import md_escape
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.store import DEMO_SOURCE, add_comment, delete_record
-from app_pages._access import can_comment, can_write, is_owner, review_view
+from app_pages._access import can_comment, can_write, is_owner, is_shared, review_view
 from app_pages._common import engine, go_to
 from app_pages._judgments import render_step as render_step_judgments, render_trace_summary
 from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
@@ -149,7 +149,9 @@ def _link_section(step_idx: int | None) -> None:
     query = f"?trace={share_id}" + (f"&step={step_idx}" if step_idx is not None else "")
     st.markdown("**Link to this view**")
     st.code(base + query, language=None)
-    st.markdown("**Review link** (opens this trace alone, read-only)")
+    st.markdown("**Review link** (opens this trace alone, read-only"
+                + (")" if is_shared() else " in that tab; on this private server the address without "
+                   "`mode=review` still grants everything)"))
     st.code(base + query + "&mode=review", language=None)
 
 
