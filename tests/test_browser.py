@@ -129,7 +129,7 @@ def test_upload_link_invalid_step_comment_and_reload(server, browser):
     upload = server["tmp"] / "mixed.jsonl"
     upload.write_text(json.dumps(HOSTILE) + "\n{not json\n" + json.dumps(maze) + "\n")
     page.goto(f"{server['base']}/upload")
-    page.locator('input[type="file"]').set_input_files(str(upload))
+    page.locator('input[type="file"]').first.set_input_files(str(upload))
     page.get_by_role("button", name="Audit").click()
     page.get_by_text("Summary").wait_for(timeout=30_000)
     page.get_by_text("Problems in 1 input(s)").wait_for()
@@ -193,13 +193,13 @@ def test_hostile_text_never_runs_script_on_any_page(server, browser):
     # The payload is visible as text, so it was shown, not dropped.
     page.goto(f"{server['base']}/explorer?trace={share}&step=0")
     page.get_by_text("Step one <img src=x", exact=False).first.wait_for(timeout=30_000)
-    box = page.get_by_placeholder("search words in this trace's steps")
+    box = page.get_by_placeholder("search this trace's steps for a phrase")
     box.fill('"><img src=x onerror=top.__xss=1>')
     box.press("Enter")
     time.sleep(2.0)
     assert _xss_fired(page) == []
     page.goto(f"{server['base']}/corpus")
-    page.locator("[data-testid='stSidebar']").get_by_label("Text in any step").fill("<script>top.__xss=1</script>")
+    page.locator("[data-testid='stSidebar']").get_by_role("textbox", name="Text in any step, or a record id").fill("<script>top.__xss=1</script>")
     page.keyboard.press("Enter")
     time.sleep(2.0)
     assert _xss_fired(page) == []

@@ -277,7 +277,7 @@ def test_the_reading_of_a_step_shows_its_claims_rule_rows_and_what_was_left_unju
     upload = v2_server["tmp"] / "reading.jsonl"
     upload.write_text(json.dumps(reading_record()) + "\n")
     page.goto(f"{v2_server['base']}/upload")
-    page.locator('input[type="file"]').set_input_files(str(upload))
+    page.locator('input[type="file"]').first.set_input_files(str(upload))
     page.get_by_role("button", name="Audit").click()
     page.get_by_text("Summary").wait_for(timeout=60_000)
 

@@ -107,7 +107,7 @@ def test_a_reviewer_cannot_write_by_any_url_and_the_owner_can_after_signing_in(s
     owner.get_by_role("button", name="Sign in").click()
     owner.get_by_text("Signed in: you may upload").wait_for(timeout=15_000, state="attached")
     owner.get_by_role("link", name="Upload & audit").click()
-    owner.locator('input[type="file"]').wait_for(timeout=30_000, state="attached")
+    owner.locator('input[type="file"]').first.wait_for(timeout=30_000, state="attached")
     owner.get_by_role("link", name="Explorer").click()
     _settle(owner, 1.0)
 
