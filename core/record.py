@@ -8,12 +8,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-KNOWN_DOMAINS = (
-    "maze", "sokoban", "blocksworld", "mystery_blocksworld", "logistics", "pddl",
-    "countdown", "hanoi", "checker_jumping", "river_crossing", "freeform",
-    "dyck_languages", "tracking_shuffled_objects",
-)
-
 
 class RecordError(ValueError):
     """A JSON value that cannot be read as a trace record; the message is shown to users."""

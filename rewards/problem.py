@@ -13,17 +13,27 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from core.record import KNOWN_DOMAINS
+from functools import lru_cache
+
+from validators.registry import list_domains
 
 PLANNING = ("blocksworld", "mystery_blocksworld", "logistics", "pddl")
 # Names that data sources use for a domain, longest first so "mystery_blocksworld" is not
 # read as "blocksworld". Matched as substrings, as verl's own dispatch does ("countdown" in
 # data_source, verl/utils/reward_score/__init__.py).
-_ALIASES: tuple[tuple[str, str], ...] = tuple(sorted(
-    [(d, d) for d in KNOWN_DOMAINS]
-    + [("mystery", "mystery_blocksworld"), ("blocks_world", "blocksworld"),
-       ("arithmetic", "freeform"), ("gsm8k", "freeform"), ("tower_of_hanoi", "hanoi")],
-    key=lambda pair: -len(pair[0])))
+_OTHER_NAMES = (("mystery", "mystery_blocksworld"), ("blocks_world", "blocksworld"),
+                ("arithmetic", "freeform"), ("gsm8k", "freeform"), ("tower_of_hanoi", "hanoi"))
+
+
+@lru_cache(maxsize=1)
+def known_domains() -> tuple[str, ...]:
+    """The registered domains (validators/registry.py: the one list of domains)."""
+    return tuple(sorted(spec.name for spec in list_domains()))
+
+
+@lru_cache(maxsize=1)
+def _aliases() -> tuple[tuple[str, str], ...]:
+    return tuple(sorted([(d, d) for d in known_domains()] + list(_OTHER_NAMES), key=lambda pair: -len(pair[0])))
 _MAX_PROBLEM_JSON = 5_000_000
 
 
@@ -63,9 +73,9 @@ def resolve_domain(data_source: Any) -> str | None:
         if not isinstance(data_source, str):
             return None
     name = data_source.strip().lower().replace("-", "_").replace(" ", "_")
-    if name in KNOWN_DOMAINS:
+    if name in known_domains():
         return name
-    for alias, domain in _ALIASES:
+    for alias, domain in _aliases():
         if alias in name:
             return domain
     return None
@@ -96,7 +106,7 @@ def resolve_problem(domain: str | None, ground_truth: Any) -> ResolvedProblem:
         gt = gt["problem"]
     if domain is None:
         return ResolvedProblem(None, {}, "the data source names no domain Stepscope knows "
-                                         f"(known: {', '.join(KNOWN_DOMAINS)})")
+                                         f"(known: {', '.join(known_domains())})")
     if gt is None:
         return ResolvedProblem(domain, {}, "no ground truth (the problem) was given")
     shaper = _SHAPERS.get(domain, _as_object)
