@@ -371,3 +371,15 @@ def test_numbers_read_thousands_groups_of_exactly_three_digits() -> None:
         278700, 1800, 291580, 1800, Fraction(-2469, 2)]
     assert [number_value(t) for t in ("1,2,3", "(3, 4)", "12,34", "1,2345", "1,234,5")] == [None] * 5
     assert plain("929 × 300 = 278,700; (3, 4); 1,2,3") == "929 × 300 = 278700; (3, 4); 1,2,3"
+
+
+def test_a_reason_after_a_step_and_a_named_step_are_judged_before_that_step() -> None:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue. Because blue is clear now."
+    assert [c.holds for c in reader.read(walk).claims if c.kind == "state"] == [True]
+    (mtask, mvocab, _, _), _ = _mystery_task()
+    m = ClaimReader.for_task(mtask, mvocab)
+    named = m.read("1. Attack b.\n\n2. Succumb b.\n\n3. Attack b.\n\nBut step 2 is Succumb b, which requires Pain b (yes).")
+    assert [(c.kind, c.holds) for c in named.claims if c.kind == "state"][-1:] == [("state", True)]

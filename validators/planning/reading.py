@@ -386,7 +386,14 @@ class ClaimReader:
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
                 only = next(m for _, m in ur.actions if m.ground is not None)
-                run.focus = _Focus(only.ground, self._pre(run, line, only.ground, u), line.id, n, False,  # type: ignore[arg-type]
+                pre = self._pre(run, line, only.ground, u)  # type: ignore[arg-type]
+                named = _STEP_NAMED.search(shape)
+                if named is not None:  # "But step 3 is Feast b from a, which requires ...": before the list's step 3
+                    k_named = ur.number_at(named.start() + 1)
+                    at = run.item_base + k_named - 1 if k_named is not None and run.item_base is not None else -1
+                    pre = line.states[at] if 0 <= at < len(line.actions) and line.actions[at] == only.ground \
+                        and line.known_at(at) else None
+                run.focus = _Focus(only.ground, pre, line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted":
                 line.lose()  # "Then put it down.": a step we cannot read; the line may have moved
@@ -658,7 +665,9 @@ class ClaimReader:
         means_at = s.find("M")
         vague_at = _vague_time(ur, line)
         grounded = [m for _, m in ur.actions if m.ground is not None]  # "because the Feast changed it" names none
-        effect_talk = re.match(r"[~,&]*[DX]", s) is not None  # "And removes ..., Province (b is removed)"
+        effect_talk = re.match(r"[~,&]*[DX]", s) is not None
+        reason = re.match(r"[~,]*U", s) is not None and focus is not None and n - focus.unit <= 1 \
+            and focus.paragraph == u.paragraph  # "And removes ..., Province (b is removed)"
         for k, f in ur.facts:
             if rule_talk or effect_talk or (need_at >= 0 and k > need_at and _tag(s, k) is None) \
                     or (means_at >= 0 and k > means_at):
@@ -716,6 +725,8 @@ class ClaimReader:
                 state, where = focus.pre, f"before {focus.action.text()}"
             elif in_needs:
                 continue
+            elif reason and focus is not None and focus.performed and focus.line == line.id:
+                state, where = focus.pre, f"before {focus.action.text()}"  # "4. Stack blue onto orange. Because orange is clear now."
             else:
                 anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
                 state = line.state if line.known and anchored else None
