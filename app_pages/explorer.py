@@ -270,6 +270,29 @@ if gaps:
                 st.pills("open a step of this gap", gap_steps, key=f"gap{g_i}", format_func=lambda s: f"step {s}",
                          on_change=_pick_from, args=(f"gap{g_i}",), label_visibility="collapsed")
 
+def _problem_section() -> None:
+    """The problem the trace answers (initial state and goal, numbers and target, words ...), to
+    check the model's restatement of it without leaving the trace. Shown as text, never rendered."""
+    notes = rec.get("notes") or {}
+    problem = rec.get("problem") or {}
+    if not problem and not notes.get("initial_state"):
+        return
+    with st.expander("The problem"):
+        if notes.get("initial_state") or notes.get("goal"):
+            left, right = st.columns(2)
+            left.dataframe(pd.DataFrame({"initial state": notes.get("initial_state") or []}), hide_index=True,
+                           width="stretch")
+            right.dataframe(pd.DataFrame({"goal": notes.get("goal") or []}), hide_index=True, width="stretch")
+        short = {k: v for k, v in problem.items() if not (isinstance(v, str) and len(v) > 120)}
+        if short:
+            st.dataframe(pd.DataFrame([{"field": k, "value": json.dumps(v, ensure_ascii=False)[:2000]}
+                                       for k, v in short.items()]), hide_index=True, width="stretch")
+        for k, v in problem.items():
+            if isinstance(v, str) and len(v) > 120:
+                st.caption(k)
+                st.code(v[:20_000], language=None, wrap_lines=True)
+
+
 def _answer_details() -> None:
     """The answer replayed action by action, where the domain reports it (planning)."""
     notes = rec.get("notes") or {}
@@ -296,11 +319,13 @@ def _answer_details() -> None:
         else:
             st.caption(what)
             st.dataframe(pd.DataFrame({"fact": states[k]}), hide_index=True, width="stretch", height=260)
-    other = {k: v for k, v in notes.items() if k not in ("answer_plan", "initial_state")}
+    other = {k: v for k, v in notes.items() if k not in ("answer_plan", "initial_state", "goal")}
     if other:
         with st.expander("Replay notes"):
             st.json(other, expanded=1)
 
+
+_problem_section()
 
 if n_steps == 0:
     st.info("This record has no trace steps (the trace text is empty); the answer is below.")

@@ -152,10 +152,26 @@ def test_explorer_shows_the_answer_plan_replay_for_a_plan_record(app):
     at = app("explorer", trace=share).run()
     assert not at.exception
     assert {m.label: m.value for m in at.metric}["Answer"] == "wrong"
-    table = at.dataframe[0].value
+    table = next(d.value for d in at.dataframe if "status" in d.value.columns)
     step = row["expected"]["answer_error"]["step"]
     assert list(table["status"])[step - 1] == "invalid"
     assert all(s == "valid" for s in list(table["status"])[: step - 1])
+
+
+def test_explorer_shows_the_problem_beside_the_trace(app):
+    """Issue 37.5: the initial state and the goal (planning), the problem's fields as text."""
+    from tests.conftest import load_dev
+
+    row = next(r for r in load_dev("planbench_verification.jsonl"))
+    _upload(app, json.dumps(row).encode())
+    share = recent_traces(make_engine(app.url))[0]["share_id"]
+    at = app("explorer", trace=share).run()
+    assert not at.exception
+    assert any(e.label == "The problem" for e in at.expander)
+    init = [d.value for d in at.dataframe if list(d.value.columns) == ["initial state"]]
+    goal = [d.value for d in at.dataframe if list(d.value.columns) == ["goal"]]
+    assert len(init) == 1 and len(init[0]) >= 1 and len(goal) == 1 and len(goal[0]) >= 1
+    assert any("problem_pddl" == c.value for c in at.caption)
 
 
 def test_cached_pages_follow_new_data(app):

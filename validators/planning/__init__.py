@@ -98,6 +98,8 @@ def _replay(domain: str, record: TraceRecord, parsed: ParsedTrace) -> Replay:
     # Kept (unlike the per-step states, which are left out of storage for size): with each action's
     # added and deleted atoms it gives the explorer every state of the answer to draw.
     notes["initial_state"] = sorted(atom_text(a) for a in task.problem.init)
+    # The goal too, so the explorer shows the problem beside the model's restatement of it.
+    notes["goal"] = [("" if lit.positive else "not ") + atom_text(lit.atom) for lit in task.problem.goal]
     replay = Replay(answer_correct=check.answer_correct, answer_error=check.answer_error, notes=notes)
     replay_trace(replay, record, parsed, task, vocab, lexicon, check)
     replay_thinking(replay, record, parsed, task, vocab, lexicon, check)
