@@ -15,6 +15,7 @@ from core.record import record_from_json
 from tests.conftest import load_dev
 from validators.planning import planning_task
 from validators.planning.claim_rules import ROWS
+from validators.reading.text import spelled_out
 from validators.planning.reading import ClaimReader, read_unit
 from validators.planning.task_words import TaskWords
 from validators.reading.cues import lexicon
@@ -371,3 +372,8 @@ def test_numbers_read_thousands_groups_of_exactly_three_digits() -> None:
         278700, 1800, 291580, 1800, Fraction(-2469, 2)]
     assert [number_value(t) for t in ("1,2,3", "(3, 4)", "12,34", "1,2345", "1,234,5")] == [None] * 5
     assert plain("929 × 300 = 278,700; (3, 4); 1,2,3") == "929 × 300 = 278700; (3, 4); 1,2,3"
+
+
+def test_spelled_out_letters_are_the_word_they_spell():
+    assert spelled_out("n a o a") == "naoa" and spelled_out("s-a-n-n") == "sann" and spelled_out("e, e, l, k.") == "eelk"
+    assert spelled_out("naoa") is None and spelled_out("nk ab") is None and spelled_out("a") is None
