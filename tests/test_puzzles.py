@@ -238,3 +238,6 @@ def test_an_explicit_moves_list_wins_over_later_prose():
     v = audit_record(record_from_json({"domain": "hanoi", "problem": {"disks": 3}, "trace": "",
                                        "answer": answer})).verdict
     assert v.answer_correct is True
+    code = "```python\nmoves = []\n```\n" + answer.split("\n\n")[0].replace("moves = ", "")
+    assert audit_record(record_from_json({"domain": "hanoi", "problem": {"disks": 3}, "trace": "",
+                                          "answer": code})).verdict.answer_correct is True
