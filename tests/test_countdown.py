@@ -400,3 +400,63 @@ def test_parse_and_replay_never_raise(noise):
     v = audit("Current State: 10:[6, 4], Operations: []\n" + noise, [6, 4], 10)
     assert v["trace_valid"] in (True, False)
     assert v["answer_error"] is None or v["answer_error"]["kind"] != "undecided"
+
+
+# ------------------------------------------------------------------ Game of 24 (Tree of Thoughts)
+
+def game24(trace: str, numbers: list[int], answer: str, use_all: bool = True) -> dict:
+    problem = {"numbers": numbers, "target": 24, **({"use_all_numbers": True} if use_all else {})}
+    return audit_record(record_from_json({"domain": "countdown", "problem": problem, "trace": trace,
+                                          "answer": answer})).verdict.to_json()
+
+
+def test_use_all_numbers_requires_every_number():
+    """(8 - 5) * 8 = 24 leaves an 8: right under SoS's "at most once", wrong in Game of 24."""
+    assert game24("", [5, 8, 8, 8], "(8 - 5) * 8 = 24", use_all=False)["answer_correct"] is True
+    v = game24("", [5, 8, 8, 8], "(8 - 5) * 8 = 24")
+    assert v["answer_correct"] is False and v["answer_error"]["kind"] == "unused_numbers"
+    assert "[8]" in v["answer_error"]["message"]
+    assert game24("", [5, 8, 8, 8], "(8 - 5) * 8 * (8 / 8) = 24")["answer_correct"] is False
+    assert game24("", [4, 5, 6, 10], "(10 - 4) * 5 - 6 = 24")["answer_correct"] is True
+    ops = game24("", [5, 8, 8, 8], "8 - 5 = 3\n3 * 8 = 24")
+    assert ops["answer_correct"] is False and ops["answer_error"]["kind"] == "unused_numbers"
+
+
+def _tot_rules(v: dict) -> dict[int, str]:
+    return {s["step"]: s["rule"] for s in v["invalid_steps"]}
+
+
+def test_tot_steps_are_replayed():
+    good = game24("10 - 4 = 6 (left: 5 6 6)\n6 * 5 = 30 (left: 6 30)\n30 - 6 = 24 (left: 24)", [4, 5, 6, 10],
+                  "(10 - 4) * 5 - 6 = 24")
+    assert good["format"] == "tot" and good["trace_valid"] is True and good["answer_correct"] is True
+    false = game24("6 * 6 = 36 (left: 5 36)\n36 / 5 = 24 (left: 24)", [5, 6, 6], "36 / 5 = 24")
+    assert _tot_rules(false) == {1: "arithmetic"}
+    assert "36 / 5 = 7.2, not 24" in false["invalid_steps"][0]["message"]
+
+
+def test_tot_left_must_be_the_previous_with_the_operands_replaced():
+    v = game24("10 - 4 = 6 (left: 5 6 6)\n6 * 5 = 30 (left: 30)\n8 + 8 = 16 (left: 16)", [4, 5, 6, 10], "")
+    assert _tot_rules(v) == {1: "left_mismatch", 2: "operand_unavailable"}
+    assert "leaves 6 30, not 30" in v["invalid_steps"][0]["message"]
+    # "3 * 8 = 24 (left: 8 24)" has not used the 8; "24 * 1" then uses a 1 no state has
+    left_over = game24("8 - 5 = 3 (left: 3 8 8)\n3 * 8 = 24 (left: 8 24)\n24 * 1 = 24 (left: 24)", [5, 8, 8, 8],
+                       "(8 - 5) * 8 = 24")
+    assert _tot_rules(left_over) == {2: "operand_unavailable"} and left_over["answer_correct"] is False
+
+
+def test_tot_new_line_and_rounded_values():
+    """A line begun again from the numbers given is judged there; a value rounded as written holds."""
+    again = game24("10 - 4 = 6 (left: 5 6 6)\n6 * 6 = 36 (left: 5 36)\n5 * 6 = 30 (left: 4 10 30)", [4, 5, 6, 10], "")
+    assert again["trace_valid"] is True
+    rounded = game24("11 / 3 ≈ 3.67 (left: 3.67 8)\n8 / 3.67 ≈ 2.18 (left: 2.18)", [3, 8, 11], "")
+    assert rounded["trace_valid"] is True
+    off = game24("11 / 3 = 3.5 (left: 3.5 8)", [3, 8, 11], "")
+    assert _tot_rules(off) == {0: "arithmetic"}
+
+
+def test_game24_dev_answers_agree():
+    rows = load_dev("real/countdown_tot.jsonl")
+    verdicts = [audit_record(record_from_json(row)).verdict.to_json() for row in rows]
+    assert all(v["answer_correct"] == row["expected"]["answer_correct"] for v, row in zip(verdicts, rows))
+    assert {v["format"] for v, row in zip(verdicts, rows) if row["trace"].strip()} == {"tot"}

@@ -72,7 +72,45 @@ def test_problem_errors_say_why_and_judge_nothing():
 
 def test_answers_compare_after_cleaning_ignoring_case_only():
     assert _audit(WEI, "**The answer is NK.**").answer_correct is True
-    assert _audit(WEI, "n k").answer_correct is False
+    assert _audit(WEI, "k n").answer_correct is False
+
+
+FNEL = ["Rolf", "Shawn", "Irene", "Nell"]
+FNEL_TRACE = ('The last letter of "Rolf" is "f". The last letter of "Shawn" is "n". The last letter of "Irene" is '
+              '"e". The last letter of "Nell" is "l". So, the final answer is "{}".')
+
+
+def test_wrong_final_concatenation_after_right_letters_is_caught():
+    v = _audit(FNEL_TRACE.format("fnenl"), "fnenl", FNEL)
+    assert v.answer_correct is False and v.trace_valid is False
+    assert "'fnel', not 'fnenl'" in v.invalid_steps[0]["message"]
+    right = _audit(FNEL_TRACE.format("fnel"), "fnel", FNEL)
+    assert right.answer_correct is True and right.trace_valid is True
+    # not all letters stated: the final answer against the words' letters
+    v = _audit('The last letter of "Rolf" is "f". So the answer is "fnl".', "fnl", FNEL)
+    assert v.trace_valid is False and v.invalid_steps[0]["rule"] == "concatenation_mismatch"
+    assert _audit('The last letter of "Rolf" is "f". So the answer is correct.', "fnel", FNEL).trace_valid is True
+
+
+def test_plan_and_solve_letter_list_and_positional_form_are_checked():
+    words = ["Apple", "Tree", "Bell", "Milk"]
+    ok = _audit('The last letters of each word are: e, e, l, and k.\nConcatenating them gives "eelk".', "eelk", words)
+    assert ok.trace_valid is True and ok.judged
+    bad = _audit('The last letters of each word are: e, e, l, and m.\nConcatenating them gives "eelm".', "eelm", words)
+    assert bad.trace_valid is False and "'Milk' (word 4) is 'k', not 'm'" in bad.invalid_steps[0]["message"]
+    pos = _audit("The last letter of the first word is 'e'. The last letter of the second word is 'a'.", "", words)
+    assert pos.trace_valid is False and "'Tree' (word 2) is 'e', not 'a'" in pos.invalid_steps[0]["message"]
+    assert _audit("The last letter of the 3rd word, 'Bell', is l.", "", words).trace_valid is True
+
+
+def test_spelled_out_letters_and_answer_label_are_read():
+    words = ["Dean", "Papa", "Bolo", "Tia"]
+    assert _audit("", '"n a o a"', words).answer_correct is True
+    assert _audit("", "n-a-o-a", words).answer_correct is True
+    assert _audit("", "n a a o", words).answer_correct is False
+    v = _audit('The last letters of the words are n, a, o, a. So the answer is "n a o a".', "naoa", words)
+    assert v.trace_valid is True and not v.gaps
+    assert _audit("", "[Answer] h", ["Hugh"]).answer_correct is True
 
 
 def test_generator_is_deterministic_by_seed_and_length():

@@ -229,3 +229,15 @@ def test_move_list_format_only_claims_puzzles():
     assert choose_format(rec("hanoi", "moves = [[1, 0, 2]]")).name == "move_lists"
     assert choose_format(rec("countdown", "moves = [[1, 0, 2]]")).name != "move_lists"
     assert choose_format(rec("hanoi", "I will think about pegs.")).name != "move_lists"
+
+
+def test_an_explicit_moves_list_wins_over_later_prose():
+    """The answer's `moves = [...]` is the answer; a walkthrough or check after it only explains it."""
+    answer = ("moves = [[1, 0, 2], [2, 0, 1], [1, 2, 1], [3, 0, 2], [1, 1, 0], [2, 1, 2], [1, 0, 2]]\n\n"
+              "Check: first move disk 1 from peg 0 to peg 2, then move disk 2 from peg 0 to peg 1.")
+    v = audit_record(record_from_json({"domain": "hanoi", "problem": {"disks": 3}, "trace": "",
+                                       "answer": answer})).verdict
+    assert v.answer_correct is True
+    code = "```python\nmoves = []\n```\n" + answer.split("\n\n")[0].replace("moves = ", "")
+    assert audit_record(record_from_json({"domain": "hanoi", "problem": {"disks": 3}, "trace": "",
+                                          "answer": code})).verdict.answer_correct is True

@@ -15,6 +15,7 @@ from core.record import record_from_json
 from tests.conftest import load_dev
 from validators.planning import planning_task
 from validators.planning.claim_rules import ROWS
+from validators.reading.text import spelled_out
 from validators.planning.reading import ClaimReader, read_unit
 from validators.planning.task_words import TaskWords
 from validators.reading.cues import lexicon
@@ -383,3 +384,8 @@ def test_a_reason_after_a_step_and_a_named_step_are_judged_before_that_step() ->
     m = ClaimReader.for_task(mtask, mvocab)
     named = m.read("1. Attack b.\n\n2. Succumb b.\n\n3. Attack b.\n\nBut step 2 is Succumb b, which requires Pain b (yes).")
     assert [(c.kind, c.holds) for c in named.claims if c.kind == "state"][-1:] == [("state", True)]
+
+
+def test_spelled_out_letters_are_the_word_they_spell():
+    assert spelled_out("n a o a") == "naoa" and spelled_out("s-a-n-n") == "sann" and spelled_out("e, e, l, k.") == "eelk"
+    assert spelled_out("naoa") is None and spelled_out("nk ab") is None and spelled_out("a") is None

@@ -1,7 +1,9 @@
 """Judging a Countdown answer: an expression such as `(14+34)/4+28 = 40`, or a list of operations.
 
 Free-form answers follow the Countdown rules as the SoS paper states them: reach the target
-with + - * /, each given number used at most once. Values are exact rationals. A list of
+with + - * /, each given number used at most once. Game of 24 (Tree of Thoughts, Yao et al.
+2023) asks for every number exactly once: a problem with `"use_all_numbers": true` rejects an
+answer that leaves one out (`unused_numbers`), which SoS's "at most once" would accept. Values are exact rationals. A list of
 SoS operations (`['34-28=6', '14+6=20', ...]`) is replayed like the search path
 (src/countdown_utils.py::parse_trajectory), but with one copy of a number removed per use.
 """
@@ -36,7 +38,18 @@ def _fail(kind: str, message: str, step: int | None = None, form: str = "express
     return AnswerCheck(False, AnswerError(kind=kind, message=message, step=step), form=form)
 
 
-def check_operations(ops: list[str], numbers: list[int], target: int, form: str = "operations") -> AnswerCheck:
+def _unused(numbers: list[int], used: Counter, what: str, form: str, value: Fraction | None) -> AnswerCheck | None:
+    """Under "use every number exactly once", the given numbers `what` leaves out, as a failure."""
+    left = Counter(numbers) - used
+    if not left:
+        return None
+    return AnswerCheck(False, AnswerError(kind="unused_numbers", message=f"{what} leaves {sorted(left.elements())} "
+                       f"unused; the problem asks to use every number of {numbers} exactly once"),
+                       value, tuple(used.elements()), form)
+
+
+def check_operations(ops: list[str], numbers: list[int], target: int, form: str = "operations",
+                     use_all: bool = False) -> AnswerCheck:
     """Replay operations from the given numbers; each number (given or derived) is used once."""
     have: list[Fraction] = [Fraction(n) for n in numbers]
     used: list[int] = []
@@ -69,6 +82,8 @@ def check_operations(ops: list[str], numbers: list[int], target: int, form: str 
     if value != target:
         return AnswerCheck(False, AnswerError(kind="wrong_value", message=f"the operations end at {fmt_num(value)}, "
                            f"not the target {target}"), value, tuple(used), form)
+    if use_all and (short := _unused(numbers, Counter(used), "the operations", form, value)):
+        return short
     return AnswerCheck(True, None, value, tuple(used), form)
 
 
@@ -81,7 +96,7 @@ def _expression_part(text: str) -> str:
     return candidate.rstrip(" .")
 
 
-def check_expression(text: str, numbers: list[int], target: int) -> AnswerCheck:
+def check_expression(text: str, numbers: list[int], target: int, use_all: bool = False) -> AnswerCheck:
     """`expr`, `expr = value` or a chain `expr = expr = value`: every part must be equal."""
     body = _expression_part(text)
     if not body:
@@ -112,12 +127,14 @@ def check_expression(text: str, numbers: list[int], target: int) -> AnswerCheck:
     if first.value != target:
         return AnswerCheck(False, AnswerError(kind="wrong_value", message=f"'{parts[0]}' is {fmt_num(first.value)}, "
                            f"not the target {target}"), first.value, first.numbers)
+    if use_all and (short := _unused(numbers, used, f"'{parts[0]}'", "expression", first.value)):
+        return short
     return AnswerCheck(True, None, first.value, first.numbers)
 
 
-def check_answer(text: str, numbers: list[int], target: int) -> AnswerCheck:
+def check_answer(text: str, numbers: list[int], target: int, use_all: bool = False) -> AnswerCheck:
     """An answer with two or more `a op b = c` equations is a list of operations; else an expression."""
     equations = _EQUATION.findall(text)
     if len(equations) >= 2:
-        return check_operations([e.replace(" ", "") for e in equations], numbers, target)
-    return check_expression(text, numbers, target)
+        return check_operations([e.replace(" ", "") for e in equations], numbers, target, use_all=use_all)
+    return check_expression(text, numbers, target, use_all)

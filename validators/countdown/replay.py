@@ -2,7 +2,9 @@
 
 Problem: {"numbers": [...], "target": n}; when absent, both are read from the log's first
 `Current State` line. Reads `parsed.format == "sos"` logs step by step
-(validators/countdown/_sos_replay.py); other formats get no step semantics (trace_valid None).
+(validators/countdown/_sos_replay.py) and Tree of Thoughts' "a op b = c (left: ...)" steps
+(`tot`, validators/countdown/_tot_replay.py); other formats get no step semantics (trace_valid None).
+`problem.use_all_numbers` (Game of 24) makes every given number a must, exactly once.
 
 The answer is the record's `answer` when it has one (an expression or a list of operations,
 validators/countdown/answer.py). SoS records carry no separate answer: the log's own goal
@@ -25,11 +27,12 @@ from trace_parsers.base import ParsedTrace
 from validators.countdown.answer import AnswerCheck, check_answer, check_operations
 from validators.countdown.arith import parse_operation, solve
 from validators.countdown._sos_replay import LogReplay, replay_log
+from validators.countdown._tot_replay import replay_tot
 from validators.base import DomainSpec, Replay
 from validators.thinking.analysis import THINKING_FORMATS, analyse
 from validators.thinking.finders import countdown_candidates, countdown_key
 
-VERSION = "2"
+VERSION = "3"
 
 
 def _problem(record: TraceRecord, parsed: ParsedTrace) -> tuple[list[int] | None, int | None, str | None]:
@@ -110,6 +113,11 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         out.notes["goal_step"] = log.goal_step
         out.notes["error_buckets"] = dict(Counter(v.rule.split("_")[0] for v in out.step_verdicts
                                                   if v.status == "invalid" and v.rule))
+    elif parsed.format == "tot" and numbers is not None:
+        tot = replay_tot(parsed.graph, numbers)
+        out.step_verdicts, out.states = tot.verdicts, tot.states
+        if tot.verdicts:
+            out.trace_valid = not any(v.status == "invalid" for v in tot.verdicts)
     elif record.trace.strip() and parsed.format not in THINKING_FORMATS:
         out.notes["trace"] = f"format {parsed.format!r} has no Countdown step semantics; only the answer is judged"
 
@@ -119,8 +127,11 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
                                        "the problem gives no numbers/target and the trace does not state them")
         return out
 
+    use_all = record.problem.get("use_all_numbers") is True
+    if use_all:
+        out.notes["rules"] += "; every given number used exactly once (problem.use_all_numbers)"
     if record.answer.strip():
-        check = check_answer(record.answer, numbers, target)
+        check = check_answer(record.answer, numbers, target, use_all)
         _answer_gaps(out, check, log, numbers)
     elif log is not None:
         check = _answer_from_log(log, numbers, target)
@@ -130,7 +141,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     out.notes["answer_form"] = check.form
     out.notes["answer_numbers_used"] = list(check.numbers_used)
     if parsed.format in THINKING_FORMATS and record.trace.strip():
-        _thinking(out, record, parsed, numbers, target, check)
+        _thinking(out, record, parsed, numbers, target, check, use_all)
 
     if log is not None and log.false_claims:
         out.gaps.append(Gap("false_verification_claim",
@@ -140,11 +151,11 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
 
 
 def _thinking(out: Replay, record: TraceRecord, parsed: ParsedTrace, numbers: list[int], target: int,
-              check: AnswerCheck) -> None:
+              check: AnswerCheck, use_all: bool) -> None:
     """Free-form thinking: arithmetic claims, candidate solutions and gaps (validators/thinking)."""
     answer_key = countdown_key(check) if record.answer.strip() else None
     compact = record.answer.replace(" ", "")
-    findings = analyse(parsed, record.trace, countdown_candidates(parsed, record.trace, numbers, target), answer_key,
+    findings = analyse(parsed, record.trace, countdown_candidates(parsed, record.trace, numbers, target, use_all), answer_key,
                        f"'{record.answer.strip()[:80]}'",
                        mentioned=lambda: bool(compact) and compact in record.trace.replace(" ", ""))
     out.step_verdicts = findings.step_verdicts

@@ -4,8 +4,9 @@ The answer is compared with `reference_answer` when one is given:
 * numerically when the reference states a number (exact rationals; "1,234", "$1,234.00",
   "\\boxed{1234}" and "1234" are equal; "0.5" equals "1/2");
 * else as a string, exactly, after `clean_answer` on both sides: surrounding whitespace, markdown
-  bold, `\\boxed{}`, a leading "The answer is" / "Answer:", a trailing period and surrounding
-  quotes are removed; case is ignored ("**The answer is 'KN'.**" equals "kn"). A longer answer that
+  bold, `\\boxed{}`, a leading "The answer is" / "Answer:" / "[Answer]", a trailing period and surrounding
+  quotes are removed; case is ignored ("**The answer is 'KN'.**" equals "kn"), and letters spelled
+  out one by one are the word they spell ('"n a o a"' and "s-a-n-n" are "naoa", "sann"). A longer answer that
   contains the reference among other words ("The capital is Paris") is not judged (null, said
   why): only a semantic judge could tell whether the rest changes it. Any other difference is
   wrong, and `answer_error.message` shows the two strings compared.
@@ -42,16 +43,18 @@ from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.countdown.arith import fmt_num
 from validators.base import DomainSpec, Replay
+from validators.reading.text import spelled_out
 from validators.thinking.analysis import Candidate, analyse, merge_verdicts
 from validators.thinking.arith import find_claims
 from validators.thinking.numbers import final_number, numbers_in, stated_number
 
-VERSION = "5"
+VERSION = "6"
 MAX_VALUE_WORDS = 4
 
 _BOLD = re.compile(r"^(\*\*|__)(.+)\1$", re.S)
 _BOXED = re.compile(r"^\\boxed\s*\{(.*)\}$", re.S)
-_LEAD = re.compile(r"^(?:(?:so\s*,?\s*)?the\s+(?:final\s+)?answer\s+is\b\s*:?|(?:final\s+)?answer\s*:)\s*", re.I)
+_LEAD = re.compile(r"^(?:(?:so\s*,?\s*)?the\s+(?:final\s+)?answer\s+is\b\s*:?|(?:final\s+)?answer\s*:|\[answer\]\s*:?)\s*",
+                   re.I)
 _QUOTES = {"'": "'", '"': '"', "‘": "’", "“": "”", "`": "`"}
 _STRING_STATED = re.compile(
     r"\b(?:final\s+)?answer\s*(?:is|would be|should be|:|=)\s*(?P<v>'[^'\n]{1,60}'|‘[^’\n]{1,60}’|\"[^\"\n]{1,60}\""
@@ -99,7 +102,7 @@ def _judge(answer: str, reference: object) -> tuple[bool | None, AnswerError | N
                                                               f"{fmt_num(ref_value)}",
                                   extra={"found": fmt_num(value), "expected": fmt_num(ref_value)})
     got, want = clean_answer(answer), clean_answer(ref_text)
-    if got.casefold() == want.casefold():
+    if string_key(got) == string_key(want):
         return True, None
     if len(got.split()) > len(want.split()) and _is_whole_word(want, got):
         return None, AnswerError(kind="undecided", message=f"the answer '{got}' contains the reference '{want}' among "
@@ -168,12 +171,18 @@ def _number_candidates(parsed: ParsedTrace, text: str, reference: Fraction | Non
     return out
 
 
+def string_key(value: str) -> str:
+    """A cleaned string value as it compares: case ignored, and letters spelled out one by one
+    ("n a o a", "s-a-n-n") as the word they spell."""
+    return (spelled_out(value) or value).casefold()
+
+
 def _string_key(text: str) -> str | None:
-    """The string an answer states, compared case-insensitively; None when it is not a short value."""
+    """The string an answer states, compared as `string_key`; None when it is not a short value."""
     value = clean_answer(text)
     if not value or len(value.split()) > MAX_VALUE_WORDS or "\n" in value:
         return None
-    return value.casefold()
+    return string_key(value)
 
 
 def _string_candidates(parsed: ParsedTrace, reference: str | None) -> list[Candidate]:
@@ -183,8 +192,8 @@ def _string_candidates(parsed: ParsedTrace, reference: str | None) -> list[Candi
         if not found:
             continue
         value = clean_answer(found[-1].group("v"))
-        solves = None if reference is None else value.casefold() == reference.casefold()
-        out.append(Candidate([step.index], f"'{value}'", True, solves, value.casefold(),
+        solves = None if reference is None else string_key(value) == string_key(reference)
+        out.append(Candidate([step.index], f"'{value}'", True, solves, string_key(value),
                              "equals the reference" if solves else
                              ("differs from the reference" if solves is False else "no reference"), stated=True))
     return out

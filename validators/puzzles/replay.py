@@ -35,6 +35,9 @@ def _answer_moves(record: TraceRecord) -> tuple[list[Any] | None, str]:
         return data["moves"], "answer (JSON moves)"
     if record.answer.strip():
         lists = extract_move_lists(record.answer, record.domain)
+        labelled = [x for x in lists if x.labelled and x.moves]  # `moves = []` in code starts a list, states none
+        if labelled:  # an explicit `moves = [...]` is the answer; later prose or code only explains it
+            return labelled[-1].moves, "answer (moves = [...])"
         if lists:
             return lists[-1].moves, "answer"
         try:

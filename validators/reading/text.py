@@ -172,3 +172,16 @@ def read_text(text: str, step_spans: Sequence[tuple[int, int]] = ()) -> Reading:
             units.append(Unit(len(units), step, span, a, toks, paragraph, first or inline is not None,
                               inline if inline is not None else number if first else None, bullet and first, indent, last))
     return Reading(text, units, starts)
+
+
+_SPELLED = re.compile(r"[A-Za-z](?:(?:\s*[-,/.·]\s*|\s+)[A-Za-z])+")
+
+
+def spelled_out(text: str) -> str | None:
+    """The letters of a word written letter by letter ("n a o a", "s-a-n-n", "e, e, l, k"),
+    joined ("naoa"); None when `text` is not single letters with separators. Models spell out
+    letter answers this way, and read as a string "n a o a" is no "naoa"."""
+    text = text.strip().rstrip(".")
+    if not _SPELLED.fullmatch(text):
+        return None
+    return "".join(c for c in text if c.isalpha())

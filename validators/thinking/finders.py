@@ -37,7 +37,8 @@ def countdown_key(check: AnswerCheck) -> tuple[Any, ...] | None:
     return fmt_num(check.value), tuple(sorted(check.numbers_used))
 
 
-def countdown_candidates(parsed: ParsedTrace, text: str, numbers: list[int], target: int) -> list[Candidate]:
+def countdown_candidates(parsed: ParsedTrace, text: str, numbers: list[int], target: int,
+                         use_all: bool = False) -> list[Candidate]:
     out: list[Candidate] = []
     for step in parsed.graph:
         claims = [c for c in find_claims(text, 0, step.span[0], step.span[1]) if c.holds]
@@ -49,11 +50,11 @@ def countdown_candidates(parsed: ParsedTrace, text: str, numbers: list[int], tar
                 continue
             if last != target:
                 continue
-            check = check_expression(claim.text, numbers, target)
+            check = check_expression(claim.text, numbers, target, use_all)
             compound = sum(sides[0].count(op) for op in "+-*/×÷") >= 2
             if not check.correct and check.error is not None and check.error.kind == "illegal_move":
                 ops = [c.text.replace(" ", "") for c in claims[:k + 1] if parse_operation(c.text)]
-                chain = check_operations(ops, numbers, target) if ops else None
+                chain = check_operations(ops, numbers, target, use_all=use_all) if ops else None
                 if chain is not None and chain.correct:
                     check = chain
                 elif not compound:
