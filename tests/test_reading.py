@@ -15,12 +15,11 @@ from core.record import record_from_json
 from tests.conftest import load_dev
 from validators.planning import planning_task
 from validators.planning.claim_rules import ROWS
-from validators.reading.text import spelled_out
 from validators.planning.reading import ClaimReader, read_unit
 from validators.planning.task_words import TaskWords
 from validators.reading.cues import lexicon
 from validators.reading.numbers import number_value, plain
-from validators.reading.text import read_text, tokens_of
+from validators.reading.text import read_text, spelled_out, tokens_of
 
 MYSTERY_PROBLEM = None
 
