@@ -388,3 +388,12 @@ def test_a_reason_after_a_step_and_a_named_step_are_judged_before_that_step() ->
 def test_spelled_out_letters_are_the_word_they_spell():
     assert spelled_out("n a o a") == "naoa" and spelled_out("s-a-n-n") == "sann" and spelled_out("e, e, l, k.") == "eelk"
     assert spelled_out("naoa") is None and spelled_out("nk ab") is None and spelled_out("a") is None
+
+
+def test_an_action_found_impossible_a_few_sentences_on_is_not_taken() -> None:
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack a.\n\n2. Succumb a.\n\n3. Feast c from a. Needs c craves a, Province c. Wait, there is no craving. "
+        "So can't do.\n\nState: Province a, Planet a, Harmony.")
+    assert [a.text() for a in report.lines[-1].actions] == ["(attack a)", "(succumb a)"]
+    assert [c.holds for c in report.claims if c.kind == "state"] == [True, True, True]

@@ -799,8 +799,8 @@ class ClaimReader:
                 g = grounded[0].ground
                 target = focus if focus is not None and focus.action == g else _Focus(
                     g, line.state if line.known else None, line.id, n, False, False, u.span)
-            elif focus is not None and n - focus.unit <= 2 and ur.unit.paragraph == focus.paragraph:
-                target = focus
+            elif focus is not None and n - focus.unit <= 3 and ur.unit.paragraph == focus.paragraph:
+                target = focus  # "Action 3: Feast c from a. Needs ... Wait, Province is a now. So can't do."
         elif modality == "asserted" and not _proposal(run.heading):
             for m in ur.rows("app.can"):
                 grp = "act" if m.group("act") else "act2"
@@ -842,11 +842,11 @@ class ClaimReader:
                     return
         if "R" in s and focus is not None and focus.unit == n:
             focus.needs_listed = True
+        if rid is not None and target is not None and not positive and target.performed and line.actions \
+                and line.actions[-1] == target.action and target.line == line.id:
+            _undo(line)  # "Feast c from a ... can't do": an action found impossible is not taken
         if rid is None or target is None or target.pre is None:
             return
-        if not positive and target.performed and line.actions and line.actions[-1] == target.action \
-                and target.line == line.id:
-            _undo(line)  # "Feast c from a ... can't do": an action found impossible is not taken
         if modality in ("hypothetical",) or (modality == "proposed" and positive):
             return
         if target.judged and positive:
