@@ -241,3 +241,29 @@ def test_an_explicit_moves_list_wins_over_later_prose():
     code = "```python\nmoves = []\n```\n" + answer.split("\n\n")[0].replace("moves = ", "")
     assert audit_record(record_from_json({"domain": "hanoi", "problem": {"disks": 3}, "trace": "",
                                           "answer": code})).verdict.answer_correct is True
+
+
+def test_prose_fragments_continue_their_line_of_reasoning():
+    """A walkthrough cut into one-move fragments by state lines is one line from the initial state,
+    not three lists each from the start ("disk 2 is not on top of peg 0"); a real error is still found."""
+    walk = ("Step 1: Move disk 1 from peg 0 to peg 1.\nState: [[2], [1], []]\n\n"
+            "Step 2: Move disk 2 from peg 0 to peg 2.\nState: [[], [1], [2]]\n\n"
+            "Step 3: Move disk 1 from peg 1 to peg 2.\nDone.")
+    v = _audit("hanoi", {"disks": 2}, walk, "moves = [[1, 0, 1], [2, 0, 2], [1, 1, 2]]").verdict.to_json()
+    assert v["format"] == "move_lists" and v["trace_valid"] is True and v["invalid_steps"] == []
+    wrong = walk.replace("Step 3: Move disk 1 from peg 1 to peg 2", "Step 3: Move disk 2 from peg 2 to peg 1")
+    v = _audit("hanoi", {"disks": 2}, wrong, "moves = [[1, 0, 1], [2, 0, 2], [1, 1, 2]]").verdict.to_json()
+    assert [s["rule"] for s in v["invalid_steps"]] == ["larger_on_smaller"]
+    # "Step 1" again, or a restart, begins a new line from the initial state.
+    again = walk + "\n\nLet me verify each step.\n\nMove disk 1 from peg 0 to peg 1.\n\nStep 1: Move disk 1 from peg 0 to peg 1."
+    assert _audit("hanoi", {"disks": 2}, again, "").verdict.to_json()["invalid_steps"] == []
+
+
+def test_a_sketch_or_an_elision_is_not_replayed():
+    """'1. Move disks 1-2 ...' names no move: the line it starts is not known, so '2. Move disk 3'
+    is not judged; nor is move 7 written after '...'."""
+    sketch = ("1. Move disks 1-2 from peg 0 to peg 1\n\n2. Move disk 3 from peg 0 to peg 2\n\n"
+              "3. Move disks 1-2 from peg 1 to peg 2")
+    assert _audit("hanoi", {"disks": 3}, sketch, "").verdict.to_json()["invalid_steps"] == []
+    elided = "1. Move disk 1 from peg 0 to peg 2\n...\n\n7. Move disk 1 from peg 0 to peg 2"
+    assert _audit("hanoi", {"disks": 3}, elided, "").verdict.to_json()["invalid_steps"] == []

@@ -44,7 +44,7 @@ def parse(record: TraceRecord) -> ParsedTrace:
         move_steps = [add("move", span, {"list": k, "move": i, "value": move}, list_step, "child")
                       for i, (move, span) in enumerate(zip(lst.moves, lst.move_spans))]
         found.append({"step": list_step, "move_steps": move_steps, "moves": lst.moves, "source": lst.source,
-                      "span": [lst.start, lst.end]})
+                      "labelled": lst.labelled, "span": [lst.start, lst.end]})
         pos = lst.end
     add_text(pos, len(text))
     return ParsedTrace(format="move_lists", graph=graph, extras={"move_lists": found})

@@ -10,19 +10,19 @@ from validators.puzzles.replay import replay_puzzle
 DOMAINS = (
     DomainSpec(
         name="hanoi",
-        version="3",
+        version="4",
         description="Tower of Hanoi (any number of disks): every move list in the trace and the answer replayed move by move.",
         replay=replay_puzzle,
     ),
     DomainSpec(
         name="checker_jumping",
-        version="3",
+        version="4",
         description="Checker Jumping (n red, n blue checkers): move lists replayed move by move.",
         replay=replay_puzzle,
     ),
     DomainSpec(
         name="river_crossing",
-        version="3",
+        version="4",
         description="River Crossing (actors/agents, boat capacity k): move lists replayed move by move.",
         replay=replay_puzzle,
     ),

@@ -19,6 +19,7 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
+from validators.puzzles.lines import replay_lines
 from validators.puzzles import ProblemError, Puzzle, RiverCrossing, extract_move_lists, make_puzzle, simulate
 from validators.thinking.analysis import THINKING_FORMATS, analyse
 from validators.thinking.finders import moves_key, moves_label, puzzle_candidates
@@ -68,27 +69,32 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
 
     lists = parsed.extras.get("move_lists", []) if parsed.format == "move_lists" else []
     summary = []
-    for lst in lists:
-        result = simulate(puzzle, lst["moves"])
-        for res, step in zip(result.results, lst["move_steps"]):
+    for k, (lst, frag) in enumerate(zip(lists, replay_lines(puzzle, record.trace, [
+            {**lst, "move_spans": [parsed.graph[i].span for i in lst["move_steps"]]} for lst in lists]))):
+        steps = lst["move_steps"]
+        for lm, step in zip(frag.moves, steps):
+            where = f"move {lm.index + 1} of its line of reasoning"
+            if lm.result is None:
+                cause = lists[lm.cause[0]]["move_steps"][lm.cause[1]] if lm.cause else None
+                out.step_verdicts.append(StepVerdict(step, "unchecked", None, lm.why, consequence_of=cause))
+                continue
+            res = lm.result
             if res.legal:
                 out.step_verdicts.append(StepVerdict(step, "valid", None, res.message))
             else:
-                out.step_verdicts.append(StepVerdict(step, "invalid", res.rule, f"move {res.index + 1}: {res.message}"))
+                out.step_verdicts.append(StepVerdict(step, "invalid", res.rule, f"{where}: {res.message}"))
             out.states[step] = res.state
-        for step in lst["move_steps"][len(result.results):]:
-            out.step_verdicts.append(StepVerdict(step, "unchecked", None, "after an illegal move: not replayed",
-                                                 consequence_of=lst["move_steps"][result.first_illegal]))
-        verdict = "solves the puzzle" if result.solved else (
-            f"illegal at move {result.first_illegal + 1}" if result.first_illegal is not None else
+        verdict = "solves the puzzle" if frag.solved else (
+            f"illegal at move {frag.first_illegal + 1}" if frag.first_illegal is not None else
             "legal but does not reach the goal")
-        out.step_verdicts.append(StepVerdict(lst["step"], "valid" if result.first_illegal is None else "unchecked",
-                                             None, f"{len(lst['moves'])} moves: {verdict}"))
-        out.states[lst["step"]] = {"final": result.final, "solved": result.solved,
-                                   "first_illegal": result.first_illegal}
+        start = "a new line of reasoning" if frag.new_line else "continues its line of reasoning"
+        out.step_verdicts.append(StepVerdict(lst["step"], "valid" if frag.first_illegal is None else "unchecked",
+                                             None, f"{len(lst['moves'])} moves ({start}): {verdict}"))
+        out.states[lst["step"]] = {"final": frag.final, "solved": frag.solved,
+                                   "first_illegal": frag.first_illegal, "new_line": frag.new_line}
         summary.append({"step": lst["step"], "position": parsed.graph[lst["step"]].payload.get("position"),
-                        "moves": len(lst["moves"]), "solved": result.solved,
-                        "first_illegal": result.first_illegal, "source": lst["source"]})
+                        "moves": len(lst["moves"]), "solved": frag.solved, "new_line": frag.new_line,
+                        "first_illegal": frag.first_illegal, "source": lst["source"]})
     out.notes["move_lists"] = summary
     if lists:
         out.trace_valid = not any(v.status == "invalid" for v in out.step_verdicts)
