@@ -12,6 +12,7 @@ import streamlit as st
 
 from db.outside import judgments_of
 from db.problems import problem_size
+from db.record_export import record_json
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
 from core.score_agreement import DEFAULT_THRESHOLD
@@ -187,6 +188,15 @@ def _comments_section(step_idx: int | None) -> None:
                     st.rerun()
                 except ValueError as exc:
                     st.warning(str(exc))
+
+
+def _download_section() -> None:
+    """The record, its verdict and its comments as one JSON file: `cli.py export --id` writes the
+    same document (db/record_export.py). Built only when clicked: a trace may be megabytes."""
+    st.download_button("Download this record (JSON)", lambda: record_json(eng, share_id) or "",
+                       f"stepscope-{share_id}.json", "application/json", key="download_record",
+                       icon=":material/download:", help="the record as stored, its verdict and its comments; "
+                       f"the same file as `cli.py export --id {share_id}`")
 
 
 def _delete_section() -> None:
@@ -545,5 +555,6 @@ with left:
             st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
             _answer_details()
 
+_download_section()
 _link_section(step)
 _delete_section()

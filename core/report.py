@@ -89,7 +89,7 @@ def to_parquet(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, An
     return buf.getvalue()
 
 
-def _jsonable_comment(c: dict[str, Any]) -> dict[str, Any]:
+def jsonable_comment(c: dict[str, Any]) -> dict[str, Any]:
     created = c.get("created_at")
     return {"step": c.get("step_idx"), "author": c.get("author"), "text": c.get("text"),
             "created_at": created.isoformat() if hasattr(created, "isoformat") else created}
@@ -104,7 +104,7 @@ def to_json(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
         if row.get("rollout"):
             item["rollout"] = row["rollout"]
         if comments is not None:
-            item["comments"] = [_jsonable_comment(c) for c in comments.get(row["pk"], [])]
+            item["comments"] = [jsonable_comment(c) for c in comments.get(row["pk"], [])]
         out.append(item)
     return json.dumps(out, ensure_ascii=False, indent=1)
 

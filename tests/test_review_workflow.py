@@ -1,0 +1,71 @@
+"""Issue 37, "The review workflow peers have": the record download (explorer and CLI), filters on
+any meta key, signed and labelled comments."""
+
+from __future__ import annotations
+
+import json
+
+from db.engine import make_engine
+from db.record_export import find_records, record_json
+from db.store import add_comment
+from tests.test_cli import run_cli
+from tests.test_pages import app  # noqa: F401  (the AppTest fixture)
+
+RECORDS = [
+    {"id": "w1", "domain": "freeform", "model": "alpha", "trace": "So 7 * 8 = 54.\n\n**bold** <b>x</b>",
+     "answer": "54", "meta": {"temperature": 0.7, "run": "a"}},
+    {"id": "w2", "domain": "freeform", "model": "beta", "trace": "So 7 * 8 = 56.", "answer": "56",
+     "meta": {"temperature": 0, "run": "b", "seed": 3}},
+]
+
+
+def _audit(db_url: str, tmp_path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    proc = run_cli("audit", str(src), "--out", str(tmp_path / "v.jsonl"), "--db", db_url)
+    assert proc.returncode == 0, proc.stderr.decode()
+
+
+def test_cli_export_id_writes_the_record_verdict_and_comments(db_url, tmp_path):
+    _audit(db_url, tmp_path)
+    engine = make_engine(db_url)
+    [share] = find_records(engine, "w1")
+    add_comment(engine, _pk(engine, share), 0, "Ann", "misreads 7 * 8")
+    proc = run_cli("export", "--db", db_url, "--format", "json", "--id", "w1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    doc = json.loads(proc.stdout)
+    assert doc["id"] == "w1" and doc["share_id"] == share
+    assert doc["trace"] == RECORDS[0]["trace"] and doc["meta"] == RECORDS[0]["meta"]
+    assert doc["verdict"]["trace_valid"] is False and doc["verdict"]["first_invalid_step"] == 0
+    assert [(c["step"], c["author"], c["text"]) for c in doc["comments"]] == [(0, "Ann", "misreads 7 * 8")]
+    assert proc.stdout.decode() == record_json(engine, share)  # the explorer's download, byte for byte
+    by_share = run_cli("export", "--db", db_url, "--format", "json", "--id", share)
+    assert by_share.stdout == proc.stdout
+    missing = run_cli("export", "--db", db_url, "--format", "json", "--id", "nope")
+    assert missing.returncode == 1 and "no record" in missing.stderr.decode()
+    assert run_cli("export", "--db", db_url, "--format", "csv", "--id", "w1").returncode == 2
+
+
+def _pk(engine, share: str) -> int:
+    from db.queries import trace_by_share_id
+
+    return trace_by_share_id(engine, share)["pk"]
+
+
+def _upload(app, records=RECORDS):  # noqa: F811
+    from tests.test_pages import _upload as upload
+
+    return upload(app, "\n".join(json.dumps(r) for r in records).encode())
+
+
+def test_explorer_offers_the_record_as_the_cli_exports_it(app):  # noqa: F811
+    _upload(app)
+    engine = make_engine(app.url)
+    share = find_records(engine, "w1")[0]
+    add_comment(engine, _pk(engine, share), None, "Bo", "<script>x()</script>")
+    at = app("explorer", trace=share).run()
+    assert not at.exception
+    button = next(b for b in at.get("download_button") if b.label == "Download this record (JSON)")
+    assert button.proto.help.endswith(f"`cli.py export --id {share}`")
+    doc = json.loads(record_json(engine, share))
+    assert doc["comments"][0]["text"] == "<script>x()</script>" and doc["answer"] == "54"
