@@ -274,7 +274,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 2
     engine = make_engine(database_url(args.db))
     flt = CorpusFilter(models=tuple(args.model), domains=tuple(args.domain), answer=args.answer, trace=args.trace,
-                       gap=args.gap, q=args.q.strip(), rule=args.rule)
+                       gap=args.gap, q=args.q.strip(), rule=args.rule, meta_key=args.meta_key,
+                       meta_value=args.meta_value)
     pks = filtered_pks(engine, flt)
     rows = verdict_rows(engine, pks=pks)
     comments = comments_for(engine, pks) if args.comments else None
@@ -538,6 +539,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--gap", help="a gap kind, e.g. right_answer_invalid_trace")
     export.add_argument("--rule", help="traces with an invalid step of this rule")
     export.add_argument("--q", default="", help="text in any step")
+    export.add_argument("--meta-key", help="records whose meta has this key (the corpus page's 'Meta key')")
+    export.add_argument("--meta-value", help="... with this value, as the corpus page lists it (e.g. 0.7, true)")
     export.add_argument("--id", help="one record (its share id, or its record id) as one JSON document: the record, "
                         "its verdict and its comments, as the explorer's 'Download this record' writes it")
     export.add_argument("--comments", action="store_true", help="include reviewer comments")

@@ -69,3 +69,37 @@ def test_explorer_offers_the_record_as_the_cli_exports_it(app):  # noqa: F811
     assert button.proto.help.endswith(f"`cli.py export --id {share}`")
     doc = json.loads(record_json(engine, share))
     assert doc["comments"][0]["text"] == "<script>x()</script>" and doc["answer"] == "54"
+
+
+def test_meta_filter_on_any_key_through_the_query_layer(db_url, tmp_path):
+    from db.queries import CorpusFilter, count_traces, filtered_pks, meta_options
+
+    _audit(db_url, tmp_path)
+    engine = make_engine(db_url)
+    assert {"temperature", "run", "seed"} <= set(meta_options(engine))
+    values = dict(meta_options(engine, "temperature"))
+    assert values == {"0.7": 1, "0": 1}
+    for key, value, ids in (("temperature", "0.7", ["w1"]), ("run", "b", ["w2"]), ("seed", None, ["w2"]),
+                            ("seed", "4", []), ("nokey", None, [])):
+        flt = CorpusFilter(meta_key=key, meta_value=value)
+        assert count_traces(engine, flt) == len(ids)
+        shares = [find_records(engine, i)[0] for i in ids]
+        assert [_pk(engine, s) for s in shares] == filtered_pks(engine, flt)
+    proc = run_cli("export", "--db", db_url, "--format", "json", "--meta-key", "run", "--meta-value", "a")
+    assert [r["id"] for r in json.loads(proc.stdout)] == ["w1"]
+
+
+def test_corpus_meta_filter_picks_a_key_then_a_value_and_keeps_them_in_the_url(app):  # noqa: F811
+    _upload(app)
+    at = app("corpus").run()
+    picker = next(s for s in at.sidebar.selectbox if s.label == "Meta key")
+    assert {"temperature", "run", "seed"} <= set(picker.options)
+    picker.set_value("run").run()
+    assert not at.exception
+    value = next(s for s in at.sidebar.selectbox if s.label == "Value of run")
+    assert value.options == ["any (the key is present)", "a (1)", "b (1)"]
+    value.set_value("b").run()
+    assert at.caption[0].value == "1 trace(s) match"
+    assert at.query_params["meta_key"] in ("run", ["run"]) and at.query_params["meta_value"] in ("b", ["b"])
+    at = app("corpus", meta_key="temperature", meta_value="0.7").run()
+    assert at.caption[0].value == "1 trace(s) match"
