@@ -275,7 +275,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     engine = make_engine(database_url(args.db))
     flt = CorpusFilter(models=tuple(args.model), domains=tuple(args.domain), answer=args.answer, trace=args.trace,
                        gap=args.gap, q=args.q.strip(), rule=args.rule, meta_key=args.meta_key,
-                       meta_value=args.meta_value)
+                       meta_value=args.meta_value, label=args.label)
     pks = filtered_pks(engine, flt)
     rows = verdict_rows(engine, pks=pks)
     comments = comments_for(engine, pks) if args.comments else None
@@ -543,6 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--meta-value", help="... with this value, as the corpus page lists it (e.g. 0.7, true)")
     export.add_argument("--id", help="one record (its share id, or its record id) as one JSON document: the record, "
                         "its verdict and its comments, as the explorer's 'Download this record' writes it")
+    export.add_argument("--label", help="records with a comment carrying this label (e.g. 'misread rule')")
     export.add_argument("--comments", action="store_true", help="include reviewer comments")
     export.add_argument("--base-url", default="", help="the app's address, for links in the HTML report "
                         "(e.g. http://localhost:8501)")

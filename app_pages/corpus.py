@@ -14,6 +14,7 @@ from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
                         invalid_by_rule, length_sample, list_traces, meta_options, verdict_rows)
+from db.comment_labels import labels_offered
 from db.agreement import label_agreement, score_agreement
 from db.outside import judgments_revision
 from db.summary import flat_rows, summary
@@ -60,7 +61,7 @@ def _agreement(rev: tuple, judged: tuple) -> tuple[list[dict], list[dict]]:
 
 st.title("Corpus")
 opts = _options(rev)
-FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "rule", "meta_key", "meta_value", "pos", "q", "page")
+FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "rule", "label", "meta_key", "meta_value", "pos", "q", "page")
 # Every combination of answer and trace verdict gets its own colour: green only for a right answer
 # with a valid trace, red for a wrong answer with an invalid one, greys where nothing was checked.
 CELL_COLOURS = {
@@ -127,6 +128,10 @@ with st.sidebar:
     rule_opts = [None, *opts["rules"]]
     rule = st.selectbox("Invalid step rule", rule_opts, index=rule_opts.index(_param_choice("rule", opts["rules"])),
                         format_func=lambda v: "any" if v is None else v)
+    label_opts = [None, *labels_offered(eng)]  # two small reads, not cached: an owner's new set shows at once
+    label = st.selectbox("Comment label", label_opts, index=label_opts.index(_param_choice("label", label_opts[1:])),
+                         format_func=lambda v: "any" if v is None else v,
+                         help="traces with a comment carrying this label (the team's set, from the explorer)")
     meta_key, meta_value = _meta_filter()
     try:
         pos = float(qp["pos"]) if "pos" in qp and 0 <= float(qp["pos"]) < 1 else None
@@ -145,10 +150,10 @@ with st.sidebar:
         st.rerun()
 
 flt = CorpusFilter(models=tuple(models), domains=tuple(domains), answer=answer, trace=trace, gap=gap, q=q.strip(),
-                   rule=rule, pos=pos, meta_key=meta_key, meta_value=meta_value)
+                   rule=rule, pos=pos, meta_key=meta_key, meta_value=meta_value, label=label)
 
 wanted = {"model": list(flt.models), "domain": list(flt.domains), "answer": flt.answer, "trace": flt.trace,
-          "gap": flt.gap, "rule": flt.rule, "meta_key": flt.meta_key, "meta_value": flt.meta_value,
+          "gap": flt.gap, "rule": flt.rule, "label": flt.label, "meta_key": flt.meta_key, "meta_value": flt.meta_value,
           "pos": None if flt.pos is None else f"{flt.pos:g}", "q": flt.q or None}
 current = {k: (qp.get_all(k) if isinstance(v, list) else qp.get(k)) for k, v in wanted.items()}
 if current != {k: (v if v is not None else None) for k, v in wanted.items()}:

@@ -252,6 +252,7 @@ class CorpusFilter:
     pos: float | None = None  # traces whose first invalid step starts this 1/POS_BINS slice of the trace
     meta_key: str | None = None  # traces whose meta has this key (db/meta_filter.py) ...
     meta_value: str | None = None  # ... with this value (its text form; None: any value)
+    label: str | None = None  # traces with a comment carrying this label (db/comment_labels.py)
 
 
 POS_BINS = tally.POS_BINS
@@ -284,6 +285,8 @@ def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
         hi = lo + 1 / POS_BINS
         rel = TRACE_VERDICT.c.first_invalid_rel
         conds.append((rel >= lo) & ((rel < hi) if hi < 1 - 1e-9 else (rel <= 1)))
+    if f.label:
+        conds.append(RECORD.c.pk.in_(select(COMMENT.c.record_pk).where(COMMENT.c.label == f.label)))
     if f.meta_key:
         sub = meta_condition(conn, f.meta_key, f.meta_value)
         conds.append(RECORD.c.pk.in_(sub.columns(pk=RECORD.c.pk.type)))

@@ -103,3 +103,56 @@ def test_corpus_meta_filter_picks_a_key_then_a_value_and_keeps_them_in_the_url(a
     assert at.query_params["meta_key"] in ("run", ["run"]) and at.query_params["meta_value"] in ("b", ["b"])
     at = app("corpus", meta_key="temperature", meta_value="0.7").run()
     assert at.caption[0].value == "1 trace(s) match"
+
+
+def test_labelled_comments_are_stored_filtered_and_exported(db_url, tmp_path):
+    from core.report import to_csv, to_html
+    from db.comment_labels import DEFAULT_LABELS, label_set, labels_offered, save_label_set
+    from db.queries import CorpusFilter, comments_for, count_traces, verdict_rows
+
+    _audit(db_url, tmp_path)
+    engine = make_engine(db_url)
+    assert label_set(engine) == list(DEFAULT_LABELS)
+    w1, w2 = (_pk(engine, find_records(engine, i)[0]) for i in ("w1", "w2"))
+    add_comment(engine, w1, 0, "Ann", "7 * 8 is 56", "false verification")
+    add_comment(engine, w2, 0, "Bo", "fine", None)
+    assert count_traces(engine, CorpusFilter(label="false verification")) == 1
+    assert count_traces(engine, CorpusFilter(label="misread rule")) == 0
+    assert save_label_set(engine, [" wrong goal ", "", "wrong goal", "misread rule"]) == ["wrong goal", "misread rule"]
+    assert labels_offered(engine) == ["wrong goal", "misread rule", "false verification"]  # still carried
+    rows, comments = verdict_rows(engine, pks=[w1]), comments_for(engine, [w1])
+    assert "[step 0] [false verification] Ann: 7 * 8 is 56" in to_csv(rows, comments)
+    assert "<i>false verification</i>" in to_html(rows, comments)
+    proc = run_cli("export", "--db", db_url, "--format", "json", "--comments", "--label", "false verification")
+    [item] = json.loads(proc.stdout)
+    assert item["id"] == "w1" and item["comments"][0]["label"] == "false verification"
+    assert json.loads(record_json(engine, find_records(engine, "w1")[0]))["comments"][0]["label"] == "false verification"
+
+
+def test_owner_signs_by_name_remembered_and_labels_a_comment(app):  # noqa: F811
+    _upload(app)
+    share = find_records(make_engine(app.url), "w1")[0]
+    at = app("explorer", trace=share, step="0").run()
+    at.text_area(key="comment_text").set_value("no name given")
+    at.get("form_submit_button")[0].click().run()
+    assert any("comments are signed, not anonymous" in w.value for w in at.warning)
+    at.text_input(key="comment_author").set_value("Olga")
+    at.selectbox(key="comment_label").set_value("misread rule")
+    at.text_area(key="comment_text").set_value("reads the *rule* wrong")
+    at.get("form_submit_button")[0].click().run()
+    assert not at.exception
+    assert any(t.value == "Olga: reads the *rule* wrong" for t in at.text)
+    assert any(t.value == "label: misread rule" for t in at.text)
+    assert not any("anonymous" in t.value for t in at.text)
+    assert at.text_input(key="comment_author").value == "Olga"  # remembered
+    assert at.text_area(key="comment_text").value == "" and at.selectbox(key="comment_label").value is None
+    at.switch_page("app_pages/home.py").run()
+    at.query_params["trace"] = share
+    at.switch_page("app_pages/explorer.py").run()
+    assert at.text_input(key="comment_author").value == "Olga"  # and across pages
+    at.text_area(key="label_set_text").set_value("misread rule\nwrong goal")
+    at.button(key="label_set_save").click().run()
+    assert at.selectbox(key="comment_label").options == ["no label", "misread rule", "wrong goal"]
+    at = app("corpus", label="misread rule").run()
+    assert at.caption[0].value == "1 trace(s) match"
+    assert next(s for s in at.sidebar.selectbox if s.label == "Comment label").value == "misread rule"
