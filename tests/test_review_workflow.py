@@ -126,7 +126,8 @@ def test_labelled_comments_are_stored_filtered_and_exported(db_url, tmp_path):
     proc = run_cli("export", "--db", db_url, "--format", "json", "--comments", "--label", "false verification")
     [item] = json.loads(proc.stdout)
     assert item["id"] == "w1" and item["comments"][0]["label"] == "false verification"
-    assert json.loads(record_json(engine, find_records(engine, "w1")[0]))["comments"][0]["label"] == "false verification"
+    doc = json.loads(record_json(engine, find_records(engine, "w1")[0]))
+    assert doc["comments"][0]["label"] == "false verification"
 
 
 def test_owner_signs_by_name_remembered_and_labels_a_comment(app):  # noqa: F811
@@ -156,3 +157,42 @@ def test_owner_signs_by_name_remembered_and_labels_a_comment(app):  # noqa: F811
     at = app("corpus", label="misread rule").run()
     assert at.caption[0].value == "1 trace(s) match"
     assert next(s for s in at.sidebar.selectbox if s.label == "Comment label").value == "misread rule"
+
+
+def test_steps_align_on_equal_text_and_the_parting_step_is_the_first_difference():
+    from core.step_align import AlignedRow, align_steps, parting_row
+
+    rows = align_steps(["Start.", "7 * 8 = 54", "So 54.", "Done."], ["start.", "7 * 8  = 56", "Check: ok.", "So 56.",
+                                                                     "Done."])
+    assert rows == [AlignedRow(0, 0, True), AlignedRow(1, 1, False), AlignedRow(2, 2, False),
+                    AlignedRow(None, 3, False), AlignedRow(3, 4, True)]
+    assert parting_row(rows) == 1
+    assert parting_row(align_steps(["a", "b"], ["A", " b "])) is None
+    assert [(r.a, r.b) for r in align_steps([], ["x"])] == [(None, 0)]
+
+
+def test_two_samples_side_by_side_with_first_invalid_steps_and_where_they_part(app):  # noqa: F811
+    problem = {"question": "What is 7 * 8?", "reference_answer": "56"}
+    samples = [
+        {"id": "s1", "domain": "freeform", "model": "alpha", "problem": problem, "answer": "54",
+         "trace": "We multiply.\n\nSo 7 * 8 = 54.\n\n<b>Done</b>."},
+        {"id": "s2", "domain": "freeform", "model": "beta", "problem": problem, "answer": "56",
+         "trace": "We multiply.\n\nSo 7 * 8 = 56.\n\n<b>Done</b>."},
+    ]
+    _upload(app, samples)
+    engine = make_engine(app.url)
+    a, b = find_records(engine, "s1")[0], find_records(engine, "s2")[0]
+    from db.queries import trace_by_share_id
+
+    at = app("problems", problem=trace_by_share_id(engine, a)["problem_hash"]).run()
+    assert not at.exception and any(s.value == "Two samples step by step" for s in at.subheader)
+    at = app("compare", a=a, b=b).run()
+    assert not at.exception
+    metrics = [(m.label, m.value) for m in at.metric]
+    assert ("First invalid step", "1") in metrics and ("First invalid step", "none") in metrics
+    assert any("They part at** step 1 of A and step 1 of B, after 1 shared step(s)" in m.value for m in at.markdown)
+    table = at.dataframe[0].value
+    assert list(table[""]) == ["same", "they part here · A's first invalid", "same"]
+    assert list(table["A text"])[2] == "<b>Done</b>."  # text as text
+    at = app("compare", a=a, b="nope").run()
+    assert any("No trace has the link b" in e.value for e in at.error)
