@@ -28,6 +28,7 @@ PAGES = {  # url path: (script, title, icon)
     "lengths": ("app_pages/lengths.py", "Length generalisation", ":material/show_chart:"),
     "explorer": ("app_pages/explorer.py", "Explorer", ":material/account_tree:"),
     "problems": ("app_pages/problems.py", "Problems", ":material/compare:"),
+    "compare": ("app_pages/compare.py", "Side by side", ":material/view_column_2:"),
     "stored": ("app_pages/stored.py", "Stored uploads", ":material/delete:"),
 }
 
@@ -80,18 +81,20 @@ def _sign_in_box() -> None:
 if review_view():
     why = "This is a review link: it opens its one trace, read-only. Other pages are not part of it."
     pages = [st.Page(_review_landing, title="Review", url_path="review", default=True), _open("explorer")]
-    pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus", "lengths", "problems", "stored")]
+    pages += [_closed(p, why) for p in ("home", "upload", "capture", "corpus", "lengths", "problems", "compare",
+                                        "stored")]
     nav = st.navigation(pages, position="hidden")
     st.info(current_review_notice(), icon=":material/rate_review:")
     nav.run()
 else:
     if can_write():
         pages = [_open("home", default=True), _open("upload"), _open("capture"), _open("corpus"), _open("lengths"),
-                 _open("problems"), _open("explorer"), _open("stored")]
+                 _open("problems"), _open("compare"), _open("explorer"), _open("stored")]
     else:
         why = ("This server is shared and read-only for you: uploading, live capture and deleting need the "
                "owner's sign-in (sidebar).")
-        pages = [_open("home", default=True), _open("corpus"), _open("lengths"), _open("problems"), _open("explorer")]
+        pages = [_open("home", default=True), _open("corpus"), _open("lengths"), _open("problems"), _open("compare"),
+                 _open("explorer")]
         hidden = [_closed("upload", why), _closed("capture", why), _closed("stored", why)]
     _sign_in_box()
     if can_write():

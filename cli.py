@@ -243,7 +243,28 @@ def cmd_reaudit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_record(args: argparse.Namespace) -> int:
+    """`export --id`: one record as the explorer's "Download this record" writes it."""
+    from db.engine import database_url, make_engine
+    from db.record_export import find_records, record_json
+
+    if args.format != "json":
+        print("cli.py export: --id writes JSON only (--format json)", file=sys.stderr)
+        return 2
+    engine = make_engine(database_url(args.db))
+    found = find_records(engine, args.id)
+    if len(found) != 1:
+        what = "no record" if not found else f"{len(found)} records ({', '.join(found)}); give one share id"
+        print(f"cli.py export: --id {args.id} names {what}", file=sys.stderr)
+        return 1
+    _write_text(record_json(engine, found[0]) or "", args.out)
+    print("exported 1 record", file=sys.stderr)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.id:
+        return _export_record(args)
     from core.report import to_csv, to_html, to_json, to_parquet
     from db.engine import database_url, make_engine
     from db.queries import CorpusFilter, comments_for, filtered_pks, verdict_rows
@@ -253,7 +274,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 2
     engine = make_engine(database_url(args.db))
     flt = CorpusFilter(models=tuple(args.model), domains=tuple(args.domain), answer=args.answer, trace=args.trace,
-                       gap=args.gap, q=args.q.strip(), rule=args.rule)
+                       gap=args.gap, q=args.q.strip(), rule=args.rule, meta_key=args.meta_key,
+                       meta_value=args.meta_value, label=args.label)
     pks = filtered_pks(engine, flt)
     rows = verdict_rows(engine, pks=pks)
     comments = comments_for(engine, pks) if args.comments else None
@@ -517,6 +539,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--gap", help="a gap kind, e.g. right_answer_invalid_trace")
     export.add_argument("--rule", help="traces with an invalid step of this rule")
     export.add_argument("--q", default="", help="text in any step")
+    export.add_argument("--meta-key", help="records whose meta has this key (the corpus page's 'Meta key')")
+    export.add_argument("--meta-value", help="... with this value, as the corpus page lists it (e.g. 0.7, true)")
+    export.add_argument("--id", help="one record (its share id, or its record id) as one JSON document: the record, "
+                        "its verdict and its comments, as the explorer's 'Download this record' writes it")
+    export.add_argument("--label", help="records with a comment carrying this label (e.g. 'misread rule')")
     export.add_argument("--comments", action="store_true", help="include reviewer comments")
     export.add_argument("--base-url", default="", help="the app's address, for links in the HTML report "
                         "(e.g. http://localhost:8501)")

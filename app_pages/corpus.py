@@ -13,7 +13,8 @@ from core.report import to_csv, to_html, to_json, to_parquet
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
-                        invalid_by_rule, length_sample, list_traces, verdict_rows)
+                        invalid_by_rule, length_sample, list_traces, meta_options, verdict_rows)
+from db.comment_labels import labels_offered
 from db.agreement import label_agreement, score_agreement
 from db.outside import judgments_revision
 from db.summary import flat_rows, summary
@@ -41,6 +42,12 @@ def _options(rev: tuple) -> dict[str, list[str]]:
     return filter_options(eng)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _meta(rev: tuple, key: str | None = None) -> list:
+    """The meta keys present, or one key's (value, records): a scan of every record's meta."""
+    return meta_options(eng, key)
+
+
 @st.cache_data(show_spinner=False, max_entries=4)
 def _summary(rev: tuple) -> list[dict]:
     return flat_rows(summary(eng))
@@ -54,7 +61,7 @@ def _agreement(rev: tuple, judged: tuple) -> tuple[list[dict], list[dict]]:
 
 st.title("Corpus")
 opts = _options(rev)
-FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "rule", "pos", "q", "page")
+FILTER_KEYS = ("model", "domain", "answer", "trace", "gap", "rule", "label", "meta_key", "meta_value", "pos", "q", "page")
 # Every combination of answer and trace verdict gets its own colour: green only for a right answer
 # with a valid trace, red for a wrong answer with an invalid one, greys where nothing was checked.
 CELL_COLOURS = {
@@ -87,6 +94,24 @@ def _param_choice(key: str, allowed) -> str | None:
     return value if value in allowed else None
 
 
+def _meta_filter() -> tuple[str | None, str | None]:
+    """A key of the records' `meta` (from the keys present), then one of its values."""
+    keys = _meta(rev)
+    key_opts = [None, *keys]
+    key = st.selectbox("Meta key", key_opts, index=key_opts.index(_param_choice("meta_key", keys)),
+                       format_func=lambda v: "any" if v is None else v,
+                       help="any key of the records' meta (temperature, seed, run ...)")
+    if key is None:
+        return None, None
+    counts = dict(_meta(rev, key))
+    asked = qp.get("meta_value") if qp.get("meta_key") == key else None  # a value of another key is dropped
+    value_opts = [None, *counts] + ([asked] if asked not in (None, *counts) else [])
+    value = st.selectbox(f"Value of {key}", value_opts, index=value_opts.index(asked),
+                         format_func=lambda v: "any (the key is present)" if v is None
+                         else f"{v} ({counts[v]:,})" if v in counts else v)
+    return key, value
+
+
 with st.sidebar:
     st.header("Filters")
     models = st.multiselect("Model", opts["models"], default=_param_list("model", opts["models"]))
@@ -103,6 +128,11 @@ with st.sidebar:
     rule_opts = [None, *opts["rules"]]
     rule = st.selectbox("Invalid step rule", rule_opts, index=rule_opts.index(_param_choice("rule", opts["rules"])),
                         format_func=lambda v: "any" if v is None else v)
+    label_opts = [None, *labels_offered(eng)]  # two small reads, not cached: an owner's new set shows at once
+    label = st.selectbox("Comment label", label_opts, index=label_opts.index(_param_choice("label", label_opts[1:])),
+                         format_func=lambda v: "any" if v is None else v,
+                         help="traces with a comment carrying this label (the team's set, from the explorer)")
+    meta_key, meta_value = _meta_filter()
     try:
         pos = float(qp["pos"]) if "pos" in qp and 0 <= float(qp["pos"]) < 1 else None
     except ValueError:
@@ -120,10 +150,11 @@ with st.sidebar:
         st.rerun()
 
 flt = CorpusFilter(models=tuple(models), domains=tuple(domains), answer=answer, trace=trace, gap=gap, q=q.strip(),
-                   rule=rule, pos=pos)
+                   rule=rule, pos=pos, meta_key=meta_key, meta_value=meta_value, label=label)
 
 wanted = {"model": list(flt.models), "domain": list(flt.domains), "answer": flt.answer, "trace": flt.trace,
-          "gap": flt.gap, "rule": flt.rule, "pos": None if flt.pos is None else f"{flt.pos:g}", "q": flt.q or None}
+          "gap": flt.gap, "rule": flt.rule, "label": flt.label, "meta_key": flt.meta_key, "meta_value": flt.meta_value,
+          "pos": None if flt.pos is None else f"{flt.pos:g}", "q": flt.q or None}
 current = {k: (qp.get_all(k) if isinstance(v, list) else qp.get(k)) for k, v in wanted.items()}
 if current != {k: (v if v is not None else None) for k, v in wanted.items()}:
     keep = {k: v for k, v in qp.to_dict().items() if k not in wanted and k in FILTER_KEYS}

@@ -11,7 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from db.outside import judgments_of
+from db.comment_labels import label_set, save_label_set
 from db.problems import problem_size
+from db.record_export import record_json
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
 from core.score_agreement import DEFAULT_THRESHOLD
@@ -156,7 +158,8 @@ def _link_section(step_idx: int | None) -> None:
 
 
 def _comments_section(step_idx: int | None) -> None:
-    """Comments on one step (or, for a record without steps, on the record)."""
+    """Comments on one step (or, for a record without steps, on the record), each signed and
+    optionally labelled from the team's set."""
     what = f"step {step_idx}" if step_idx is not None else "this record"
     st.markdown(f"**Comments on {what}**")
     comments = comments_of(eng, rec["pk"])
@@ -164,6 +167,8 @@ def _comments_section(step_idx: int | None) -> None:
     for c in here:
         with st.container(border=True):
             st.caption(f"{c['created_at']:%Y-%m-%d %H:%M} UTC")
+            if c.get("label"):
+                st.text(f"label: {c['label']}")
             st.text(f"{c['author']}: {c['text']}")
     if not here:
         st.caption("none yet")
@@ -172,21 +177,72 @@ def _comments_section(step_idx: int | None) -> None:
         st.caption("comments on other steps: " + ", ".join(map(str, elsewhere)))
     if not can_comment():
         return
-    named = not is_owner()  # a reviewer comments under a name
-    with st.form("comment", clear_on_submit=True):
-        author = st.text_input("Your name" + (" (required)" if named else ""), key="comment_author")
+    _comment_form(step_idx)
+    if is_owner() and can_write() and not review_view():
+        _label_set_editor()
+
+
+def _comment_form(step_idx: int | None) -> None:
+    """Everyone signs: the name is remembered for the session (across pages and traces), the
+    text and label are cleared once the comment is stored."""
+    named = not is_owner()
+    if st.session_state.pop("_comment_sent", False):
+        st.session_state["comment_text"] = ""
+        st.session_state["comment_label"] = None
+    if "comment_author" not in st.session_state and st.session_state.get("_signed_as"):
+        st.session_state["comment_author"] = st.session_state["_signed_as"]  # the widget left with the page
+    labels = _labels(rev)
+    with st.form("comment"):
+        # no help icon: its button would carry the same accessible name as the box
+        author = st.text_input("Your name" + (" (required)" if named else ""), key="comment_author",
+                               placeholder="comments are signed; remembered for this session")
+        label = st.selectbox("Label", [None, *labels], key="comment_label",
+                             format_func=lambda v: "no label" if v is None else v,
+                             help="the team's labels (owners edit the set below)")
         body_text = st.text_area("Comment", key="comment_text")
         if st.form_submit_button("Add comment"):
-            if named and not author.strip():
-                st.warning("Please give your name: reviewers' comments are signed.")
+            if not author.strip():
+                st.warning("Please give your name: " + ("reviewers' comments are signed." if named
+                                                        else "comments are signed, not anonymous."))
             elif not can_comment():
                 st.warning("Comments are closed on this server.")
             else:
                 try:
-                    add_comment(eng, rec["pk"], step_idx, author or "anonymous", body_text)
-                    st.rerun()
+                    add_comment(eng, rec["pk"], step_idx, author, body_text, label)
                 except ValueError as exc:
                     st.warning(str(exc))
+                else:
+                    st.session_state["_signed_as"] = author.strip()
+                    st.session_state["_comment_sent"] = True
+                    st.rerun()
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _labels(rev: tuple) -> list[str]:
+    """The team's labels (cleared when an owner saves a new set)."""
+    return label_set(eng)
+
+
+def _label_set_editor() -> None:
+    """The owner defines the labels the team picks from (one a line)."""
+    with st.expander("Comment labels of this team"):
+        lines = st.text_area("One label a line", "\n".join(_labels(rev)), key="label_set_text")
+        if st.button("Save labels", key="label_set_save"):
+            if not can_write():
+                st.error("Editing labels needs the owner's rights on this server.")
+                return
+            save_label_set(eng, lines.splitlines())
+            _labels.clear()
+            st.rerun()
+
+
+def _download_section() -> None:
+    """The record, its verdict and its comments as one JSON file: `cli.py export --id` writes the
+    same document (db/record_export.py). Built only when clicked: a trace may be megabytes."""
+    st.download_button("Download this record (JSON)", lambda: record_json(eng, share_id) or "",
+                       f"stepscope-{share_id}.json", "application/json", key="download_record",
+                       icon=":material/download:", help="the record as stored, its verdict and its comments; "
+                       f"the same file as `cli.py export --id {share_id}`")
 
 
 def _delete_section() -> None:
@@ -545,5 +601,6 @@ with left:
             st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
             _answer_details()
 
+_download_section()
 _link_section(step)
 _delete_section()

@@ -52,6 +52,20 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
+def _compare_picker(rows: list[dict]) -> None:
+    """Two samples of this problem, step-aligned on the side-by-side page."""
+    st.subheader("Two samples step by step")
+    names = {r["share_id"]: f"{r['model']} · {r['record_id'] or r['share_id']} · first invalid "
+             f"{'none' if r['first_invalid_step'] is None else r['first_invalid_step']}" for r in rows}
+    ids = list(names)
+    left, right, go = st.columns([2, 2, 1])
+    a = left.selectbox("Sample A", ids, index=0, format_func=names.get, key="compare_a")
+    b = right.selectbox("Sample B", ids, index=1, format_func=names.get, key="compare_b")
+    with go:
+        st.page_link("app_pages/compare.py", label="Compare side by side", icon=":material/view_column_2:",
+                     query_params={"a": a, "b": b}, disabled=a == b)
+
+
 def _show_problem(problem_hash: str) -> None:
     rows = _records(problem_hash, rev)
     st.title("Problem")
@@ -106,6 +120,9 @@ def _show_problem(problem_hash: str) -> None:
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={"open": st.column_config.LinkColumn("open", display_text="open in explorer"),
                                 "answer": st.column_config.TextColumn(width="large")})
+
+    if n > 1:
+        _compare_picker(rows)
 
     st.subheader("Which answers agree")
     groups = []

@@ -49,7 +49,8 @@ def _flat(row: dict[str, Any], comments: list[dict[str, Any]] | None) -> dict[st
         "gaps": ";".join(g["kind"] for g in v.get("gaps") or []),
         "error": row.get("error"), "reward": reward, "rewards": rewards or None,
         "comments": None if comments is None else " | ".join(
-            f"[step {c['step_idx']}] {c['author']}: {c['text']}" for c in comments),
+            f"[step {c['step_idx']}]" + (f" [{c['label']}]" if c.get("label") else "") + f" {c['author']}: {c['text']}"
+            for c in comments),
     }
 
 
@@ -89,9 +90,9 @@ def to_parquet(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, An
     return buf.getvalue()
 
 
-def _jsonable_comment(c: dict[str, Any]) -> dict[str, Any]:
+def jsonable_comment(c: dict[str, Any]) -> dict[str, Any]:
     created = c.get("created_at")
-    return {"step": c.get("step_idx"), "author": c.get("author"), "text": c.get("text"),
+    return {"step": c.get("step_idx"), "author": c.get("author"), "label": c.get("label"), "text": c.get("text"),
             "created_at": created.isoformat() if hasattr(created, "isoformat") else created}
 
 
@@ -104,7 +105,7 @@ def to_json(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
         if row.get("rollout"):
             item["rollout"] = row["rollout"]
         if comments is not None:
-            item["comments"] = [_jsonable_comment(c) for c in comments.get(row["pk"], [])]
+            item["comments"] = [jsonable_comment(c) for c in comments.get(row["pk"], [])]
         out.append(item)
     return json.dumps(out, ensure_ascii=False, indent=1)
 
@@ -186,7 +187,8 @@ def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
                  ans, trc, inv, gaps]
         if comments is not None:
             cells.append("".join(
-                f"<div><b>{e(str(c['author']))}</b> (step {e(str(c['step_idx']))}): <pre>{e(c['text'])}</pre></div>"
+                f"<div><b>{e(str(c['author']))}</b> (step {e(str(c['step_idx']))})"
+                + (f" <i>{e(str(c['label']))}</i>" if c.get("label") else "") + f": <pre>{e(c['text'])}</pre></div>"
                 for c in comments.get(row["pk"], [])))
         parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     parts.append("</table></body></html>")

@@ -262,6 +262,13 @@ def _m0012_outside_judgments(conn: Connection) -> None:
     judgments.create(conn)  # with its index
 
 
+def _m0013_comment_labels(conn: Connection) -> None:
+    """A label per comment from the set a team defines ("misread rule", "false verification" ...;
+    db/comment_labels.py), indexed: the corpus filters records by it."""
+    conn.execute(text("ALTER TABLE comment ADD COLUMN label VARCHAR(64)"))
+    conn.execute(text("CREATE INDEX ix_comment_label ON comment (label)"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
@@ -275,6 +282,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (10, "reference labels", _m0010_reference_labels),
     (11, "trace outcome by name", _m0011_trace_check),
     (12, "outside judgments", _m0012_outside_judgments),
+    (13, "comment labels", _m0013_comment_labels),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -110,6 +110,7 @@ class Comment(SQLModel, table=True):
     author: str = Field(max_length=128)
     text: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+    label: str | None = Field(default=None, max_length=64)  # from the team's label set (migration 13)
 
 
 class OutsideJudgmentRow(SQLModel, table=True):

@@ -13,6 +13,7 @@ from sqlalchemy import bindparam as sa_bindparam
 from sqlalchemy.engine import Engine
 
 from db import tally
+from db.meta_filter import meta_condition, meta_keys, meta_values
 from db.search import parse_query, snippet, step_condition
 from core.verdicts import TRACE_LABELS, trace_label
 from db.store import COMMENT, GAP, RECORD, STEP, STEP_VERDICT, TRACE_VERDICT
@@ -249,6 +250,9 @@ class CorpusFilter:
     q: str = ""
     rule: str | None = None  # traces with an invalid step of this rule ("(unnamed)": no rule)
     pos: float | None = None  # traces whose first invalid step starts this 1/POS_BINS slice of the trace
+    meta_key: str | None = None  # traces whose meta has this key (db/meta_filter.py) ...
+    meta_value: str | None = None  # ... with this value (its text form; None: any value)
+    label: str | None = None  # traces with a comment carrying this label (db/comment_labels.py)
 
 
 POS_BINS = tally.POS_BINS
@@ -281,6 +285,11 @@ def _filter_conditions(conn: Any, f: CorpusFilter) -> list[Any]:
         hi = lo + 1 / POS_BINS
         rel = TRACE_VERDICT.c.first_invalid_rel
         conds.append((rel >= lo) & ((rel < hi) if hi < 1 - 1e-9 else (rel <= 1)))
+    if f.label:
+        conds.append(RECORD.c.pk.in_(select(COMMENT.c.record_pk).where(COMMENT.c.label == f.label)))
+    if f.meta_key:
+        sub = meta_condition(conn, f.meta_key, f.meta_value)
+        conds.append(RECORD.c.pk.in_(sub.columns(pk=RECORD.c.pk.type)))
     parsed = parse_query(f.q)
     if parsed.error:
         conds.append(false())  # a query that cannot be searched matches nothing (the page says why)
@@ -312,6 +321,12 @@ def filter_options(engine: Engine, from_rows: bool = False) -> dict[str, list[st
         rules = [r or "(unnamed)" for (r,) in conn.execute(
             select(STEP_VERDICT.c.rule).where(STEP_VERDICT.c.status == "invalid").distinct())]
     return {"models": sorted(models), "domains": sorted(domains), "gaps": sorted(gaps), "rules": sorted(rules)}
+
+
+def meta_options(engine: Engine, key: str | None = None) -> list[str] | list[tuple[str, int]]:
+    """The meta keys present (no key), or one key's values with their record counts."""
+    with engine.connect() as conn:
+        return meta_keys(conn) if key is None else meta_values(conn, key)
 
 
 def _tallied(conn: Any, f: CorpusFilter, from_rows: bool) -> bool:

@@ -261,14 +261,17 @@ def _insert_steps(conn: Connection, steps: list[tuple]) -> None:
     conn.execute(text("INSERT INTO step_fts(rowid, text) SELECT id, text FROM step WHERE id > :lo"), {"lo": before})
 
 
-def add_comment(engine: Engine, record_pk: int, step_idx: int | None, author: str, text: str) -> int:
+def add_comment(engine: Engine, record_pk: int, step_idx: int | None, author: str, text: str,
+                label: str | None = None) -> int:
+    """A signed comment; `label` is one of the team's labels (db/comment_labels.py), or none."""
     author = clean_text(author.strip())[:128] or "anonymous"
     text = clean_text(text.strip())
+    label = clean_text(label.strip())[:64] or None if label else None
     if not text:
         raise ValueError("a comment needs some text")
     with _write(engine) as conn, conn.begin():
         res = conn.execute(insert(COMMENT).values(record_pk=record_pk, step_idx=step_idx, author=author,
-                                                  text=text, created_at=_now()))
+                                                  text=text, label=label, created_at=_now()))
         return int(res.inserted_primary_key[0])
 
 
@@ -335,6 +338,13 @@ def claim_setting(engine: Engine, key: str, value: str) -> bool:
         conn.execute(text("INSERT INTO app_setting (key, value) VALUES (:k, :v) ON CONFLICT (key) DO NOTHING"),
                      {"k": key, "v": value})
         return True
+
+
+def put_setting(engine: Engine, key: str, value: str) -> None:
+    """Set `key`, replacing its value (settings an owner edits, such as the comment labels)."""
+    with _write(engine) as conn, conn.begin():
+        conn.execute(text("INSERT INTO app_setting (key, value) VALUES (:k, :v) "
+                          "ON CONFLICT (key) DO UPDATE SET value = excluded.value"), {"k": key, "v": value})
 
 
 def refresh_statistics(engine: Engine) -> None:
