@@ -9,7 +9,7 @@ import time
 from tests.test_browser import _faulty_maze, _page, _share_id, browser, server  # noqa: F401 - fixtures
 
 NAV_TITLES = {"Home", "Upload & audit", "Live capture", "Corpus", "Length generalisation", "Problems",
-              "Explorer", "Stored uploads"}
+              "Explorer", "Stored uploads", "Side by side"}
 
 
 def _upload_maze(server) -> tuple[str, int]:
