@@ -59,7 +59,11 @@ def test_a_record_without_steps_keeps_comments_links_and_delete(app):
     assert [e for e in at.expander if "Delete" in e.label]
     at.text_area(key="comment_text").set_value("the plan is fine")
     at.get("form_submit_button")[0].click().run()
-    assert any(t.value == "anonymous: the plan is fine" for t in at.text)
+    assert any("Please give your name" in w.value for w in at.warning)  # comments are signed
+    at.text_input(key="comment_author").set_value("Ada")
+    at.text_area(key="comment_text").set_value("the plan is fine")
+    at.get("form_submit_button")[0].click().run()
+    assert any(t.value == "Ada: the plan is fine" for t in at.text)
 
 
 def test_plain_text_reasoning_is_checked(app):
