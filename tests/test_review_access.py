@@ -124,7 +124,7 @@ def test_step_list_click_selects_that_step(server, browser):
     page.goto(f"{server['base']}/explorer?trace={share}&step=0")
     page.get_by_text("Step 0", exact=True).wait_for(timeout=30_000)
     page.get_by_role("tab", name="Step list").click()
-    grid = page.locator("[data-testid='stDataFrame']").first
+    grid = page.locator("[data-testid='stDataFrame']:visible").first
     grid.wait_for()
     time.sleep(1.0)
     box = grid.bounding_box()
