@@ -38,6 +38,7 @@ except ImportError:  # run as a script
     from bench import _common  # noqa: F401
 
 from audit import audit_record  # noqa: E402
+from core.agreement import harmonic_mean  # noqa: E402
 from core.intake import iter_jsonl  # noqa: E402
 from validators.registry import get_domain  # noqa: E402
 from validators.step_rows import StepRowsConverter  # noqa: E402
@@ -95,8 +96,8 @@ class Score:
         precision, recall = rate(self.flagged_right, self.flagged), rate(self.flagged_right, self.with_mistake)
         f1 = rate(2 * self.flagged_right, self.flagged + self.with_mistake)
         acc_err, acc_ok = rate(self.located_with, self.with_mistake), rate(self.located_without, self.without)
-        pb_f1 = (round(2 * acc_err * acc_ok / (acc_err + acc_ok), 3)
-                 if acc_err is not None and acc_ok is not None and acc_err + acc_ok else None)
+        pb = harmonic_mean(acc_err, acc_ok)
+        pb_f1 = None if pb is None else round(pb, 3)
         return {"n": self.n, "location": rate(self.located, self.n), "precision": precision, "recall": recall,
                 "f1": f1, "acc_mistake": acc_err, "acc_no_mistake": acc_ok, "processbench_f1": pb_f1,
                 "answer": rate(self.answers_right, self.answers)}

@@ -33,6 +33,12 @@ def has_label(labels: dict[str, Any] | None) -> bool:
     return label_first_mistake(labels) is not _NO_LABEL
 
 
+def harmonic_mean(a: float | None, b: float | None) -> float | None:
+    """F1 of two rates (precision and recall, or ProcessBench's accuracies with and without a
+    mistake); None when either is missing or both are 0."""
+    return 2 * a * b / (a + b) if a is not None and b is not None and a + b else None
+
+
 def compare(label: int | None, ours: int | None) -> str:
     if label == ours:
         return "exact"
@@ -72,8 +78,7 @@ class Agreement:
     def figures(self) -> dict[str, Any]:
         acc_with = self.right_with / self.with_mistake if self.with_mistake else None
         acc_without = self.right_without / self.without if self.without else None
-        f1 = (2 * acc_with * acc_without / (acc_with + acc_without)
-              if acc_with is not None and acc_without is not None and acc_with + acc_without else None)
+        f1 = harmonic_mean(acc_with, acc_without)
         r = (lambda x: None if x is None else round(x, 3))
         return {"source": self.source, "domain": self.domain, "traces": self.n, **self.counts,
                 "accuracy": r(self.counts["exact"] / self.n) if self.n else None,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from core.agreement import compare
+from core.agreement import compare, harmonic_mean
 from core.outside_labels import first_flag
 
 DEFAULT_THRESHOLD = 0.5
@@ -60,8 +60,7 @@ class ScoreAgreement:
     def figures(self) -> dict[str, Any]:
         precision = self.tp / (self.tp + self.fp) if self.tp + self.fp else None
         recall = self.tp / (self.tp + self.fn) if self.tp + self.fn else None
-        f1 = (2 * precision * recall / (precision + recall)
-              if precision is not None and recall is not None and precision + recall else None)
+        f1 = harmonic_mean(precision, recall)
         return {"source": self.source, "domain": self.domain, "threshold": self.threshold, "traces": self.traces,
                 **self.counts, "location": _r(self.counts["exact"] / self.traces) if self.traces else None,
                 "steps": self.steps, "flagged": self.tp + self.fp, "our_invalid": self.tp + self.fn,

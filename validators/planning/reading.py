@@ -373,7 +373,7 @@ class ClaimReader:
                         pre = line.state
                 again = bool(line.actions) and line.actions[-1] == ground and run.moved.get(line.id) == u.paragraph
                 if again:  # "Step 4: Overcome a from c -> needs ... Yes. Overcome a from c -> adds ...": one step
-                    pre = line.states[-2] if line.known else None
+                    pre = self._pre(run, line, ground, u)
                 run.focus = None
                 run.focus = _Focus(ground, pre, line.id, n, True, modality == "proposed" or _proposal(run.heading),
                                    u.span, paragraph=u.paragraph, item=u.item is not None,

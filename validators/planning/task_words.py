@@ -586,7 +586,7 @@ class TaskWords:
 # that takes a noun phrase ("is a planet", "have a province"), is the article.
 _ARTICLES = frozenset({"a", "an"})
 _BEFORE_ARTICLE = frozenset({"is", "was", "be", "are", "were", "as", "not", "have", "has", "had", "get", "gets",
-                             "with", "need", "needs", "becomes", "become", "into", "like", "called", "be"})
+                             "with", "need", "needs", "becomes", "become", "into", "like", "called"})
 
 
 def _unique(candidates: Iterable[_Candidate]) -> tuple[_Candidate, ...]:
