@@ -345,7 +345,7 @@ def _problem_section() -> None:
                                        for k, v in short.items()]), hide_index=True, width="stretch")
         for k, v in problem.items():
             if isinstance(v, str) and len(v) > 120:
-                st.caption(k)
+                st.caption(md_escape(k))
                 st.code(v[:20_000], language=None, wrap_lines=True)
 
 
