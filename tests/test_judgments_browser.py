@@ -75,7 +75,7 @@ def test_explorer_shows_a_disagreeing_label_beside_our_verdict(labelled_server, 
         assert "2 of 3 outside judgment(s) put the first mistake elsewhere than our replay (step 10)" in warning
         assert "dyck_languages.jsonl says no mistake" in warning and f"{EVIL} says step 4" in warning
         # the two tables (trace and step) are drawn on a canvas: their cells are checked by the AppTest
-        page.locator("[data-testid='stDataFrame']").nth(1).wait_for(timeout=30_000)
+        page.locator("[data-testid='stDataFrame']:visible").nth(1).wait_for(timeout=30_000)
         assert _xss_fired(page) == []
     finally:
         ctx.close()
