@@ -21,8 +21,9 @@ GAP_KINDS = (
 ANSWER_ERROR_KINDS = (
     "unmet_precondition", "unmet_goal", "illegal_move", "arithmetic", "unparseable",
     "not_optimal", "wrong_value",
-    # Added (record-format allows optional extensions): no reference could decide.
-    "undecided",
+    # Added (record-format allows optional extensions): no reference could decide; an answer that
+    # states the state after each move states a false one (Hanoi state-tracking tables).
+    "undecided", "false_state",
 )
 
 

@@ -267,3 +267,38 @@ def test_a_sketch_or_an_elision_is_not_replayed():
     assert _audit("hanoi", {"disks": 3}, sketch, "").verdict.to_json()["invalid_steps"] == []
     elided = "1. Move disk 1 from peg 0 to peg 2\n...\n\n7. Move disk 1 from peg 0 to peg 2"
     assert _audit("hanoi", {"disks": 3}, elided, "").verdict.to_json()["invalid_steps"] == []
+
+
+def _hanoi_answer(disks: int, answer: str) -> dict:
+    return audit_record(record_from_json({"domain": "hanoi", "problem": {"disks": disks}, "trace": "",
+                                          "answer": answer})).verdict.to_json()
+
+
+def test_csv_move_tables_are_read():
+    """`disk_id,from_peg,to_peg` tables (one replication's prompt asks for them) are the answer's
+    move list; a table cut off in a row keeps its complete rows and says so."""
+    rows = "\n".join(",".join(map(str, m)) for m in optimal_moves(3))
+    v = _hanoi_answer(3, f"```\ndisk_id,from_peg,to_peg\n{rows}\n```")
+    assert v["answer_correct"] is True
+    v = _hanoi_answer(3, "```\ndisk_id,from_peg,to_peg\n1,0,2\n2,0,1\n1,2,0\n3,0,2\n```")
+    assert v["answer_correct"] is False and v["answer_error"]["kind"] == "illegal_move"
+    assert v["answer_error"]["step"] == 4 and v["answer_error"]["rule"] == "not_top_disk"
+    (cut,) = extract_move_lists("disk_id,from_peg,to_peg\n1,0,2\n2,0,1\n1,2", "hanoi")
+    assert cut.moves == [[1, 0, 2], [2, 0, 1]] and cut.source == "csv" and "cut off" in cut.notes[0]
+    v = _hanoi_answer(3, "disk_id,from_peg,to_peg\n1,0,2\n2,0,1\n1,2")
+    assert v["answer_error"]["kind"] == "unmet_goal" and "after 2 legal moves" in v["answer_error"]["message"]
+
+
+def test_state_tracking_tables_move_the_top_disk_and_claim_the_pegs():
+    """`move_id,from_peg,to_peg,peg0,peg1,peg2`: the move is the top disk of the source peg, and the
+    pegs the row claims must be the pegs the move leads to (a false one is a wrong answer)."""
+    def table(claims: list[str]) -> str:
+        moves = optimal_moves(2)
+        return "move_id,from_peg,to_peg,peg0,peg1,peg2\n" + "\n".join(
+            f"{k + 1},{m[1]},{m[2]},{c}" for k, (m, c) in enumerate(zip(moves, claims)))
+    assert _hanoi_answer(2, table(["2,1,", ",1,2", ",,2 1"]))["answer_correct"] is True
+    v = _hanoi_answer(2, table(["2,1,", ",,2", ",,2 1"]))
+    assert v["answer_correct"] is False and v["answer_error"]["kind"] == "false_state"
+    assert v["answer_error"]["step"] == 2 and "[[], [1], [2]]" in v["answer_error"]["message"]
+    v = _hanoi_answer(2, "move_id,from_peg,to_peg,peg0,peg1,peg2\n1,1,2,2 1,,")
+    assert v["answer_error"]["kind"] == "illegal_move" and "peg 1 is empty" in v["answer_error"]["message"]

@@ -4,6 +4,11 @@
 solution, then replays each list found in the thinking (reference-semantics.md §5). Here:
 * bracketed lists: `moves = [[1, 0, 2], ...]` (also `moves:`), and bare `[[...], ...]` lists whose
   items have the domain's shape (3 items for Hanoi and Checker Jumping, names for River Crossing);
+* CSV move tables (Hanoi): a header `disk_id,from_peg,to_peg` (also `disk,from,to`) and one
+  `disk,from,to` row per line; or the state-tracking table `move_id,from_peg,to_peg,peg0,peg1,peg2`,
+  whose rows name no disk (the move is the top disk of the source peg) and claim the pegs after
+  the move, bottom to top (`ExtractedList.claimed_states`). Rows end at the first line that is not
+  one; a table cut off by the output limit keeps its complete rows and says so in `notes`;
 * prose runs: "move disk 1 from peg 0 to peg 2" (Hanoi), "move red from 2 to 3" /
   "jump the blue checker from position 4 to 2" (Checker Jumping); consecutive prose moves with no
   blank line and less than `PROSE_GAP` characters between them form one list.
@@ -29,6 +34,10 @@ _CHECKER_PROSE = re.compile(
     r"\b(?:move|slide|jump)\s+(?:the\s+)?(red|blue|R|B)\b(?:\s+checker)?\s+from\s+(?:position\s*|cell\s*)?(\d+)"
     r"\s+to\s+(?:position\s*|cell\s*)?(\d+)", re.I)
 _LETTER_PEG = {"a": 0, "b": 1, "c": 2}
+_CSV_HEADER = re.compile(
+    r"^[ \t]*(?P<first>disk(?:_id)?|move(?:_id)?)[ \t]*,[ \t]*from(?:_peg)?[ \t]*,[ \t]*to(?:_peg)?"
+    r"(?P<pegs>[ \t]*,[ \t]*peg_?0[ \t]*,[ \t]*peg_?1[ \t]*,[ \t]*peg_?2)?[ \t]*\r?$", re.I | re.M)
+_CSV_ROW = re.compile(r"[ \t]*(\d+)[ \t]*,[ \t]*(\d+)[ \t]*,[ \t]*(\d+)[ \t]*(?:,(.*))?")
 
 
 @dataclass
@@ -42,6 +51,7 @@ class ExtractedList:
     source: str  # "list" or "prose"
     labelled: bool = False
     notes: list[str] = field(default_factory=list)
+    claimed_states: list[Any] | None = None  # per move, the pegs the model says follow it (tracking tables)
 
 
 class _ListSyntaxError(ValueError):
@@ -137,6 +147,55 @@ def _bracketed(text: str, domain: str) -> list[ExtractedList]:
     return found
 
 
+def _claimed_pegs(cells: str | None) -> Any:
+    """The three peg cells of a tracking row as lists of disks (bottom to top), or None when the
+    row does not have exactly three readable cells."""
+    if cells is None:
+        return None
+    parts = cells.split(",")
+    if len(parts) != 3 or not all(re.fullmatch(r"[\d \t]*", p) for p in parts):
+        return None
+    return [[int(d) for d in p.split()] for p in parts]
+
+
+def _csv_tables(text: str, domain: str) -> list[ExtractedList]:
+    """Hanoi move tables: a CSV header line, then its rows (see the module docstring)."""
+    if domain != "hanoi":
+        return []
+    found: list[ExtractedList] = []
+    for header in _CSV_HEADER.finditer(text):
+        with_disk = header.group("first").lower().startswith("disk")
+        tracking = header.group("pegs") is not None
+        pos = header.end() + 1
+        moves: list[Any] = []
+        spans: list[tuple[int, int]] = []
+        claimed: list[Any] = []
+        end = header.end()
+        while pos < len(text):
+            line_end = text.find("\n", pos)
+            line_end = len(text) if line_end < 0 else line_end
+            m = _CSV_ROW.fullmatch(text, pos, line_end)
+            if not m:
+                break
+            if with_disk:
+                if m.group(4) is not None and m.group(4).strip():
+                    break
+                moves.append([int(m.group(1)), int(m.group(2)), int(m.group(3))])
+            else:
+                moves.append([None, int(m.group(2)), int(m.group(3))])
+                claimed.append(_claimed_pegs(m.group(4)) if tracking else None)
+            spans.append((pos, line_end))
+            end, pos = line_end, line_end + 1
+        if not moves:
+            continue
+        lst = ExtractedList(header.start(), end, moves, spans, "csv", labelled=True,
+                            claimed_states=claimed if tracking else None)
+        if re.match(r"\s*\d", text[end:]):
+            lst.notes.append("the table stops in the middle of a row (cut off?): its complete rows are read")
+        found.append(lst)
+    return found
+
+
 def _peg(token: str) -> int:
     return _LETTER_PEG[token.lower()] if token.isalpha() else int(token)
 
@@ -169,5 +228,6 @@ def _prose(text: str, domain: str, taken: list[tuple[int, int]]) -> list[Extract
 def extract_move_lists(text: str, domain: str) -> list[ExtractedList]:
     """All move lists of `text` in text order (bracketed lists first claim their characters)."""
     lists = _bracketed(text, domain)
+    lists += [t for t in _csv_tables(text, domain) if not any(x.start <= t.start < x.end for x in lists)]
     lists += _prose(text, domain, [(x.start, x.end) for x in lists])
     return sorted(lists, key=lambda x: x.start)

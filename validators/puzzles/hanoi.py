@@ -3,7 +3,8 @@
 Pegs 0..2; disks 1 (smallest) .. n, all on peg 0 at the start, goal: all on peg 2. A move is
 `[disk, from_peg, to_peg]` as the paper's prompt asks (lcrosenbaum/illusion_of_thinking,
 prompts/TowerOfHanoi_original.yaml): the disk must be the top of `from`, `from != to`, and `to`
-must be empty or topped by a larger disk.
+must be empty or topped by a larger disk. A move whose disk is `None` (a state-tracking table's
+`move_id,from_peg,to_peg` row names only the pegs) moves the top disk of `from`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class Hanoi:
         return [list(peg) for peg in state]
 
     def describe(self, move: Any) -> str:
+        if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] is None:
+            return f"move the top disk from peg {move[1]} to peg {move[2]}"
         if isinstance(move, (list, tuple)) and len(move) == 3:
             return f"move disk {move[0]} from peg {move[1]} to peg {move[2]}"
         return f"move {move!r}"
@@ -43,10 +46,16 @@ class Hanoi:
     def apply(self, state: State, move: Any) -> State:
         if not isinstance(move, (list, tuple)) or len(move) != 3:
             raise IllegalMove("malformed_move", "a move is [disk, from peg, to peg]")
-        disk, src, dst = (as_int(v, w) for v, w in zip(move, ("the disk", "the source peg", "the target peg")))
+        named = move[0] is not None
+        disk, src, dst = (as_int(v, w) if named or k else 0
+                          for k, (v, w) in enumerate(zip(move, ("the disk", "the source peg", "the target peg"))))
         for peg in (src, dst):
             if not 0 <= peg <= 2:
                 raise IllegalMove("peg_out_of_range", f"peg {peg} does not exist (pegs are 0, 1, 2)")
+        if not named:
+            if not state[src]:
+                raise IllegalMove("empty_peg", f"peg {src} is empty")
+            disk = state[src][-1]
         if not 1 <= disk <= self.disks:
             raise IllegalMove("unknown_disk", f"there is no disk {disk} (disks are 1..{self.disks})")
         if src == dst:

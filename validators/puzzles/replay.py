@@ -20,14 +20,23 @@ from core.verdicts import AnswerError, Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.puzzles.lines import replay_lines
-from validators.puzzles import ProblemError, Puzzle, RiverCrossing, extract_move_lists, make_puzzle, simulate
+from validators.puzzles import (ExtractedList, ListReplay, ProblemError, Puzzle, RiverCrossing, extract_move_lists,
+                                make_puzzle, simulate)
 from validators.thinking.analysis import THINKING_FORMATS, analyse
 from validators.thinking.finders import moves_key, moves_label, puzzle_candidates
 
 _NO_SOLUTION = re.compile(r"\b(no (valid )?solution|impossible|unsolvable|cannot be solved|no plan)\b", re.I)
 
 
-def _answer_moves(record: TraceRecord) -> tuple[list[Any] | None, str]:
+def _answer_list(record: TraceRecord) -> ExtractedList | None:
+    """The answer's own move list when its text holds one: an explicit `moves = [...]` or CSV table
+    wins over later prose or code, which only explains it."""
+    lists = extract_move_lists(record.answer, record.domain)
+    labelled = [x for x in lists if x.labelled and x.moves]  # `moves = []` in code starts a list, states none
+    return labelled[-1] if labelled else (lists[-1] if lists else None)
+
+
+def _answer_moves(record: TraceRecord, found: ExtractedList | None) -> tuple[list[Any] | None, str]:
     """The answer's move list and where it came from."""
     data = record.answer_data
     if isinstance(data, list):
@@ -35,12 +44,10 @@ def _answer_moves(record: TraceRecord) -> tuple[list[Any] | None, str]:
     if isinstance(data, dict) and isinstance(data.get("moves"), list):
         return data["moves"], "answer (JSON moves)"
     if record.answer.strip():
-        lists = extract_move_lists(record.answer, record.domain)
-        labelled = [x for x in lists if x.labelled and x.moves]  # `moves = []` in code starts a list, states none
-        if labelled:  # an explicit `moves = [...]` is the answer; later prose or code only explains it
-            return labelled[-1].moves, "answer (moves = [...])"
-        if lists:
-            return lists[-1].moves, "answer"
+        if found is not None:
+            where = {"csv": "answer (move table)"}.get(found.source, "answer (moves = [...])" if found.labelled
+                                                        else "answer")
+            return found.moves, where
         try:
             value = json.loads(record.answer)
         except ValueError:
@@ -48,6 +55,22 @@ def _answer_moves(record: TraceRecord) -> tuple[list[Any] | None, str]:
         if isinstance(value, list):
             return value, "answer (JSON list)"
     return None, ""
+
+
+def _false_state_row(result: ListReplay, claimed: list[Any]) -> tuple[int, str] | None:
+    """The first legal row of a state-tracking table whose claimed pegs are not the pegs the move
+    leads to. The table asks the model for the state after each move, so a row that states a wrong
+    one is a wrong answer even when its pegs happen to describe a legal move; the published checker
+    of this format (illusion-of-thinking-collapse, hanoi-trck) instead reads the moved disk off the
+    claimed pegs and stops only at an illegal one, so its valid prefixes are longer than ours where
+    a claimed state goes wrong first."""
+    for res, pegs in zip(result.results, claimed):
+        if not res.legal:
+            return None
+        if pegs != res.state:
+            said = "unreadable pegs" if pegs is None else f"pegs {pegs}"
+            return res.index, f"row {res.index + 1} claims {said}, but after its move the pegs are {res.state}"
+    return None
 
 
 def _solvable(puzzle: Puzzle) -> bool | None:
@@ -99,7 +122,10 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     if lists:
         out.trace_valid = not any(v.status == "invalid" for v in out.step_verdicts)
 
-    moves, origin = _answer_moves(record)
+    found = _answer_list(record) if record.answer.strip() else None
+    moves, origin = _answer_moves(record, found)
+    if found is not None and found.notes:
+        out.notes["answer_list"] = found.notes
     if moves is None and lists:
         moves, origin = lists[-1]["moves"], "last move list of the trace (the answer has none)"
     out.notes["answer_from"] = origin or None
@@ -127,6 +153,11 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         out.answer_correct = False
         out.answer_error = AnswerError(kind="illegal_move", step=result.first_illegal + 1, message=bad.message,
                                        extra={"rule": bad.rule})
+    elif found is not None and found.claimed_states is not None and found.moves is moves and \
+            (false_row := _false_state_row(result, found.claimed_states)) is not None:
+        out.answer_correct = False
+        out.answer_error = AnswerError(kind="false_state", step=false_row[0] + 1, message=false_row[1],
+                                       extra={"rule": "claimed_state"})
     elif not result.solved:
         out.answer_correct = False
         out.answer_error = AnswerError(kind="unmet_goal", step=None,
