@@ -302,3 +302,13 @@ def test_state_tracking_tables_move_the_top_disk_and_claim_the_pegs():
     assert v["answer_error"]["step"] == 2 and "[[], [1], [2]]" in v["answer_error"]["message"]
     v = _hanoi_answer(2, "move_id,from_peg,to_peg,peg0,peg1,peg2\n1,1,2,2 1,,")
     assert v["answer_error"]["kind"] == "illegal_move" and "peg 1 is empty" in v["answer_error"]["message"]
+
+
+def test_a_list_cut_off_by_the_output_limit_is_its_legal_prefix():
+    """A `moves = [...]` the text ends inside is "N legal moves, then it stops", not unreadable."""
+    v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 2, 1], [3, 0")
+    assert v["answer_error"]["kind"] == "unmet_goal"
+    assert "after 3 legal moves" in v["answer_error"]["message"] and "cut off" in v["answer_error"]["message"]
+    v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 0, 1], [3,")
+    assert v["answer_error"]["kind"] == "illegal_move" and v["answer_error"]["step"] == 3
+    assert extract_move_lists("moves = [[1, 0, 2], [2, 0 then some prose, not a cut", "hanoi") == []

@@ -58,6 +58,14 @@ class _ListSyntaxError(ValueError):
     pass
 
 
+class _CutOff(_ListSyntaxError):
+    """The text ends inside the list (an output limit): the items completed so far are known."""
+
+    def __init__(self, items: list[Any], spans: list[tuple[int, int]]) -> None:
+        super().__init__("the list is never closed: the text ends inside it")
+        self.items, self.spans = items, spans
+
+
 def parse_list_literal(text: str, pos: int = 0) -> tuple[list[Any], int, list[tuple[int, int]]]:
     """Read the list literal starting at text[pos] == '['.
 
@@ -114,6 +122,8 @@ def parse_list_literal(text: str, pos: int = 0) -> tuple[list[Any], int, list[tu
             continue
         expect_value = True
     if result is None:
+        if stack and limit == len(text) and not text[i:].strip():
+            raise _CutOff(stack[0], spans)
         raise _ListSyntaxError("the list is never closed")
     return result, i, spans
 
@@ -134,15 +144,20 @@ def _bracketed(text: str, domain: str) -> list[ExtractedList]:
     for pos, labelled in starts:
         if pos < taken_until:
             continue
+        notes: list[str] = []
         try:
             moves, end, spans = parse_list_literal(text, pos)
+        except _CutOff as cut:
+            moves, end, spans = cut.items, len(text), cut.spans
+            notes.append(f"the text ends inside this list (an output limit?): its {len(moves)} complete moves "
+                         "are read, then it stops")
         except ValueError:
             continue
         if not labelled and not _shape_ok(moves, domain):
             continue
         if labelled and moves and not all(isinstance(m, list) for m in moves):
             continue
-        found.append(ExtractedList(pos, end, moves, spans, "list", labelled))
+        found.append(ExtractedList(pos, end, moves, spans, "list", labelled, notes))
         taken_until = end
     return found
 

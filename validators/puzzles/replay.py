@@ -160,8 +160,11 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
                                        extra={"rule": "claimed_state"})
     elif not result.solved:
         out.answer_correct = False
+        stops = " (the list is cut off: " + found.notes[0] + ")" if found is not None and found.moves is moves \
+            and found.notes else ""
         out.answer_error = AnswerError(kind="unmet_goal", step=None,
-                                       message=f"after {len(moves)} legal moves the puzzle is not solved: {result.final}")
+                                       message=f"after {len(moves)} legal moves the puzzle is not solved: "
+                                               f"{result.final}{stops}")
     else:
         out.answer_correct = True
     if solvable is False and moves:
