@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from math import ceil
 
@@ -35,14 +36,10 @@ def _objects_of_type(task: Task, ptype: str) -> list[str]:
     return sorted(o for o, t in task.objects.items() if task.domain.is_subtype(t, ptype))
 
 
-def ground_all(task: Task) -> list[GroundAction]:
-    """Every ground action whose static preconditions and (in)equalities hold in the initial state."""
-    cached = task.memo.get("ground_all")
-    if cached is not None:
-        return cached
+def _ground_actions(task: Task) -> Iterator[GroundAction]:
+    """Ground actions in `ground_all`'s order, one at a time."""
     static = task.domain.static_predicates
     init = task.problem.init
-    out: list[GroundAction] = []
     for schema in task.domain.actions.values():
         domains = []
         for param, ptype in zip(schema.params, schema.param_types):
@@ -61,9 +58,25 @@ def ground_all(task: Task) -> list[GroundAction]:
             ground = task.ground(schema.name, tuple(args))
             if any((a == b) != pos for a, b, pos in ground.equalities):
                 continue
-            out.append(ground)
-    task.memo["ground_all"] = out
-    return out
+            yield ground
+
+
+def ground_all(task: Task) -> list[GroundAction]:
+    """Every ground action whose static preconditions and (in)equalities hold in the initial state."""
+    cached = task.memo.get("ground_all")
+    if cached is None:
+        cached = task.memo["ground_all"] = list(_ground_actions(task))
+    return cached
+
+
+def more_ground_actions_than(task: Task, limit: int) -> bool:
+    """Whether the task has more than `limit` ground actions, without grounding all of them (a
+    large PDDL problem from the dev loops has millions of candidate bindings: 120 s to ground
+    only to learn it is too big for an exhaustive search)."""
+    cached = task.memo.get("ground_all")
+    if cached is not None:
+        return len(cached) > limit
+    return sum(1 for _ in itertools.islice(_ground_actions(task), limit + 1)) > limit
 
 
 def reference_plan(task: Task, max_expansions: int = 5000, optimal: bool = True) -> SearchResult:

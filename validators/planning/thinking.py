@@ -60,7 +60,7 @@ from validators.planning.claim_reader import ClaimReader
 from validators.planning.reading import ClaimReader as NewReader
 from validators.planning.claims import ClaimReport, step_findings
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan, shifted_steps
-from validators.planning.search import ground_all, reference_plan
+from validators.planning.search import more_ground_actions_than, reference_plan
 from validators.planning.strips import Task
 from validators.planning.vocab import Vocabulary
 from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse, untargeted_verdicts
@@ -572,7 +572,7 @@ def _unsolvable_gap(replay: Replay, task: Task, check: PlanCheck) -> None:
     milliseconds; on larger ones solvability stays unknown and no gap is claimed."""
     if check.answer_correct is not False or not any(a.action for a in check.actions):
         return
-    if len(ground_all(task)) > UNSOLVABLE_MAX_ACTIONS:
+    if more_ground_actions_than(task, UNSOLVABLE_MAX_ACTIONS):
         return
     ref = reference_plan(task, max_expansions=UNSOLVABLE_EXPANSIONS)
     if ref.solvable is False:
