@@ -312,3 +312,19 @@ def test_a_list_cut_off_by_the_output_limit_is_its_legal_prefix():
     v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 0, 1], [3,")
     assert v["answer_error"]["kind"] == "illegal_move" and v["answer_error"]["step"] == 3
     assert extract_move_lists("moves = [[1, 0, 2], [2, 0 then some prose, not a cut", "hanoi") == []
+
+
+def test_a_fragment_that_fits_neither_its_line_nor_the_start_is_not_judged():
+    """A recursive outline's middle move ("move the top 2 disks to peg 1, then move disk 3 from peg 0
+    to peg 2") is no move made where the line is; a restatement of the first move after a full
+    list restarts; a real error inside a fragment is still found."""
+    sketch = ("Move the top 2 disks from peg 0 to peg 1 using peg 2.\n\n"
+              "Then move disk 3 from peg 0 to peg 2, and the 2 disks from peg 1 to peg 2.")
+    v = _audit("hanoi", {"disks": 3}, sketch, "").verdict.to_json()
+    assert v["invalid_steps"] == [] and v["trace_valid"] is not False
+    full = "moves = [[1, 0, 2], [2, 0, 1], [1, 2, 1], [3, 0, 2], [1, 1, 0], [2, 1, 2], [1, 0, 2]]"
+    restated = full + "\n\nThis means: move disk 1 from peg 0 to peg 2, then move disk 2 from peg 0 to peg 1."
+    assert _audit("hanoi", {"disks": 3}, restated, full).verdict.to_json()["invalid_steps"] == []
+    wrong = full + "\n\nThis means: move disk 1 from peg 0 to peg 2, then move disk 1 from peg 0 to peg 1."
+    got = _audit("hanoi", {"disks": 3}, wrong, full).verdict.to_json()["invalid_steps"]
+    assert [s["rule"] for s in got] == ["not_top_disk"]

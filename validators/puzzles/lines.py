@@ -23,7 +23,14 @@ on top of peg 0 at the start). A fragment instead continues the line of reasonin
 * a move numbered beyond the next one ("1023. Move disk 1 ...") or an ellipsis on a line of its own
   means moves were left out: the line is unknown;
 * after an illegal move the state the model has in mind does not exist: later moves of the line
-  are not judged (they point to that move) until a new line or a numbered step back.
+  are not judged (they point to that move) until a new line or a numbered step back;
+* a prose fragment whose first move (unnumbered) cannot be made where its line is: when it can be
+  made in the initial state the fragment restates the solution from the start ("This means: move
+  disk 1 from peg 0 to peg 2, then ...") and starts a new line; otherwise it belongs to a sketch
+  or a sub-problem ("move the top 6 disks to peg 1, then move disk 7 from peg 0 to peg 2"; a
+  walkthrough whose earlier moves were written as `[1, 0, 2]`), whose state is not known, and it
+  is not judged. Either reading is more likely than an illegal move made exactly where the text
+  breaks, and a false flag costs as much as a missed one.
 
 Each rule errs toward not judging: a flag must be a move that is illegal where the model is.
 """
@@ -99,11 +106,17 @@ def _last(pattern: re.Pattern[str], text: str) -> int | None:
     return found
 
 
+_SKETCH = "its line of reasoning is not known (a sketch whose item 1 is no move)"
+_UNPLACED = ("its line of reasoning is not known (its first move fits neither the state its line has reached "
+             "nor the initial state: part of a sketch or a sub-problem)")
+
+
 class _Line:
-    def __init__(self, number: int, initial: Any, known: bool = True) -> None:
+    def __init__(self, number: int, initial: Any, known: bool = True, why: str = _SKETCH) -> None:
         self.number = number
         self.states = [initial]
         self.known = known
+        self.why = why
         self.broken: tuple[int, int] | None = None
 
 
@@ -114,10 +127,10 @@ def replay_lines(puzzle: Puzzle, text: str, lists: list[dict]) -> list[FragmentR
     count = 1
     prev_end = 0
 
-    def new_line(known: bool = True) -> _Line:
+    def new_line(known: bool = True, why: str = _SKETCH) -> _Line:
         nonlocal count
         count += 1
-        return _Line(count - 1, puzzle.initial(), known)
+        return _Line(count - 1, puzzle.initial(), known, why)
 
     for k, lst in enumerate(lists):
         start, end = lst["span"]
@@ -148,6 +161,13 @@ def replay_lines(puzzle: Puzzle, text: str, lists: list[dict]) -> list[FragmentR
                 line = new_line(known=False)
             elif _ELIDED.search(gap):
                 line.known = False
+            first = lst["moves"][0]
+            if line.known and line.broken is None and move_number(text, lst["move_spans"][0][0]) is None \
+                    and not _legal(puzzle, line.states[-1], first):
+                if _legal(puzzle, puzzle.initial(), first) and len(line.states) > 1:
+                    line, frag.new_line = new_line(), True
+                else:
+                    line = new_line(known=False, why=_UNPLACED)
         for i, (move, span) in enumerate(zip(lst["moves"], lst["move_spans"])):
             number = move_number(text, span[0]) if prose else None
             if number == 1:
@@ -161,8 +181,7 @@ def replay_lines(puzzle: Puzzle, text: str, lists: list[dict]) -> list[FragmentR
                 else:  # "1023. Move disk 1 ...": moves left out, the state is not known
                     line.known = False
             if not line.known:
-                frag.moves.append(LineMove(None, line.number, len(line.states) - 1,
-                                           "its line of reasoning is not known (a sketch whose item 1 is no move)"))
+                frag.moves.append(LineMove(None, line.number, len(line.states) - 1, line.why))
                 continue
             if line.broken is not None:
                 frag.moves.append(LineMove(None, line.number, len(line.states) - 1,
