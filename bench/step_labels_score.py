@@ -10,7 +10,12 @@ task is inferred from the input, or taken from the file name with --by-name) and
   labelled step / traces flagged, recall = the same / traces with a labelled mistake, and F1;
 * ProcessBench's F1: the harmonic mean of the location accuracy on traces with a mistake and on
   traces without one;
-* answer: our `answer_correct` equals the dataset's exact-match label (`answer == target`).
+* answer: our `answer_correct` equals the dataset's exact-match label (`answer == target`);
+* contradicted: traces labelled "no mistake" whose answer is not the target. The paper's labels
+  are of the first logical mistake (Tyen et al. 2024, section 2.1), and in these five tasks a
+  trace without one ends at the target, so such a label contradicts the dataset's own exact-match
+  label. `*_consistent` are the figures without those traces, reported beside the raw ones, never
+  instead of them; the criterion reads the dataset alone, never our verdicts.
 
 Only the files of tasks that have a domain are scored.
 
@@ -63,6 +68,8 @@ class Score:
     flagged_right: int = 0
     answers: int = 0
     answers_right: int = 0
+    contradicted: int = 0
+    located_contradicted: int = 0
     misses: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, row: dict[str, Any], verdict: dict[str, Any]) -> None:
@@ -74,6 +81,9 @@ class Score:
         if label is None:
             self.without += 1
             self.located_without += hit
+            if "target" in row and row.get("answer", "").strip() != row["target"].strip():
+                self.contradicted += 1
+                self.located_contradicted += hit
         else:
             self.with_mistake += 1
             self.located_with += hit
@@ -98,9 +108,13 @@ class Score:
         acc_err, acc_ok = rate(self.located_with, self.with_mistake), rate(self.located_without, self.without)
         pb = harmonic_mean(acc_err, acc_ok)
         pb_f1 = None if pb is None else round(pb, 3)
+        acc_ok_c = rate(self.located_without - self.located_contradicted, self.without - self.contradicted)
+        pb_c = harmonic_mean(acc_err, acc_ok_c)
         return {"n": self.n, "location": rate(self.located, self.n), "precision": precision, "recall": recall,
                 "f1": f1, "acc_mistake": acc_err, "acc_no_mistake": acc_ok, "processbench_f1": pb_f1,
-                "answer": rate(self.answers_right, self.answers)}
+                "answer": rate(self.answers_right, self.answers), "contradicted": self.contradicted,
+                "acc_no_mistake_consistent": acc_ok_c,
+                "processbench_f1_consistent": None if pb_c is None else round(pb_c, 3)}
 
 
 def score_file(path: Path, by_name: bool = False) -> dict[str, Score]:
@@ -119,7 +133,8 @@ def score_file(path: Path, by_name: bool = False) -> dict[str, Score]:
     return scores
 
 
-COLUMNS = ("n", "location", "precision", "recall", "f1", "acc_mistake", "acc_no_mistake", "processbench_f1", "answer")
+COLUMNS = ("n", "location", "precision", "recall", "f1", "acc_mistake", "acc_no_mistake", "processbench_f1", "answer",
+           "contradicted", "processbench_f1_consistent")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,3 +83,20 @@ def test_sub_sorts_go_depth_first():
 def test_steps_without_claims_are_not_judged():
     v = _audit(["Let me think about this.", "I have now sorted all the words. The answer is ant apple bee cat"])
     assert v["trace_valid"] is True and v["answer_correct"] is True
+
+
+def test_a_position_given_to_a_letter_outside_the_alphabet_names_the_character():
+    # "o's": its second character is the apostrophe, which sorts before every letter (the exact-match
+    # targets put "o's" before "orchestrate"), so a position given to it is false and says so.
+    steps = [
+        'The first letter: "o\'s": "o" (15). "oak": "o" (15).',
+        'We now have: (15) ["o\'s" ? "oak"].',
+        'Now let\'s sort this subpart ["o\'s" ? "oak"] by looking at their second letters. The second letter: '
+        '"o\'s": "s" (19). "oak": "a" (1).',
+        'We now have: (1) "oak" < (19) "o\'s" for the subpart. Hence, we have "oak" < "o\'s".',
+        "I have now sorted all the words. The answer is oak o's",
+    ]
+    v = _audit(steps, "oak o's", words="o's oak")
+    messages = " ".join(s["message"] for s in v["invalid_steps"] if s["step"] == 3)
+    assert 'the second letter of "o\'s" is "\'", which has no alphabet position, not 19' in messages
+    assert "None" not in messages and v["answer_correct"] is False

@@ -201,8 +201,10 @@ def _chain_findings(run: _Run, chain: list[Bucket], scope: tuple[str, ...], k: i
                     continue
                 claimed = run.letters.get((w, k))
                 cause = claimed[2] if claimed and claimed[1] == b.number else None
+                where = (f"is at position {true}" if true else
+                         f'is "{w[k - 1]}", which has no alphabet position' if len(w) >= k else "does not exist")
                 out.append(_Finding(("position", w, k, b.number), "wrong_position",
-                                    f'the {ORDINALS[k - 1]} letter of "{w}" is at position {true}, not {b.number}', cause))
+                                    f'the {ORDINALS[k - 1]} letter of "{w}" {where}, not {b.number}', cause))
     for i, left in enumerate(chain):
         for right in chain[i + 1:]:
             for x in left.words:
