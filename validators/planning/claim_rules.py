@@ -65,6 +65,11 @@ ROWS: tuple[Row, ...] = (
         "the claims after it speak of the state after the action; the line performs it if it has not"),
     Row("event.restart", "new line from the initial state", r"E",
         "Let me start over from the initial state.", "R1"),
+    Row("event.branch", "the line is uncertain from here: another branch, from a state not named",
+        r"^[~,]*G", "Alternatively, Succumb a first.", "R1",
+        "a line-opening 'Alternatively' (lexicon class branch, written G like a guess) goes back to some earlier "
+        "state; claims on the line are left unjudged ('line uncertain') until a restart, a list or 'after step k' "
+        "names the state"),
     Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
         r"^[~J#:,]*a(?![^.]*[RDXgn&a])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step"),
