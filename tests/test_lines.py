@@ -96,3 +96,18 @@ def test_the_branch_cue_and_row_read_their_examples() -> None:
     toks = tokens_of(cue.example, 0, len(cue.example))
     assert [h.cls for h in lexicon().hits(toks)][:1] == ["branch"]
     assert BY_ID["event.branch"].example == cue.example
+
+
+def test_a_step_found_blocked_by_the_next_unit_is_undone() -> None:
+    task, vocab = _task()
+    reader = ClaimReader.for_task(task, vocab)
+    # Attack b needs Harmony, gone after Attack a: the model says so, so Attack b was not taken, and
+    # "Planet b holds" speaks of the state after Attack a alone (where it holds)
+    text = "1. Attack a.\n\n2. Attack b. But Harmony is gone. Now Planet b holds."
+    report = reader.read(text)
+    assert ("reanchor", "event.blocked") in [(e.kind, e.rule) for e in report.events]
+    assert [a.text() for a in report.lines[report.claims[-1].line].actions] == ["(attack a)"]
+    assert [(c.kind, c.holds) for c in report.claims] == [("state", True), ("state", True)]
+    # without the sentence that finds it blocked, the step is taken (read on the step-back line)
+    taken = reader.read("1. Attack a.\n\n2. Attack b. Now Planet b holds.")
+    assert "(attack b)" in [a.text() for a in taken.lines[-1].actions]

@@ -422,6 +422,7 @@ class ClaimReader:
                 if verdicts[next_verdict][0] >= u.span[0] and modality != "questioned":
                     self._line_verdict(run, verdicts[next_verdict], line, text)
                 next_verdict += 1
+            line = self._blocked(run, ur, n, line, start)
             for c in run.claims[start:]:
                 c.line_actions = tuple(a.text() for a in run.lines[c.line].actions)
             if _retracted_next(readings, n):
@@ -432,6 +433,31 @@ class ClaimReader:
         run.focus = None
         _link(run.claims)
         return ClaimReport(run.claims, run.lines, run.line_at, run.book.events)
+
+    def _blocked(self, run: _Run, ur: UnitReading, n: int, line: LineOfReasoning, start: int) -> LineOfReasoning:
+        """"4. Feast b from c (requires ..., Harmony). But Harmony was removed in step 3.": the step just
+        taken is not applicable where the line was, and the next unit says that one of its needs is
+        gone there. The model found it blocked and did not take it (row event.blocked): undone, not
+        forced; and when the reader had stepped back to a state that allows it, that second reading
+        is dropped and the line is the one the model spoke of."""
+        f = run.focus
+        if f is None or not f.performed or f.line != line.id or n - f.unit != 1 or ur.unit.paragraph != f.paragraph \
+                or not line.actions or line.actions[-1] != f.action or not ur.matches("event.blocked"):
+            return line
+        said_gone = {c.atom for c in run.claims[start:] if c.kind == "state" and c.negative and not c.retracted}
+        made = next((e for e in reversed(run.book.events) if e.line == line.id and e.kind in ("new", "fork", "step_back")),
+                    None)
+        if made is not None and made.kind == "step_back" and made.source is not None:
+            source = run.lines[made.source]
+            if source.known and said_gone & {lit.atom for lit in f.action.pre if lit.positive and lit.atom not in source.state}:
+                run.book.reanchor(source, ur.unit.span[0], "event.blocked")
+                return source
+            return line
+        if f.pre is None or not unmet_preconditions(f.action, f.pre):
+            return line
+        if said_gone & {lit.atom for lit in f.action.pre if lit.positive and lit.atom not in f.pre}:
+            run.book.undo(line, ur.unit.span[0], "event.blocked")
+        return line
 
     def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
         """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
