@@ -4,9 +4,11 @@ and judged on lines of reasoning (semantics: ../shared/docs/thinking-claims.md).
 Three parts, each with one job:
 * `read_unit`: a unit's tokens -> its shape, its task mentions and the rule rows that match
   (claim_rules.py); pure, and the same for a unit wherever it stands;
-* `ClaimReader.read`: the units in order -> line events (new line, perform, step back, lose,
-  restart) and assertions with a modality (asserted, proposed, hypothetical, questioned,
-  retracted) and the state each speaks of;
+* `ClaimReader.read`: the units in order -> line events (new line, perform, fork, step back, undo,
+  lose, re-anchor, doubt: applied and logged by lines.py, which keeps each state the previous one
+  with the action applied) and assertions with a modality (asserted, proposed, hypothetical,
+  questioned, retracted) and the state each speaks of; a claim judged in a state that has two
+  readings is judged in both and left unjudged ("line uncertain") when they disagree;
 * `judge.py`: (assertion, state, schema) -> holds and message.
 
 Every assertion becomes a Claim, judged or not; an unjudged one says why. Roots and
