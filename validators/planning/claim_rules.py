@@ -65,6 +65,15 @@ ROWS: tuple[Row, ...] = (
         "the claims after it speak of the state after the action; the line performs it if it has not"),
     Row("event.restart", "new line from the initial state", r"E",
         "Let me start over from the initial state.", "R1"),
+    Row("event.branch", "the line is uncertain from here: another branch, from a state not named",
+        r"^[~,]*G", "Alternatively, Succumb a first.", "R1",
+        "a line-opening 'Alternatively' (lexicon class branch, written G like a guess) goes back to some earlier "
+        "state; claims on the line are left unjudged ('line uncertain') until a restart, a list or 'after step k' "
+        "names the state"),
+    Row("event.blocked", "undo the step just taken: the next unit says one of its unmet needs is gone",
+        r"^[~,]*c[^A]*F[~_]{0,3}(?:X|N|n)", "But Harmony was removed in step 3.", "R1",
+        "after '4. Feast b from c (requires b craves c, Province b, Harmony).' when Harmony does not hold: the "
+        "model found the step blocked and did not take it (lines.py undo); judged by the claim it makes"),
     Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
         r"^[~J#:,]*a(?![^.]*[RDXgn&a])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step"),

@@ -70,6 +70,8 @@ class LineOfReasoning:
     known_upto: int | None = None  # how many actions it had when its state was lost: those states still hold
     listed: bool = False  # an action of it was read from a numbered item
     unread_at: int = -1  # where an action was last named without its objects ("then stack on red") while it was in force
+    uncertain_from: int | None = None  # from the state after this many actions on, the line has two readings (lines.py)
+    uncertain_why: str = ""
 
     @property
     def state(self) -> frozenset[Atom]:
@@ -96,6 +98,7 @@ class ClaimReport:
     claims: list[Claim]
     lines: list[LineOfReasoning]
     line_at: list[tuple[int, int]]  # (char position, line id): the line in force from there on
+    events: list = field(default_factory=list)  # lines.Event, in text order (the reader that logs them)
 
 
 def link_consequences(claims: list[Claim]) -> None:

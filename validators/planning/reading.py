@@ -4,9 +4,11 @@ and judged on lines of reasoning (semantics: ../shared/docs/thinking-claims.md).
 Three parts, each with one job:
 * `read_unit`: a unit's tokens -> its shape, its task mentions and the rule rows that match
   (claim_rules.py); pure, and the same for a unit wherever it stands;
-* `ClaimReader.read`: the units in order -> line events (new line, perform, step back, lose,
-  restart) and assertions with a modality (asserted, proposed, hypothetical, questioned,
-  retracted) and the state each speaks of;
+* `ClaimReader.read`: the units in order -> line events (new line, perform, fork, step back, undo,
+  lose, re-anchor, doubt: applied and logged by lines.py, which keeps each state the previous one
+  with the action applied) and assertions with a modality (asserted, proposed, hypothetical,
+  questioned, retracted) and the state each speaks of; a claim judged in a state that has two
+  readings is judged in both and left unjudged ("line uncertain") when they disagree;
 * `judge.py`: (assertion, state, schema) -> holds and message.
 
 Every assertion becomes a Claim, judged or not; an unjudged one says why. Roots and
@@ -24,6 +26,7 @@ from typing import Sequence
 from validators.planning import judge as J
 from validators.planning.claim_rules import BY_ID
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
+from validators.planning.lines import Lines
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.task_words import ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
@@ -31,12 +34,12 @@ from validators.reading.cues import Hit, UnitCues, lexicon
 from validators.reading.text import Reading, Unit, read_text
 
 LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
-          "hedge": "H", "guess": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
+          "hedge": "H", "guess": "G", "branch": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
           "initially": "Z", "cause": "U", "means": "M", "goal": "O", "goal_met": "P", "works": "V", "plan": "L",
           "step": "J", "question": "Q", "general": "g", "neg": "n", "kept": "k", "filler": "~", "contrast": "c",
           "partial": "p"}
 PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept", "goal", "goal_met", "works",
-            "state", "initially", "after", "cause", "means", "cond", "hedge", "guess", "can", "yes", "no", "neg",
+            "state", "initially", "after", "cause", "means", "cond", "hedge", "branch", "guess", "can", "yes", "no", "neg",
             "now", "general", "plan", "step", "contrast", "partial", "filler")
 _RANK = {c: k for k, c in enumerate(PRIORITY)}
 PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
@@ -163,8 +166,7 @@ class _Heading:
 
 @dataclass
 class _Run:
-    lines: list[LineOfReasoning] = field(default_factory=list)
-    line_at: list[tuple[int, int]] = field(default_factory=list)
+    book: Lines  # the lines of reasoning and the events that made them (lines.py)
     claims: list[Claim] = field(default_factory=list)
     item_base: int | None = None
     focus: _Focus | None = None
@@ -175,6 +177,15 @@ class _Run:
     list_start: tuple[int, int, int] | None = None  # the numbered list: (line id, its actions then, last item seen)
     step_named: dict[int, GroundAction] = field(default_factory=dict)  # "step 2 is Succumb b"
     moved: dict[int, int] = field(default_factory=dict)  # line id -> paragraph where it last moved
+    branch_doubt: tuple[int, int] | None = None  # (line id, paragraph) of an 'Alternatively' branch in doubt
+
+    @property
+    def lines(self) -> list[LineOfReasoning]:
+        return self.book.lines
+
+    @property
+    def line_at(self) -> list[tuple[int, int]]:
+        return self.book.line_at
 
 
 class ClaimReader:
@@ -210,38 +221,24 @@ class ClaimReader:
         return UnitReading(u, hit.shape, hit.items, hit.actions, hit.facts, hit.cues, hit.starts)
 
     # -- lines ---------------------------------------------------------------------------------
-    def _new_line(self, run: _Run, pos: int) -> LineOfReasoning:
-        line = LineOfReasoning(len(run.lines), pos, [], [self.init], last=pos)
-        run.lines.append(line)
-        run.line_at.append((pos, line.id))
-        return line
-
-    def _fork(self, run: _Run, line: LineOfReasoning, keep: int, pos: int) -> LineOfReasoning:
-        new = LineOfReasoning(len(run.lines), pos, line.actions[:keep], line.states[:keep + 1], line.known_at(keep),
-                              broken=line.broken if line.broken is not None and line.broken < keep else None)
-        new.last = pos
-        new.listed = line.listed
-        run.lines.append(new)
-        run.line_at.append((pos, new.id))
-        return new
+    @staticmethod
+    def _new_line(run: _Run, pos: int, rule: str = "") -> LineOfReasoning:
+        return run.book.new_line(pos, rule)
 
     @staticmethod
-    def _perform(line: LineOfReasoning, action: GroundAction, pos: int, listed: bool) -> None:
-        """The invariant: each state is the previous one with the action applied, forced when the
-        model applies an inapplicable action (the line goes on in the state it believes in)."""
-        if line.known and line.broken is None and unmet_preconditions(action, line.state):
-            line.broken = len(line.actions)
-        line.actions.append(action)
-        line.states.append(apply(action, line.state) if line.known else line.state)
-        line.last = pos
-        line.listed = line.listed or listed
+    def _fork(run: _Run, line: LineOfReasoning, keep: int, pos: int, rule: str = "") -> LineOfReasoning:
+        return run.book.fork(line, keep, pos, rule)
+
+    @staticmethod
+    def _perform(run: _Run, line: LineOfReasoning, action: GroundAction, pos: int, listed: bool, rule: str = "") -> None:
+        run.book.perform(line, action, pos, listed, rule)
 
     # -- reading -------------------------------------------------------------------------------
     def read(self, text: str, verdicts: Sequence[tuple[int, int, bool, str]] = (),
              step_spans: Sequence[tuple[int, int]] = (), reading: Reading | None = None) -> ClaimReport:
         reading = reading or read_text(text, step_spans)
         units = reading.units
-        run = _Run()
+        run = _Run(Lines(self.init))
         line = self._new_line(run, 0)
         readings = [self._read_unit(u) for u in units]
         next_verdict = 0
@@ -265,15 +262,16 @@ class ClaimReader:
                     run.heading = None
             # -- line events
             head = ur.rows("event.perform")
+            head_rule = "event.perform"
             if not head and (u.bullet or u.item is not None):
-                head = ur.rows("event.bullet_step")
+                head, head_rule = ur.rows("event.bullet_step"), "event.bullet_step"
             if not head and modality == "asserted" and u.item is None:
                 can = ur.rows("event.can_perform")
                 m_can: ActionMention | None = ur.items[can[0].start("act")] if can else None  # type: ignore[assignment]
                 if m_can is not None and line.known and not unmet_preconditions(m_can.ground, line.state):  # type: ignore[arg-type]
-                    head = can
+                    head, head_rule = can, "event.can_perform"
                 elif m_can is not None and "W" not in shape:
-                    line.lose()  # with "now" ("Now I can stack blue on red") it is a claim about now, judged
+                    run.book.lose(line, u.span[0], "event.can_perform")  # with "now" ("Now I can stack blue on red") it is a claim about now, judged
             if head and "M" in shape[:head[0].start("act")] and u.item is None \
                     and not re.match(r"\)?\(J#\)", shape[head[0].end():]):
                 head = []  # "To get Pain a, Attack a.": a means, in prose; "(step 3)" or an item makes it a step
@@ -281,10 +279,10 @@ class ClaimReader:
             head_m: ActionMention | None = ur.items[head[0].start("act")] if head else None  # type: ignore[assignment]
             actions_before, line_before = len(line.actions), line.id
             if ur.matches("event.restart") and u.item is None:
-                line = self._new_line(run, u.span[0])
+                line = self._new_line(run, u.span[0], "event.restart")
                 run.item_base = None
             if u.item == 1 and head_m is not None:
-                line = self._new_line(run, u.span[0])
+                line = self._new_line(run, u.span[0], "item")
                 run.item_base = 0
             elif u.item == 1 and not ur.actions:
                 run.item_base = None
@@ -293,7 +291,7 @@ class ClaimReader:
                 if len(line.actions) > keep:
                     line = self._fork(run, line, keep, u.span[0])
                 elif len(line.actions) < keep:
-                    line.lose()
+                    run.book.lose(line, u.span[0], "item")
             if u.item is not None:
                 if u.item == 1:
                     run.list_start = (line.id, len(line.actions), 1)
@@ -312,16 +310,16 @@ class ClaimReader:
                 at_k = self._recap(run, line, ur.number_at(recap.end() - 1), u)
                 branch = next((m for i, m in ur.actions if i > recap.end() and m.ground is not None), None)
                 if at_k is None:
-                    line.lose()
+                    run.book.lose(line, u.span[0], "recap")
                 elif branch is not None:  # "Alternatively, after step 1, Succumb c.": a new line from step 1
                     line = at_k
-                    self._perform(line, branch.ground, u.span[1], False)  # type: ignore[arg-type]
+                    self._perform(run, line, branch.ground, u.span[1], False, "recap")  # type: ignore[arg-type]
                     run.moved[line.id] = u.paragraph
                 elif at_k.id != line.id:
                     recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
             vague = _vague_time(ur, line)
             if vague >= 0 and modality == "asserted" and all(k > vague for k, _ in ur.facts):
-                line.lose()  # "After the initial Attack and Succumb, we have ...": a state we cannot place
+                run.book.lose(line, u.span[0], "vague_time")  # "After the initial Attack and Succumb, we have ...": a state we cannot place
             after = ur.rows("event.after")
             if after:
                 chain = [after[0].start("act")]
@@ -367,9 +365,9 @@ class ClaimReader:
                 ground = head_m.ground
                 pre = line.state if line.known else None
                 if line.known and unmet_preconditions(ground, line.state):
-                    back = self._step_back(line, ground)
+                    back = run.book.step_back(line, ground, u.span[0], head_rule)
                     if back is not None:
-                        line = self._fork(run, line, back, u.span[0])
+                        line = back
                         pre = line.state
                 again = bool(line.actions) and line.actions[-1] == ground and run.moved.get(line.id) == u.paragraph
                 if again:  # "Step 4: Overcome a from c -> needs ... Yes. Overcome a from c -> adds ...": one step
@@ -379,7 +377,7 @@ class ClaimReader:
                                    u.span, paragraph=u.paragraph, item=u.item is not None,
                                    shape=shape[head[0].start("act"):])
                 if not again:
-                    self._perform(line, ground, u.span[1], u.item is not None)
+                    self._perform(run, line, ground, u.span[1], u.item is not None, head_rule)
             elif head_m is not None and head_m.ground is not None:
                 run.focus = None
                 run.focus = _Focus(head_m.ground, self._pre(run, line, head_m.ground, u), line.id, n, False,
@@ -396,14 +394,24 @@ class ClaimReader:
                 run.focus = _Focus(only.ground, pre, line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted":
-                line.lose()  # "Then put it down.": a step we cannot read; the line may have moved
+                run.book.lose(line, u.span[0], "event.unnamed")  # "Then put it down.": a step we cannot read; the line may have moved
             if modality == "asserted" and any(m.ground is None and any(a is not None for a in m.args)
                                               for _, m in ur.actions):
-                line.lose()  # "after unstacking orange": an action we read only in part; the line may have moved
+                run.book.lose(line, u.span[0], "partial_action")  # "after unstacking orange": an action we read only in part; the line may have moved
             if line.actions and (performs or after or len(line.actions) != actions_before or line.id != line_before):
                 run.moved[line.id] = u.paragraph
             elif not line.actions and line.id != 0:
                 run.moved.setdefault(line.id, u.paragraph)  # a line begun again from the initial state
+            turn = ur.cues.first("branch", 0, 2)  # "Alternatively, ..." opening the unit
+            if turn is not None and line.id == line_before and recap is None and not after \
+                    and _AFTER_STEP.search(shape) is None \
+                    and line.actions and line.known and line.uncertain_from is None:
+                run.book.doubt(line, actions_before, u.span[0], "'" + u.text(text)[:40].strip() + "' turns to another "
+                               "branch from a state it does not name", "event.branch")
+                run.branch_doubt = (line.id, u.paragraph)
+            elif run.branch_doubt is not None and u.paragraph != run.branch_doubt[1]:
+                run.book.settle(run.lines[run.branch_doubt[0]], u.span[0], "event.branch")
+                run.branch_doubt = None
             # a heading sets what its lines are
             if u.end == ":":
                 run.heading = self._heading(ur, n, u, modality, line)
@@ -416,6 +424,7 @@ class ClaimReader:
                 if verdicts[next_verdict][0] >= u.span[0] and modality != "questioned":
                     self._line_verdict(run, verdicts[next_verdict], line, text)
                 next_verdict += 1
+            line = self._blocked(run, ur, n, line, start)
             for c in run.claims[start:]:
                 c.line_actions = tuple(a.text() for a in run.lines[c.line].actions)
             if _retracted_next(readings, n):
@@ -425,7 +434,32 @@ class ClaimReader:
                 line.known_upto = len(line.actions)
         run.focus = None
         _link(run.claims)
-        return ClaimReport(run.claims, run.lines, run.line_at)
+        return ClaimReport(run.claims, run.lines, run.line_at, run.book.events)
+
+    def _blocked(self, run: _Run, ur: UnitReading, n: int, line: LineOfReasoning, start: int) -> LineOfReasoning:
+        """"4. Feast b from c (requires ..., Harmony). But Harmony was removed in step 3.": the step just
+        taken is not applicable where the line was, and the next unit says that one of its needs is
+        gone there. The model found it blocked and did not take it (row event.blocked): undone, not
+        forced; and when the reader had stepped back to a state that allows it, that second reading
+        is dropped and the line is the one the model spoke of."""
+        f = run.focus
+        if f is None or not f.performed or f.line != line.id or n - f.unit != 1 or ur.unit.paragraph != f.paragraph \
+                or not line.actions or line.actions[-1] != f.action or not ur.matches("event.blocked"):
+            return line
+        said_gone = {c.atom for c in run.claims[start:] if c.kind == "state" and c.negative and not c.retracted}
+        made = next((e for e in reversed(run.book.events) if e.line == line.id and e.kind in ("new", "fork", "step_back")),
+                    None)
+        if made is not None and made.kind == "step_back" and made.source is not None:
+            source = run.lines[made.source]
+            if source.known and said_gone & {lit.atom for lit in f.action.pre if lit.positive and lit.atom not in source.state}:
+                run.book.reanchor(source, ur.unit.span[0], "event.blocked")
+                return source
+            return line
+        if f.pre is None or not unmet_preconditions(f.action, f.pre):
+            return line
+        if said_gone & {lit.atom for lit in f.action.pre if lit.positive and lit.atom not in f.pre}:
+            run.book.undo(line, ur.unit.span[0], "event.blocked")
+        return line
 
     def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
         """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
@@ -463,23 +497,14 @@ class ClaimReader:
             if line.actions[k] == ground:
                 return self._fork(run, line, k + 1, u.span[0])
         if line.known and not unmet_preconditions(ground, line.state):
-            self._perform(line, ground, u.span[1], u.item is not None)
+            self._perform(run, line, ground, u.span[1], u.item is not None, "event.after")
             return line
         if not unmet_preconditions(ground, self.init):
-            new = self._new_line(run, u.span[0])
-            self._perform(new, ground, u.span[1], u.item is not None)
+            new = self._new_line(run, u.span[0], "event.after")
+            self._perform(run, new, ground, u.span[1], u.item is not None, "event.after")
             return new
-        line.lose()
+        run.book.lose(line, u.span[0], "event.after")
         return line
-
-    @staticmethod
-    def _step_back(line: LineOfReasoning, ground: GroundAction) -> int | None:
-        """An action the line's state does not allow but an earlier state of the same line does:
-        the model went back to that state without saying so."""
-        for keep in range(len(line.actions) - 1, -1, -1):
-            if not unmet_preconditions(ground, line.states[keep]):
-                return keep
-        return None
 
     def _heading(self, ur: UnitReading, n: int, u: Unit, modality: str, line: LineOfReasoning) -> _Heading | None:
         s = ur.shape
@@ -844,7 +869,7 @@ class ClaimReader:
             focus.needs_listed = True
         if rid is not None and target is not None and not positive and target.performed and line.actions \
                 and line.actions[-1] == target.action and target.line == line.id:
-            _undo(line)  # "Feast c from a ... can't do": an action found impossible is not taken
+            run.book.undo(line, u.span[0], rid)  # "Feast c from a ... can't do": an action found impossible is not taken
         if rid is None or target is None or target.pre is None:
             return
         if modality in ("hypothetical",) or (modality == "proposed" and positive):
@@ -871,11 +896,43 @@ class ClaimReader:
                              after=line.actions[-1].text(), rules=("verdict.line",), modality="asserted"))
 
     def _add(self, run: _Run, claim: Claim) -> None:
-        claim.broken_before = run.lines[claim.line].broken is not None
+        line = run.lines[claim.line]
+        claim.broken_before = line.broken is not None
+        if claim.holds is not None and claim.kind in LINE_KINDS and line.uncertain_from is not None:
+            self._second_reading(run, line, claim)
         run.claims.append(claim)
+
+    def _second_reading(self, run: _Run, line: LineOfReasoning, claim: Claim) -> None:
+        """A claim judged in a state the line reached by an event with two readings (lines.py):
+        judged again under the other reading; when the two disagree, or the other is not known, it
+        is left unjudged ("line uncertain"): a false flag costs as much as a miss."""
+        if claim.kind == "plan_verdict" or claim.state is None:
+            uncertain, other = True, None
+        else:
+            uncertain, other = run.book.readings(line, frozenset(_parse_atoms(claim.state)))
+        if not uncertain:
+            return
+        again: bool | None = None
+        if other is not None:
+            if claim.kind == "state" and claim.atom is not None:
+                again = (claim.atom in other) != claim.negative
+            elif claim.kind == "goal":
+                again = bool(unmet_goals(self.task.problem, other)) == claim.negative
+            elif claim.kind == "applicability" and claim.action:
+                name, *args = claim.action.strip("()").split()
+                again = (not unmet_preconditions(self.task.ground(name, tuple(args)), other)) != claim.negative
+        if again is None or again != claim.holds:
+            claim.holds, claim.message = None, f"line uncertain: {line.uncertain_why}"
+            claim.rules = claim.rules + ("line.uncertain",)
 
 
 _OTHER = {"add": "del", "del": "add"}
+LINE_KINDS = ("state", "applicability", "goal", "plan_verdict")  # judged in a line's state; effects and rules are not
+
+
+def _parse_atoms(atoms: list[str]) -> list[Atom]:
+    """`_atoms` back: "(on a b)" -> ("on", "a", "b")."""
+    return [tuple(a[1:-1].split()) for a in atoms]  # type: ignore[misc]
 
 
 def _self_corrected(claims: list[Claim]) -> None:
@@ -923,13 +980,6 @@ def _colon_lead(s: str, ks: list[int], cue: int) -> set[int]:
         return set()
     commas = [j for j in range(ks[0], ks[-1]) if s[j] == ","]
     return {k for k in ks if commas and k < commas[-1]}
-
-
-def _undo(line: LineOfReasoning) -> None:
-    line.actions.pop()
-    line.states.pop()
-    if line.broken is not None and line.broken >= len(line.actions):
-        line.broken = None
 
 
 def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
