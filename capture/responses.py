@@ -72,6 +72,13 @@ class _Parts:
         return sep.join(t for t in self.texts.values() if t)
 
 
+def _event_type(event: Any) -> str:
+    """The event's type as OpenAI spells it: litellm types some as a str Enum, whose str() is
+    the member's name, and leaves the others (GenericEvent) plain strings."""
+    kind = _get(event, "type")
+    return str(getattr(kind, "value", kind) or "")
+
+
 def _key(event: Any, index: str) -> tuple[str, int]:
     item = _get(event, "item_id")
     number = _get(event, index)
@@ -105,8 +112,8 @@ def _final_output(response: Any) -> tuple[str, str, str]:
             summary += [t for t in (_get(p, "text") for p in _get(item, "summary") or []) if isinstance(t, str) and t]
             raw += [t for t in (_get(p, "text") for p in _get(item, "content") or []) if isinstance(t, str) and t]
         elif kind == "message":
-            answer += [t for t in (_get(p, "text") for p in _get(item, "content") or [])
-                       if isinstance(t, str) and _get(p, "type") in ("output_text", None)]
+            answer += [t for t in (_get(p, "text") for p in _get(item, "content") or []
+                                   if _get(p, "type") in ("output_text", None)) if isinstance(t, str)]
     return PART_SEPARATOR.join(summary), PART_SEPARATOR.join(raw), "".join(answer)
 
 
@@ -145,7 +152,7 @@ def stream_response(messages: list[dict[str, str]], settings: ModelSettings,
             warnings.simplefilter("ignore")
             stream = litellm.responses(**responses_kwargs(messages, settings))
             for event in stream:
-                kind = str(_get(event, "type") or "")
+                kind = _event_type(event)
                 if kind == "response.reasoning_summary_text.delta":
                     delta = str(_get(event, "delta") or "")
                     say("thinking", (PART_SEPARATOR if summary.add(_key(event, "summary_index"), delta) else "") + delta)
