@@ -37,3 +37,8 @@ def is_summary(meta: Any) -> bool:
 def verdict_is_summary(verdict: Any) -> bool:
     """A stored verdict's own mark (record-format §2 `trace_kind`)."""
     return isinstance(verdict, dict) and verdict.get("trace_kind") == SUMMARY
+
+
+def marked_label(label: str, summary: bool) -> str:
+    """A table's trace verdict with the summary mark beside it: "valid · summary of reasoning"."""
+    return f"{label} · {SUMMARY_LABEL}" if summary else label
