@@ -14,8 +14,9 @@ from core.report import to_csv, to_html, to_json, to_parquet
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
-                        invalid_by_rule, length_sample, list_traces, meta_options, summary_trace_count, verdict_rows)
+                        invalid_by_rule, length_sample, list_traces, meta_options, verdict_rows)
 from db.comment_labels import labels_offered
+from db.trace_kinds import summary_trace_count
 from db.agreement import label_agreement, score_agreement
 from db.outside import judgments_revision
 from db.summary import flat_rows, summary
