@@ -47,7 +47,7 @@ def _rows(n: int, start: int, seed: int):
         n_steps = rng.randrange(1, 60)
         invalid = rng.random() < 0.4
         first = rng.randrange(n_steps) if invalid else None
-        records.append((pk, f"{pk:064x}", uuid.UUID(int=rng.getrandbits(128)).hex[:16], "ok", domain, model,
+        records.append((pk, f"r{pk}", f"{pk:064x}", uuid.UUID(int=rng.getrandbits(128)).hex[:16], "ok", domain, model,
                         '{"n": %d}' % problem, f"{problem:032x}", "", str(answer), "{}", b"{}", False, now))
         verdicts.append((pk, "bench@1", True, n_steps, int(invalid), correct, not invalid if rng.random() > 0.1 else None,
                          first, (first / max(n_steps - 1, 1)) if first is not None else None,
@@ -61,7 +61,7 @@ def _rows(n: int, start: int, seed: int):
     return records, verdicts, gaps, steps
 
 
-RECORD_COLS = ("pk", "content_hash", "share_id", "status", "domain", "model", "problem_json", "problem_hash", "trace",
+RECORD_COLS = ("pk", "record_id", "content_hash", "share_id", "status", "domain", "model", "problem_json", "problem_hash", "trace",
                "answer", "meta_json", "raw", "raw_truncated", "created_at")
 VERDICT_COLS = ("record_pk", "validator", "parse_ok", "n_steps", "n_invalid", "answer_correct", "trace_valid",
                 "first_invalid_step", "first_invalid_rel", "answer_error_kind", "verdict_json", "answer_key",
