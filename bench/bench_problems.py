@@ -7,7 +7,8 @@ COPY (PostgreSQL) per table, not through the audit: the audit's own speed is ben
 figure, and 1,000,000 audits would take this machine hours. Each row is what the writer stores
 for a small trace (record, trace verdict, gaps, one invalid step's verdict where there is one).
 The grouping is compared with the same grouping done in Python over every row (the query loads
-one row per trace and groups it here): that is the reference run, in the same process."""
+one row per trace, drops the copies of a record and groups it here): that is the reference run,
+in the same process."""
 
 from __future__ import annotations
 
@@ -119,12 +120,15 @@ def _python_grouping(url: str) -> object:
     from db.engine import make_engine
 
     groups: dict = defaultdict(lambda: defaultdict(list))
+    latest: dict = {}  # (record_id, model) -> the row of its latest copy: a record counts once
     with make_engine(url).connect() as conn:
-        for model, domain, problem, key, correct in conn.exec_driver_sql(
-                "SELECT r.model, r.domain, r.problem_hash, tv.answer_key, tv.answer_correct FROM record r "
-                "LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk"):
-            groups[(model, domain)][problem].append((key, correct))
-            groups[("(all models)", domain)][problem].append((key, correct))
+        for rid, model, domain, problem, key, correct in conn.exec_driver_sql(
+                "SELECT r.record_id, r.model, r.domain, r.problem_hash, tv.answer_key, tv.answer_correct "
+                "FROM record r LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk ORDER BY r.pk"):
+            latest[(rid, model) if rid is not None else object()] = (model, domain, problem, key, correct)
+    for model, domain, problem, key, correct in latest.values():
+        groups[(model, domain)][problem].append((key, correct))
+        groups[("(all models)", domain)][problem].append((key, correct))
     return [selection_row(m, d, [ps[h] for h in sorted(ps)], curve=False) for (m, d), ps in groups.items()]
 
 
