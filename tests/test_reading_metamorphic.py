@@ -1,8 +1,9 @@
 """Metamorphic tests of the second claim reader on the dev annotations' real R1 traces: the same
 structure under other names must give the same claims (the thinking-claims issue, "How to keep
 it honest"). Mystery Blocksworld's predicate and action names replaced by other nonsense words,
-posed as the user's own PDDL domain (its words then come from the PDDL alone), and Blocksworld's
-colours exchanged for others with the PDDL objects renamed to match."""
+posed as the user's own PDDL domain (its words then come from the PDDL alone); Blocksworld's
+colours exchanged for others with the PDDL objects renamed to match; and Blocksworld's colour
+names written as the PDDL's letters ("the red block", "red" -> "block a")."""
 
 from __future__ import annotations
 
@@ -65,3 +66,14 @@ def test_other_colours_with_the_objects_renamed_give_the_same_claims(row: dict) 
         r"(?<![\w-])([abc])(?![\w-])", lambda m: LETTERS[m.group(1)], objects)
     got = _claims(problem, "blocksworld", _rename(row["trace"], COLOURS))
     assert want and got == want
+
+
+@pytest.mark.parametrize("row", _rows("blocksworld") if FULL_DEV_DATA else [], ids=lambda r: r["id"])
+def test_letters_for_colour_names_give_the_same_claims(row: dict) -> None:
+    """'a' is an article, so a bare one-letter name is read only where it cannot be one; after a
+    type word ("block a") it always is."""
+    letter = {"red": "a", "blue": "b", "orange": "c"}
+    text = re.sub(r"(?i)(?:the )?(?<![A-Za-z])(red|blue|orange)(?: blocks?)?(?![A-Za-z])",
+                  lambda m: "block " + letter[m.group(1).lower()], row["trace"])
+    want = _claims(row["problem"], "blocksworld", row["trace"])
+    assert want and _claims(row["problem"], "blocksworld", text) == want
