@@ -7,7 +7,8 @@ COPY (PostgreSQL) per table, not through the audit: the audit's own speed is ben
 figure, and 1,000,000 audits would take this machine hours. Each row is what the writer stores
 for a small trace (record, trace verdict, gaps, one invalid step's verdict where there is one).
 The grouping is compared with the same grouping done in Python over every row (the query loads
-one row per trace and groups it here): that is the reference run, in the same process."""
+one row per trace, drops the copies of a record and groups it here): that is the reference run,
+in the same process."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def _rows(n: int, start: int, seed: int):
         n_steps = rng.randrange(1, 60)
         invalid = rng.random() < 0.4
         first = rng.randrange(n_steps) if invalid else None
-        records.append((pk, f"{pk:064x}", uuid.UUID(int=rng.getrandbits(128)).hex[:16], "ok", domain, model,
+        records.append((pk, f"r{pk}", f"{pk:064x}", uuid.UUID(int=rng.getrandbits(128)).hex[:16], "ok", domain, model,
                         '{"n": %d}' % problem, f"{problem:032x}", "", str(answer), "{}", b"{}", False, now))
         verdicts.append((pk, "bench@1", True, n_steps, int(invalid), correct, not invalid if rng.random() > 0.1 else None,
                          first, (first / max(n_steps - 1, 1)) if first is not None else None,
@@ -61,7 +62,7 @@ def _rows(n: int, start: int, seed: int):
     return records, verdicts, gaps, steps
 
 
-RECORD_COLS = ("pk", "content_hash", "share_id", "status", "domain", "model", "problem_json", "problem_hash", "trace",
+RECORD_COLS = ("pk", "record_id", "content_hash", "share_id", "status", "domain", "model", "problem_json", "problem_hash", "trace",
                "answer", "meta_json", "raw", "raw_truncated", "created_at")
 VERDICT_COLS = ("record_pk", "validator", "parse_ok", "n_steps", "n_invalid", "answer_correct", "trace_valid",
                 "first_invalid_step", "first_invalid_rel", "answer_error_kind", "verdict_json", "answer_key",
@@ -119,12 +120,15 @@ def _python_grouping(url: str) -> object:
     from db.engine import make_engine
 
     groups: dict = defaultdict(lambda: defaultdict(list))
+    latest: dict = {}  # (record_id, model) -> the row of its latest copy: a record counts once
     with make_engine(url).connect() as conn:
-        for model, domain, problem, key, correct in conn.exec_driver_sql(
-                "SELECT r.model, r.domain, r.problem_hash, tv.answer_key, tv.answer_correct FROM record r "
-                "LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk"):
-            groups[(model, domain)][problem].append((key, correct))
-            groups[("(all models)", domain)][problem].append((key, correct))
+        for rid, model, domain, problem, key, correct in conn.exec_driver_sql(
+                "SELECT r.record_id, r.model, r.domain, r.problem_hash, tv.answer_key, tv.answer_correct "
+                "FROM record r LEFT JOIN trace_verdict tv ON tv.record_pk = r.pk ORDER BY r.pk"):
+            latest[(rid, model) if rid is not None else object()] = (model, domain, problem, key, correct)
+    for model, domain, problem, key, correct in latest.values():
+        groups[(model, domain)][problem].append((key, correct))
+        groups[("(all models)", domain)][problem].append((key, correct))
     return [selection_row(m, d, [ps[h] for h in sorted(ps)], curve=False) for (m, d), ps in groups.items()]
 
 

@@ -328,3 +328,19 @@ def test_a_fragment_that_fits_neither_its_line_nor_the_start_is_not_judged():
     wrong = full + "\n\nThis means: move disk 1 from peg 0 to peg 2, then move disk 1 from peg 0 to peg 1."
     got = _audit("hanoi", {"disks": 3}, wrong, full).verdict.to_json()["invalid_steps"]
     assert [s["rule"] for s in got] == ["not_top_disk"]
+
+
+def test_an_outline_number_is_no_step_back():
+    """'2. Move disk 3' after an outline item 1 whose sub-steps held three moves numbers the
+    outline's parts, not the line's moves: no step back to after move 1 (a false 'disk 3 is not
+    on top'); a numbered step back on a line whose moves carried those numbers still happens."""
+    outline = ("1. Move 2 disks from peg 0 to peg 1:\n"
+               "   a. Move disk 1 from peg 0 to peg 2. Moves: [[1, 0, 2]]\n"
+               "   b. Move disk 2 from peg 0 to peg 1. Moves: [[1, 0, 2], [2, 0, 1]]\n"
+               "   c. Move disk 1 from peg 2 to peg 1. Moves: [[1, 0, 2], [2, 0, 1], [1, 2, 1]]\n"
+               "2. Move disk 3 from peg 0 to peg 2. Moves: [[1, 0, 2], [2, 0, 1], [1, 2, 1], [3, 0, 2]]\n")
+    assert _audit("hanoi", {"disks": 3}, outline, "").verdict.to_json()["invalid_steps"] == []
+    back = ("1. Move disk 1 from peg 0 to peg 2.\n2. Move disk 2 from peg 0 to peg 2.\n"
+            "Wait, that is wrong.\n2. Move disk 2 from peg 0 to peg 1.\n3. Move disk 1 from peg 2 to peg 1.")
+    v = _audit("hanoi", {"disks": 2}, back, "").verdict.to_json()
+    assert [s["rule"] for s in v["invalid_steps"]] == ["larger_on_smaller"]

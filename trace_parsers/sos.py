@@ -26,6 +26,7 @@ from core.record import TraceRecord
 from core.steps import Step, StepGraph
 from core.verdicts import ParseError
 from trace_parsers.base import FormatSpec, ParsedTrace
+from trace_parsers.lines import numbered_line_spans
 
 NodeId = tuple[int, ...]
 
@@ -116,7 +117,7 @@ def parse(record: TraceRecord) -> ParsedTrace:
     last_explore: int | None = None
     goal_step: int | None = None
     first_state: dict | None = None
-    for lineno, (start, end) in _numbered(text):
+    for lineno, (start, end) in numbered_line_spans(text):
         raw = text[start:end]
         kind, payload = _classify(raw)
         if kind == "end_token":
@@ -186,22 +187,6 @@ def _anchor(shape: _Shape, idx: int) -> int | None:
     if node is not None and node in shape.anchor:
         return shape.anchor[node]
     return idx - 1 if idx > 0 else None
-
-
-def _numbered(text: str) -> list[tuple[int, tuple[int, int]]]:
-    out = []
-    pos = 0
-    for lineno, line in enumerate(text.splitlines(keepends=True), start=1):
-        body = line.rstrip("\r\n")
-        start, end = pos, pos + len(body)
-        while start < end and text[start] in " \t":
-            start += 1
-        while end > start and text[end - 1] in " \t":
-            end -= 1
-        if end > start:
-            out.append((lineno, (start, end)))
-        pos += len(line)
-    return out
 
 
 def detect(record: TraceRecord) -> float:

@@ -15,32 +15,14 @@ import re
 from core.record import TraceRecord
 from core.steps import Step, StepGraph
 from trace_parsers.base import FormatSpec, ParsedTrace
+from trace_parsers.lines import numbered_line_spans
 
 TOT_FORMAT = "tot"
 
-_LINE = re.compile(r"[^\n]*\n?")
 _STEP = re.compile(r"^(?P<claim>[^()\n]*(?:\([^()\n]*\)[^()\n]*)*?)\s*"
                    r"(?:\((?P<approx>approx(?:imately)?)\)\s*)?\(left:\s*(?P<left>[^()\n]*)\)"
                    r"(?P<rest>[^\n]*)$", re.I)
 _APPROX = re.compile(r"≈|~=|\u2248")
-
-
-def _line_spans(text: str) -> list[tuple[int, int]]:
-    """[start, end) of every non-blank line, surrounding blanks trimmed."""
-    out, pos = [], 0
-    for line in _LINE.findall(text):
-        if not line:
-            break
-        body = line.rstrip("\r\n")
-        start, end = pos, pos + len(body)
-        while start < end and text[start] in " \t":
-            start += 1
-        while end > start and text[end - 1] in " \t":
-            end -= 1
-        if end > start:
-            out.append((start, end))
-        pos += len(line)
-    return out
 
 
 def read_step(line: str) -> dict | None:
@@ -60,7 +42,7 @@ def read_step(line: str) -> dict | None:
 def parse(record: TraceRecord) -> ParsedTrace:
     text = record.trace
     steps = []
-    for i, span in enumerate(_line_spans(text)):
+    for i, (_, span) in enumerate(numbered_line_spans(text)):
         line = text[span[0]:span[1]]
         payload = read_step(line)
         steps.append(Step(index=i, kind="operation" if payload else "text", span=span, text=line,
@@ -72,7 +54,7 @@ def detect(record: TraceRecord) -> float:
     """Most non-blank lines, the first among them, are "... = c (left: ...)" steps."""
     if "(left:" not in record.trace[:4000].lower():
         return 0.0
-    lines = [record.trace[a:b] for a, b in _line_spans(record.trace)][:50]
+    lines = [record.trace[a:b] for _, (a, b) in numbered_line_spans(record.trace)[:50]]
     steps = [read_step(line) is not None for line in lines]
     return 0.9 if steps and steps[0] and 2 * sum(steps) > len(steps) else 0.0
 

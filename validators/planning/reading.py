@@ -74,6 +74,9 @@ class UnitReading:
         return BY_ID[row_id].regex.search(self.shape) is not None
 
 
+_NOUN_LEAD = frozenset({"the", "block", "blocks", "object", "objects"})
+
+
 def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
     toks = unit.tokens
     acts = {m.i: m for m in words.actions(toks)}
@@ -128,6 +131,9 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             k = max(h.j, k + 1)
             continue
         t = toks[k]
+        if t.norm in _NOUN_LEAD and (k + 1 in facts or k + 2 in facts and toks[k + 1].norm in _NOUN_LEAD):
+            k += 1  # "The orange block is clear", "block c is clear": the words the fact's object opens with
+            continue
         emit(PUNCT.get(t.norm, "#" if t.kind == "num" else "_"), None, k)
         k += 1
     return UnitReading(unit, "".join(shape), items, a_list, f_list, UnitCues(cue_hits), starts)

@@ -36,6 +36,9 @@ SKIP = frozenset({"the", "block", "blocks", "object", "objects", "top", "of", "i
                   "'s", "currently", "still", "also", "already", "now"})
 CONNECT = frozenset({"from", "on", "onto", "to", "at", "in", "into", "with", "off", "and", ","})
 _SLOT = "\x00"
+_TYPED = "\x01"  # marks a bare name read after a type word: no token of a text can hold it
+_TYPE_WORDS = frozenset({"block", "blocks", "object", "objects"})
+_WORD_LETTERS = frozenset({"a", "i"})  # one-letter names that are also English words
 _NOT = frozenset({"not", "isn't", "aren't", "no"})
 _LIST = frozenset({",", "and", "&"})
 _NO_OBJECT = "\x01"    # no object starts here (no token is a control character)
@@ -122,6 +125,9 @@ class TaskWords:
     predicate_words: dict[str, str] = field(default_factory=dict)
     arity: dict[str, int] = field(default_factory=dict)
     object_firsts: set[str] = field(default_factory=set)
+    # bare one-letter names where prose may not use them alone ("a" is an article): accepted
+    # after a type word ("block a"), read as the word that stands for the object
+    typed_names: dict[str, str] = field(default_factory=dict)
     # indexes over the fields above, built by `_index`: the matchers read these
     _lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)
     _single: dict[str, str] | None = field(default=None, repr=False, compare=False)
@@ -156,6 +162,14 @@ class TaskWords:
                 toks = tuple(t.norm for t in tokens_of(word, 0, len(word)) if t.norm not in SKIP)
                 if toks and (vocab.bare_names or len(obj) > 1 or word != obj or vocab.object_nl(obj) == obj):
                     tw.objects.setdefault(toks, obj)
+        if not vocab.bare_names:
+            for obj in task.objects:
+                if len(obj) == 1 and (obj,) not in tw.objects:
+                    if obj in _WORD_LETTERS:
+                        tw.typed_names[obj] = _TYPED + obj
+                        tw.objects.setdefault((_TYPED + obj,), obj)
+                    else:
+                        tw.objects.setdefault((obj,), obj)
         tw.object_firsts = {key[0] for key in tw.objects}
         for name, schema in task.domain.actions.items():
             heads = {name, name.replace("-", " ").replace("_", " ")}
@@ -337,6 +351,11 @@ class TaskWords:
             at = range(len(words))
         else:
             at = [n for n, t in enumerate(tokens) if t.norm not in SKIP]
+        if self.typed_names and len(words) < len(tokens):
+            typed = self.typed_names
+            for k, n in enumerate(at):
+                if words[k] in typed and n and tokens[n - 1].norm in _TYPE_WORDS:
+                    words[k] = typed[words[k]]
         obj: list[tuple[str, int] | None] = [None] * (len(words) + 2)
         firsts = self.object_firsts
         places = [] if firsts.isdisjoint(words) else [k for k, w in enumerate(words) if w in firsts]

@@ -17,7 +17,11 @@ on top of peg 0 at the start). A fragment instead continues the line of reasonin
   layer's `restart` class) before a fragment starts a new line there;
 * a move numbered 1 ("1. Move disk 1 ...", "Step 1:", "Move 1 (odd): ...") starts a new line; a
   move numbered k > 1 goes on from the state after move k-1 of the line (a step back when the
-  line is longer, which also takes back an illegal move k);
+  line is longer, which also takes back an illegal move k), but only when the line's move k-1 was
+  itself numbered k-1: an outline numbers its parts, not its moves ("1. Call hanoi(3, 0, 2, 1):"
+  with lettered sub-steps holding seven moves, then "2. Move disk 4 from peg 0 to peg 2"), so a
+  number the line's moves never carried is no step back; the move goes on where the line is when
+  it can be made there, and otherwise its state is not known;
 * an item 1 that names no move ("1. Move disks 1-9 from peg 0 to peg 1") starts a sketch: the
   line is unknown, and nothing on it is judged until a new line starts;
 * a move numbered beyond the next one ("1023. Move disk 1 ...") or an ellipsis on a line of its own
@@ -107,6 +111,8 @@ def _last(pattern: re.Pattern[str], text: str) -> int | None:
 
 
 _SKETCH = "its line of reasoning is not known (a sketch whose item 1 is no move)"
+_OUTLINE = ("its line of reasoning is not known (its item number belongs to an outline, not to the line's "
+            "moves, and the move cannot be made where the line is)")
 _UNPLACED = ("its line of reasoning is not known (its first move fits neither the state its line has reached "
              "nor the initial state: part of a sketch or a sub-problem)")
 
@@ -115,6 +121,7 @@ class _Line:
     def __init__(self, number: int, initial: Any, known: bool = True, why: str = _SKETCH) -> None:
         self.number = number
         self.states = [initial]
+        self.numbers: list[int | None] = [None]  # the item number written before the move to each state
         self.known = known
         self.why = why
         self.broken: tuple[int, int] | None = None
@@ -175,8 +182,12 @@ def replay_lines(puzzle: Puzzle, text: str, lists: list[dict]) -> list[FragmentR
                     line = new_line()
                 frag.new_line = frag.new_line or i == 0
             elif number is not None and number > 1 and line.known:
-                if number - 1 < len(line.states):
+                if number < len(line.states) and line.numbers[number - 1] != number - 1:
+                    if line.broken is not None or not _legal(puzzle, line.states[-1], move):
+                        line.known, line.why = False, _OUTLINE
+                elif number - 1 < len(line.states):
                     del line.states[number:]
+                    del line.numbers[number:]
                     line.broken = None
                 else:  # "1023. Move disk 1 ...": moves left out, the state is not known
                     line.known = False
@@ -198,6 +209,7 @@ def replay_lines(puzzle: Puzzle, text: str, lists: list[dict]) -> list[FragmentR
                     frag.first_illegal = i
                 continue
             line.states.append(after)
+            line.numbers.append(number)
             frag.moves.append(LineMove(MoveResult(index, True, None, puzzle.describe(move), puzzle.snapshot(after)),
                                        line.number, index))
         frag.final = puzzle.snapshot(line.states[-1]) if line.known else None
