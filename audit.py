@@ -12,6 +12,7 @@ from typing import Any, Iterator
 from core.limits import Limits, current_limits
 from core.record import TraceRecord
 from core.steps import Step, StepGraph
+from core.trace_kind import SUMMARY, is_summary
 from core.verdicts import AnswerError, Gap, ParseError, StepVerdict, TraceVerdict
 from trace_parsers import ParsedTrace, parse_record
 from validators.base import Replay
@@ -165,6 +166,7 @@ def _audit(record: TraceRecord, limits: Limits | None) -> AuditResult:
         # the trace was read for claims: some judged (valid, or a self-correction) or some left unjudged
         judged=bool(record.trace.strip()) and (replay.unjudged > 0 or any(v.status in ("valid", "corrected")
                                                                           for v in by_step.values())),
+        trace_kind=SUMMARY if is_summary(record.meta) else None,
     )
     return AuditResult(record, parsed, replay, verdict, vid, by_step)
 

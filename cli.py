@@ -106,6 +106,10 @@ def _summary(counts: Counter, gaps: Counter, elapsed: float, extra: list[tuple[s
         row("trace not checked", f"{counts['trace_none'] - counts['trace_no_error_found']:,}"),
         row("new records stored", f"{counts['new']:,}"),
     ]
+    if counts["trace_summary"]:
+        # core/trace_kind.py: checked like any trace, never the derivation
+        lines.append(row("trace a summary of reasoning", f"{counts['trace_summary']:,} (the model's summary of its "
+                                                         "reasoning, not the reasoning itself)"))
     for kind, c in sorted(gaps.items()):
         lines.append(row(f"gap {kind}", f"{c:,}"))
     for label, value in extra:
@@ -153,7 +157,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 writer.add(name, outcome.unit_line, v, outcome.error is not None)
                 tally(counts, gaps, unreadable=outcome.error is not None, parse_ok=v["parse"]["ok"],
                       answer_correct=v["answer_correct"], trace_valid=v["trace_valid"],
-                      gap_kinds=[g["kind"] for g in v["gaps"]], new=outcome.new, trace_check=v.get("trace_check"))
+                      gap_kinds=[g["kind"] for g in v["gaps"]], new=outcome.new, trace_check=v.get("trace_check"),
+                      trace_kind=v.get("trace_kind"))
         except BaseException:
             writer.abort()
             raise
@@ -349,7 +354,19 @@ def cmd_summary(args: argparse.Namespace) -> int:
         if args.format != "json":
             rows = flat_rows(rows)
     sys.stdout.write(_render(rows, args.format))
+    _note_summaries(engine)
     return 0
+
+
+def _note_summaries(engine) -> None:
+    """Say on standard error how many stored traces are summaries of reasoning (core/trace_kind.py)."""
+    from core.trace_kind import SUMMARY_BANNER
+    from db.trace_kinds import summary_trace_count
+
+    n = summary_trace_count(engine)
+    if n:
+        print(f"note: {n:,} stored trace(s) are the model's summary of its reasoning (meta.trace_kind=summary): "
+              f"{SUMMARY_BANNER} Their trace verdicts judge the summary's claims.", file=sys.stderr)
 
 
 def _file_agreement_rows(verdicts_path: str, labels_path: str) -> list[tuple[str, str, dict, int | None]]:

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.step_align import align_steps, parting_row
+from core.trace_kind import SUMMARY_BANNER, is_summary, verdict_is_summary
 from core.verdicts import trace_label
 from db.queries import data_revision, steps_of, trace_by_share_id
 from app_pages._common import engine
@@ -44,6 +45,8 @@ def _header(col, name: str, rec: dict, steps: list[dict]) -> None:
         c2.metric("Trace", trace_label(check, verdict.get("trace_valid")))
         first = _first_invalid(steps)
         c3.metric("First invalid step", "none" if first is None else str(first))
+        if is_summary(rec.get("meta")) or verdict_is_summary(verdict):
+            st.warning(SUMMARY_BANNER, icon=":material/summarize:")
 
 
 st.title("Two traces side by side")

@@ -3,6 +3,7 @@ in the URL; all numbers come from SQL aggregates (cached per data revision)."""
 
 from __future__ import annotations
 
+from core.trace_kind import SUMMARY_BANNER, SUMMARY_LABEL, marked_label
 from core.verdicts import trace_label
 
 import pandas as pd
@@ -15,6 +16,7 @@ from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, Cor
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
                         invalid_by_rule, length_sample, list_traces, meta_options, verdict_rows)
 from db.comment_labels import labels_offered
+from db.trace_kinds import summary_trace_count
 from db.agreement import label_agreement, score_agreement
 from db.outside import judgments_revision
 from db.summary import flat_rows, summary
@@ -51,6 +53,11 @@ def _meta(rev: tuple, key: str | None = None) -> list:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _summary(rev: tuple) -> list[dict]:
     return flat_rows(summary(eng))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _summaries(rev: tuple) -> int:
+    return summary_trace_count(eng)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -272,6 +279,11 @@ if picked_cell and picked_cell.selection and picked_cell.selection.rows:
 st.caption("Every stored trace, whatever the filters (the same table: `python cli.py summary`): answer rates over "
            "all records, trace valid rate over checked traces, median first invalid step, gaps by kind. Click a "
            "row to filter by it.")
+n_summaries = _summaries(rev)
+if n_summaries:
+    st.info(f"{n_summaries:,} stored trace(s) are a {SUMMARY_LABEL}, marked so in the traces table: "
+            f"{SUMMARY_BANNER} Their trace verdicts judge the summary's claims (filter on them: meta key "
+            "`trace_kind`, value `summary`).", icon=":material/summarize:")
 st.page_link("app_pages/problems.py", label="Compare the samples of each problem: majority vote vs verified@k",
              icon=":material/compare:")
 
@@ -309,7 +321,8 @@ st.session_state["_corpus_url"] = {k: (qp.get_all(k) if k in ("model", "domain")
                                    if k in qp}
 rows = pd.DataFrame(_cached("list", flt, rev, PAGE_SIZE, (page - 1) * PAGE_SIZE))
 rows["answer"] = rows["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
-rows["trace"] = [trace_label(c, v) for c, v in zip(rows["trace_check"], rows["trace_valid"].astype(object))]
+rows["trace"] = [marked_label(trace_label(c, v), bool(k)) for c, v, k in
+                 zip(rows["trace_check"], rows["trace_valid"].astype(object), rows.get("trace_summary", [False] * len(rows)))]
 columns = ["record_id", "domain", "model", "n_steps", "answer", "trace", "first_invalid_step", "n_invalid",
            "answer_error_kind"]
 if flt.q and not rows.empty:

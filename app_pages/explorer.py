@@ -17,6 +17,7 @@ from db.record_export import record_json
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
 from core.score_agreement import DEFAULT_THRESHOLD
+from core.trace_kind import SUMMARY_BANNER, SUMMARY_NOTE, is_summary, verdict_is_summary
 from core.verdicts import trace_label
 from app_pages._text import md_escape
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
@@ -264,6 +265,11 @@ st.title(f"Trace {md_escape(rec['record_id'] or share_id)}")
 st.caption(" · ".join(md_escape(x) for x in (rec["domain"], rec["model"] or "model unknown",
                                         verdict.get("format") or rec["format"] or "", rec.get("validator") or "")
                       if x))
+# A summary of hidden reasoning (Responses API reasoning summaries): its claims are checked, but no
+# view may present it as the derivation (core/trace_kind.py).
+summary_trace = is_summary(rec.get("meta")) or verdict_is_summary(verdict)
+if summary_trace:
+    st.warning(f"**{SUMMARY_BANNER}** {SUMMARY_NOTE}", icon=":material/summarize:")
 if rec.get("source") == DEMO_SOURCE:
     st.info("Demo record: bundled with Stepscope to show what it does. Demo records leave the database, and every "
             "figure, when your own data arrives (or by the button on Home).", icon=":material/science:")
@@ -550,6 +556,8 @@ with left:
 
                 st.plotly_chart(map_figure(shown, step), width="stretch", key=map_key, on_select=_map_picked,
                                 selection_mode="points")
+                if summary_trace:
+                    st.caption("the lines of the model's summary of its reasoning, not of the reasoning itself")
                 st.caption("one row per line of reasoning (circle) and candidate (square; green: solves, red: fails, "
                            "grey: a fragment), oldest on top; it ends at ★ settled on, ☆ concluded then taken back, ✕ "
                            "rejected (where the trace turned away) or ○ left; step dots by verdict; ◆ the answer. "
@@ -563,7 +571,8 @@ with left:
             # can reach the app, whatever the trace holds (every character is escaped besides).
             st.iframe(sandboxed(reading_html(rec["trace"] or "", _spans(rec["pk"], rev), step, view_link,
                                              set(matches))), height=560)
-            st.caption("red: invalid (hover for why) · green: valid · blue: self-correction · plain: not checked · "
+            st.caption(("the model's summary of its reasoning, not the reasoning itself · " if summary_trace else "")
+                       + "red: invalid (hover for why) · green: valid · blue: self-correction · plain: not checked · "
                        "black outline: selected · yellow outline: search match · click a step to open it")
     with tab_tree:
         if _open(tab_tree):

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.limits import current_limits
+from core.trace_kind import marked_label
 from core.verdicts import trace_label
 from db.queries import corpus_counts, gap_counts, recent_traces
 from db.store import demo_pending, demo_pks, remove_demo
@@ -60,7 +61,8 @@ if counts.records:
     st.subheader("Recently stored")
     recent = pd.DataFrame(recent_traces(eng, 20))
     recent["answer_correct"] = recent["answer_correct"].map({True: "yes", False: "no"}).fillna("undecided")
-    recent["trace_valid"] = [trace_label(c, v) for c, v in zip(recent["trace_check"], recent["trace_valid"].astype(object))]
+    recent["trace_valid"] = [marked_label(trace_label(c, v), bool(k)) for c, v, k in
+                             zip(recent["trace_check"], recent["trace_valid"].astype(object), recent["trace_summary"])]
     picked = st.dataframe(recent[["record_id", "domain", "model", "n_steps", "answer_correct", "trace_valid",
                                   "n_invalid", "status"]], hide_index=True, width="stretch",
                           on_select="rerun", selection_mode="single-row", key="recent_table")

@@ -19,6 +19,7 @@ from capture.prompts import PromptError, problem_of, render, templates_for
 from capture.store import problem_domains, store_capture, stored_problems
 from core.intake import object_to_record
 from core.record import RecordError, TraceRecord
+from core.trace_kind import SUMMARY, SUMMARY_BANNER, verdict_is_summary
 from validators.registry import list_domains
 from validators.generated import generated_records, generator_domains
 from app_pages._access import can_write
@@ -27,6 +28,7 @@ from app_pages._common import engine
 EXPLORER_URL_PATH = "explorer"
 KEYLESS_PROVIDERS = {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "llamafile"}
 REFRESH_S = 0.2
+API_CHOICES = {"Chat completions": "chat", "Responses API (reasoning summaries)": "responses"}
 
 st.title("Live capture")
 st.caption("Run a reasoning model on a problem, watch its thinking as it arrives, and audit the answer. "
@@ -68,6 +70,8 @@ def _round_verdict(box: Any, rnd: Any) -> None:
         return  # the error is shown once, below; "no thinking" would only confuse it
     if comp is not None and not comp.thinking_returned:
         box.info("Reasoning hidden or summarised: the provider returned no thinking text for this round.")
+    elif comp is not None and comp.thinking_kind == SUMMARY:
+        box.info(f"{SUMMARY_BANNER} It is stored as the trace and marked as a summary.")
     if comp is not None and comp.incomplete:
         box.warning("Cut short: what arrived is kept and the capture is marked incomplete.")
     if comp is not None and comp.finish_reason == "length":
@@ -140,6 +144,14 @@ if source is not None:
         prompt_error = f"The prompt cannot be built: {exc}"
         st.warning(prompt_error)
 
+api_label = st.radio("API", list(API_CHOICES), horizontal=True, key="cap_api",
+                     help="Chat completions: the thinking as the provider streams it (DeepSeek-R1, vLLM, Ollama, "
+                          "Anthropic). Responses API: o1/o3-style models that keep their reasoning hidden and "
+                          "show a summary of it; the summary is stored as the trace and marked as a summary.")
+api = API_CHOICES[api_label]
+if api == "responses":
+    st.caption("The trace will be the model's summary of its reasoning, not the reasoning itself: its claims are "
+               "checked, and every view marks it as a summary.")
 left, mid, right = st.columns([2, 2, 1])
 model = left.text_input("Model (litellm)", key="cap_model",
                         placeholder="deepseek/deepseek-reasoner · anthropic/claude-3-7-sonnet-20250219 · openai/<name>")
@@ -164,7 +176,7 @@ missing_key = (key is not None and not key.value and not api_base.strip()
                and provider_of(model) not in KEYLESS_PROVIDERS)
 
 # What keeps Run off, known before anything is sent: the button says so instead of failing on click.
-blockers = settings_problems(model, api_base.strip() or None, rounds, timeout)
+blockers = settings_problems(model, api_base.strip() or None, rounds, timeout, api)
 if source is None:
     blockers.insert(0, "Choose a stored problem or paste a record first.")
 if prompt_error:
@@ -180,7 +192,7 @@ if clicked and not blockers and source is not None and key is not None:
     settings = ModelSettings(model=model.strip(), api_base=api_base.strip() or None, timeout=timeout,
                              max_tokens=max_tokens or None,
                              reasoning_effort=None if effort == "provider default" else effort,
-                             api_key=key.value)
+                             api_key=key.value, api=api)
     hidden = secret_values([key.value], secrets)
     live: dict[str, Any] = {}
 
@@ -190,7 +202,7 @@ if clicked and not blockers and source is not None and key is not None:
             box.markdown(f"**Round {round_no}**")
             with box.expander("Prompt sent"):
                 st.code(data, language=None, wrap_lines=True)
-            box.caption("Thinking")
+            box.caption("Reasoning summary (not the reasoning itself)" if settings.api == "responses" else "Thinking")
             live.update(box=box, thinking="", answer="", shown=0.0,
                         thinking_slot=box.empty(), answer_label=box.empty(), answer_slot=box.empty())
             live["thinking_slot"].caption("waiting for the model ...")
@@ -231,6 +243,9 @@ if last:
     c3.metric("Stopped", last["stop"].replace("_", " "))
     if last["incomplete"]:
         st.warning("This capture is incomplete: the stream was cut short.")
+    if verdict_is_summary(verdict):
+        st.warning(f"Stored trace: {SUMMARY_BANNER} Its claims are checked like any trace's; the explorer marks it.",
+                   icon=":material/summarize:")
     if verdict.get("answer_error"):
         st.caption(f"Validator: {verdict['answer_error'].get('message', '')}")
     st.markdown(f"Record `{last['id']}` · [open it in the explorer](./{EXPLORER_URL_PATH}?trace={last['share_id']})")

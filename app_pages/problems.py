@@ -5,6 +5,7 @@ from db/problems.py; nothing is parsed here."""
 
 from __future__ import annotations
 
+from core.trace_kind import marked_label
 from core.verdicts import trace_label
 from app_pages._text import md_escape
 
@@ -106,7 +107,7 @@ def _show_problem(problem_hash: str) -> None:
         "answer group": letters.get(r["answer_key"], "–"),
         "answer": (r["answer"] or "")[:300],
         "answer verdict": _verdict(r["answer_correct"], "correct", "wrong", "undecided"),
-        "trace": trace_label(r["trace_check"], r["trace_valid"]),
+        "trace": marked_label(trace_label(r["trace_check"], r["trace_valid"]), r["trace_summary"]),
         "first invalid step": r["first_invalid_step"],
         "invalid steps": r["n_invalid"],
         "steps": r["n_steps"],

@@ -13,6 +13,7 @@ from core.limits import current_limits
 from core.outside_labels import read_judgments
 from core.verdicts import TRACE_LABELS, trace_label
 from core.report import summary, to_csv, to_html, to_json
+from core.trace_kind import SUMMARY_BANNER, SUMMARY_LABEL, SUMMARY_NOTE, marked_label, verdict_is_summary
 from db.outside import import_judgments
 from db.queries import comments_for, verdict_rows
 from app_pages import _upload_journal as journal
@@ -141,6 +142,9 @@ if pks:
     t = st.columns(5)
     for col, name in zip(t, TRACE_LABELS.values()):
         col.metric(f"Traces {name}", f"{s['traces'].get(name, 0):,}")
+    if s["summaries"]:
+        st.info(f"{s['summaries']:,} record(s) hold a {SUMMARY_LABEL} (marked so in the table below): "
+                f"{SUMMARY_BANNER} {SUMMARY_NOTE}", icon=":material/summarize:")
     if s["gaps"]:
         st.dataframe(pd.DataFrame(sorted(s["gaps"].items()), columns=["gap", "traces"]), hide_index=True)
     errors = st.session_state.get("last_upload_errors") or []
@@ -152,8 +156,9 @@ if pks:
                            "model": r["model"],
                            "answer": {True: "correct", False: "wrong"}.get((r["verdict"] or {}).get("answer_correct"),
                                                                            "undecided"),
-                           "trace": trace_label((r["verdict"] or {}).get("trace_check"),
-                                                (r["verdict"] or {}).get("trace_valid")),
+                           "trace": marked_label(trace_label((r["verdict"] or {}).get("trace_check"),
+                                                             (r["verdict"] or {}).get("trace_valid")),
+                                                 verdict_is_summary(r["verdict"])),
                            "first invalid": (r["verdict"] or {}).get("first_invalid_step")} for r in rows])
     st.subheader("Records")
     picked = st.dataframe(table.drop(columns=["share_id"]), hide_index=True, width="stretch",

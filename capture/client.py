@@ -25,6 +25,10 @@ from capture.keys import KEYLESS_PROVIDERS, NO_KEY_PLACEHOLDER, key_variables, p
 # on_delta(kind, text): kind is "thinking" or "answer".
 DeltaCallback = Callable[[str, str], None]
 
+# Which API a capture speaks: chat completions (thinking as reasoning_content / thinking blocks)
+# or OpenAI's Responses API (o1/o3-style models show a summary of their reasoning: capture/responses.py).
+APIS = ("chat", "responses")
+
 _litellm: ModuleType | None = None
 
 
@@ -53,9 +57,10 @@ class ModelSettings:
     temperature: float | None = None
     reasoning_effort: str | None = None
     api_key: str | None = field(default=None, repr=False)
+    api: str = "chat"  # one of APIS
 
     def public(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"model": self.model, "timeout_s": self.timeout}
+        out: dict[str, Any] = {"model": self.model, "timeout_s": self.timeout, "api": self.api}
         if self.api_base:
             out["api_base"] = redact_url(self.api_base)
         for name in ("max_tokens", "temperature", "reasoning_effort"):
@@ -89,15 +94,21 @@ class Completion:
     served_model: str | None = None
     thinking_source: str | None = None
     elapsed_s: float = 0.0
+    # "reasoning": the thinking is the model's reasoning as it wrote it; "summary": the provider's
+    # summary of reasoning it keeps hidden (Responses API reasoning summaries), never the derivation.
+    thinking_kind: str = "reasoning"
 
     @property
     def thinking_returned(self) -> bool:
         return bool(self.thinking.strip())
 
 
-def settings_problems(model: str, api_base: str | None, rounds: int = 1, timeout: float = 600.0) -> list[str]:
+def settings_problems(model: str, api_base: str | None, rounds: int = 1, timeout: float = 600.0,
+                      api: str = "chat") -> list[str]:
     """What is wrong with the inputs, in words, before anything is sent."""
     problems = []
+    if api not in APIS:
+        problems.append(f"The API must be one of {', '.join(APIS)}.")
     model = (model or "").strip()
     if not model:
         problems.append("Enter a model, e.g. deepseek/deepseek-reasoner or openai/<name> with an API base.")
@@ -148,6 +159,16 @@ def _usage(value: Any) -> dict[str, Any] | None:
     return out or None
 
 
+def request_key(settings: ModelSettings) -> str | None:
+    """The key to send: the one found, else vLLM's placeholder for a local server given by its
+    API base (the OpenAI client refuses to start without one), else none (litellm looks)."""
+    key = settings.api_key
+    if not key and settings.api_base and provider_of(settings.model) not in KEYLESS_PROVIDERS:
+        if not any(os.environ.get(v) for v in key_variables(settings.model)):
+            key = NO_KEY_PLACEHOLDER
+    return key
+
+
 def call_kwargs(messages: list[dict[str, str]], settings: ModelSettings) -> dict[str, Any]:
     """litellm.completion arguments. Retries are off: a 429 is reported, not hammered."""
     kwargs: dict[str, Any] = {
@@ -156,10 +177,7 @@ def call_kwargs(messages: list[dict[str, str]], settings: ModelSettings) -> dict
     }
     if settings.api_base:
         kwargs["api_base"] = settings.api_base
-    key = settings.api_key
-    if not key and settings.api_base and provider_of(settings.model) not in KEYLESS_PROVIDERS:
-        if not any(os.environ.get(v) for v in key_variables(settings.model)):
-            key = NO_KEY_PLACEHOLDER
+    key = request_key(settings)
     if key:
         kwargs["api_key"] = key
     for name in ("max_tokens", "temperature", "reasoning_effort"):

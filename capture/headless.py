@@ -1,8 +1,10 @@
-"""`python cli.py capture RECORD.json --model MODEL [--api-base URL] [--rounds N] [--db URL]`.
+"""`python cli.py capture RECORD.json --model MODEL [--api-base URL] [--api chat|responses] [--rounds N] [--db URL]`.
 
 The problem comes from the record (its trace and answer are ignored). The capture is stored and
 audited; standard output gets its verdict (record-format §2) with the captured `trace` and
-`answer` added, plus a `capture` summary. Progress and errors go to standard error.
+`answer` added, plus a `capture` summary. With `--api responses` the call goes through the
+Responses API, and an o1/o3-style model's reasoning summary is the trace: the verdict's
+`trace_kind` is "summary" and standard error says it is a summary, not the reasoning. Progress and errors go to standard error.
 Exit status: 0 stored (also when cut short: `capture.incomplete` says so), 1 the model call
 failed before anything arrived (nothing stored), 2 unreadable input or database.
 """
@@ -19,6 +21,7 @@ from capture.keys import find_api_key, scrub, secret_values
 from capture.prompts import PromptError, get_template
 from core.intake import object_to_record
 from core.record import TraceRecord
+from core.trace_kind import SUMMARY_BANNER, is_summary
 
 
 def read_source(path: str) -> TraceRecord:
@@ -63,6 +66,8 @@ class _Printer:
                     ok, f"answer invalid ({error.get('kind')}{' at step ' + str(error['step']) if error.get('step') else ''})")
             if comp is not None and not comp.thinking_returned:
                 got += " (no thinking returned: reasoning hidden or summarised)"
+            elif comp is not None and comp.thinking_kind == "summary":
+                got = got.replace(" thinking /", " reasoning-summary /")
             self.err.write(("\n" if self.live else "") + f"round {round_no}: {got}" + (f"; {state}" if state else "") + "\n")
         self.err.flush()
 
@@ -88,13 +93,15 @@ def main(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None
     secrets = secret_values([key.value])
     settings = ModelSettings(model=args.model, api_base=args.api_base or None, timeout=args.timeout,
                              max_tokens=args.max_tokens, temperature=args.temperature,
-                             reasoning_effort=args.reasoning_effort, api_key=key.value)
+                             reasoning_effort=args.reasoning_effort, api_key=key.value,
+                             api=getattr(args, "api", None) or "chat")
     try:
         engine = make_engine(args.db)
     except Exception as exc:  # noqa: BLE001 - a clear message instead of a traceback
         err.write(f"error: cannot open database: {type(exc).__name__}: {scrub(str(exc), secrets)}\n")
         return 2
-    err.write(f"capturing {source.domain} problem {source.id} with {args.model} (API key {key.describe()})\n")
+    via = " through the Responses API" if settings.api == "responses" else ""
+    err.write(f"capturing {source.domain} problem {source.id} with {args.model}{via} (API key {key.describe()})\n")
     try:
         result = run_capture(source, settings, rounds=args.rounds, template=args.template,
                              on_event=_Printer(err), secrets=secrets)
@@ -114,6 +121,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None
                          "share_id": share_id}
     out.write(scrub(json.dumps(report, ensure_ascii=False), secrets) + "\n")
     out.flush()
+    if is_summary(result.record["meta"]):
+        err.write(f"trace: {SUMMARY_BANNER} Its claims are checked, but it is not the derivation.\n")
     err.write(f"stored as {result.record['id']} (share id {share_id}); stop: {result.stop_reason}\n")
     return 0
 
@@ -123,6 +132,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", required=True, help="litellm model string, e.g. deepseek/deepseek-reasoner, "
                         "anthropic/claude-3-7-sonnet-20250219, openai/<name> with --api-base")
     parser.add_argument("--api-base", help="base URL of an OpenAI-compatible server (vLLM, Ollama, ...)")
+    parser.add_argument("--api", choices=["chat", "responses"], default="chat",
+                        help="chat completions (default), or OpenAI's Responses API: o1/o3-style models then "
+                        "return a summary of their reasoning, stored and marked as a summary")
     parser.add_argument("--rounds", type=int, default=1, help="LLM-Modulo rounds: back-prompt the validator's "
                         "critique until the answer is valid or N rounds have run (default 1: one call)")
     parser.add_argument("--template", help="prompt template (default: the domain's own)")

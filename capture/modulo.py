@@ -24,6 +24,7 @@ from capture.client import CaptureError, Completion, ModelSettings, stream_compl
 from capture.prompts import PLANNING_DOMAINS, Messages, problem_of, render
 from audit import audit_record
 from core.record import TraceRecord, record_from_json
+from core.trace_kind import SUMMARY
 from trace_parsers.modulo import NAME as MODULO_FORMAT
 from trace_parsers.modulo import RoundText, render_rounds
 
@@ -68,6 +69,8 @@ class Round:
             out["finish_reason"] = comp.finish_reason
             if not comp.thinking_returned:
                 out["thinking"] = "none returned (reasoning hidden or summarised)"
+            elif comp.thinking_kind == SUMMARY:
+                out["thinking"] = "a summary of the model's reasoning, not the reasoning itself"
             if comp.incomplete:
                 out["incomplete"] = True
             if comp.error:
@@ -166,12 +169,15 @@ def new_capture_id() -> str:
 
 def run_capture(source: TraceRecord, settings: ModelSettings, *, rounds: int = 1, template: str | None = None,
                 on_event: EventCallback | None = None, secrets: Iterable[str] = (),
-                complete: Completer = stream_completion, capture_id: str | None = None) -> CaptureResult:
+                complete: Completer | None = None, capture_id: str | None = None) -> CaptureResult:
     """Capture one answer (rounds=1) or run the LLM-Modulo loop for up to `rounds` rounds.
 
     Raises capture.prompts.PromptError when the problem cannot be put into the template;
     everything that happens after the first call is reported in the result instead.
+    `complete` defaults to the API the settings name (chat completions or the Responses API).
     """
+    if complete is None:
+        complete = completer_for(settings)
     max_rounds = max(1, int(rounds))
     problem = problem_of(source.domain, source.problem, source.trace)
     if problem is not source.problem:
@@ -223,6 +229,15 @@ def run_capture(source: TraceRecord, settings: ModelSettings, *, rounds: int = 1
     return result
 
 
+def completer_for(settings: ModelSettings) -> Completer:
+    """The call for the settings' API; the Responses API module is imported only when chosen."""
+    if settings.api == "responses":
+        from capture.responses import stream_response
+
+        return stream_response
+    return stream_completion
+
+
 def _copy(messages: Messages) -> Messages:
     return [dict(m) for m in messages]
 
@@ -270,6 +285,10 @@ def capture_record(source: TraceRecord, result: CaptureResult, capture_id: str) 
             "litellm": _litellm_version(),
         },
     }
+    if any(r.completion is not None and r.completion.thinking_returned and r.completion.thinking_kind == "summary"
+           for r in result.rounds):
+        # The provider showed a summary of reasoning it keeps hidden: every view says so (core/trace_kind.py).
+        meta["trace_kind"] = SUMMARY
     record: dict[str, Any] = {"id": capture_id, "domain": source.domain, "problem": source.problem,
                               "model": result.settings.get("model"), "meta": meta}
     if result.max_rounds > 1:

@@ -13,11 +13,12 @@ from collections import Counter
 from datetime import datetime, timezone
 from typing import Any
 
+from core.trace_kind import REASONING, SUMMARY, SUMMARY_BANNER, SUMMARY_LABEL, SUMMARY_NOTE, verdict_is_summary
 from core.verdicts import trace_check, trace_label
 
 CSV_COLUMNS = ["record_id", "share_id", "domain", "model", "status", "parse_ok", "n_steps", "answer_correct",
                "answer_error_kind", "answer_error_step", "answer_error_message", "trace_valid", "trace_check",
-               "first_invalid_step", "n_invalid", "invalid_rules", "gaps", "error", "reward", "rewards", "comments"]
+               "trace_kind", "first_invalid_step", "n_invalid", "invalid_rules", "gaps", "error", "reward", "rewards", "comments"]
 
 
 def rollout_rewards(row: dict[str, Any]) -> tuple[float | None, str]:
@@ -43,6 +44,8 @@ def _flat(row: dict[str, Any], comments: list[dict[str, Any]] | None) -> dict[st
         "answer_error_step": err.get("step"), "answer_error_message": err.get("message"),
         "trace_valid": v.get("trace_valid"),
         "trace_check": v.get("trace_check") or trace_check(v.get("trace_valid"), False),
+        # "summary": the trace is the model's summary of hidden reasoning (core/trace_kind.py)
+        "trace_kind": SUMMARY if verdict_is_summary(v) else REASONING,
         "first_invalid_step": v.get("first_invalid_step"),
         "n_invalid": len(invalid),
         "invalid_rules": ";".join(sorted({s.get("rule") or "" for s in invalid})),
@@ -114,16 +117,17 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     answers: Counter = Counter()
     traces: Counter = Counter()
     gaps: Counter = Counter()
-    unreadable = 0
+    unreadable = summaries = 0
     for row in rows:
         v = row.get("verdict") or {}
         if row.get("status") != "ok":
             unreadable += 1
+        summaries += verdict_is_summary(v)
         answers[{True: "correct", False: "wrong"}.get(v.get("answer_correct"), "undecided")] += 1
         traces[trace_label(v.get("trace_check"), v.get("trace_valid"))] += 1
         gaps.update(g["kind"] for g in v.get("gaps") or [])
     return {"records": len(rows), "unreadable": unreadable, "answers": dict(answers),
-            "traces": dict(traces), "gaps": dict(gaps)}
+            "traces": dict(traces), "gaps": dict(gaps), "summaries": summaries}
 
 
 _STYLE = """
@@ -132,6 +136,7 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid #ddd;padding:4p
 th{background:#f4f4f4}.bad{color:#b00020;font-weight:600}.good{color:#0a7d32}.muted{color:#777}
 .card{display:inline-block;border:1px solid #ddd;border-radius:6px;padding:.5em 1em;margin:0 .5em .5em 0}
 pre{white-space:pre-wrap;margin:0}
+.summary{color:#8a5a00;font-weight:600}.note{border-left:4px solid #e0a800;padding:.3em .8em;background:#fff8e1}
 details>summary{cursor:pointer}details{margin:.2em 0}
 """
 
@@ -148,7 +153,12 @@ def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
     cards += [(f"answer {k}", n) for k, n in sorted(s["answers"].items())]
     cards += [(f"trace {k}", n) for k, n in sorted(s["traces"].items())]
     cards += [(f"gap {k}", n) for k, n in sorted(s["gaps"].items())]
+    if s["summaries"]:
+        cards.append((f"trace {SUMMARY_LABEL}", s["summaries"]))
     parts.append("".join(f"<div class='card'><b>{n}</b> {e(k)}</div>" for k, n in cards))
+    if s["summaries"]:
+        parts.append(f"<p class='note'>{s['summaries']} record(s) below hold a {e(SUMMARY_LABEL)}, marked "
+                     f"<span class='summary'>{e(SUMMARY_LABEL)}</span>: {e(SUMMARY_BANNER)} {e(SUMMARY_NOTE)}</p>")
     parts.append("<table><tr><th>record</th><th>domain / model</th><th>answer</th><th>trace</th>"
                  "<th>invalid steps</th><th>gaps</th>" + ("<th>comments</th>" if comments is not None else "")
                  + "</tr>")
@@ -163,6 +173,8 @@ def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
             ans += f"<br><span class='muted'>rollout rewards: {e(rollout_rewards(row)[1] or 'none logged')}</span>"
         trc_name = trace_label(v.get("trace_check"), v.get("trace_valid"))
         trc = f"<span class='{ {'valid': 'good', 'invalid': 'bad'}.get(trc_name, 'muted') }'>{trc_name}</span>"
+        if verdict_is_summary(v):
+            trc += f"<br><span class='summary' title='{e(SUMMARY_BANNER)}'>{e(SUMMARY_LABEL)}</span>"
         link = (f"{base_url.rstrip('/')}/explorer?trace={row['share_id']}" if base_url and row.get("share_id")
                 else None)
         invalid = v.get("invalid_steps") or []

@@ -117,9 +117,11 @@ class VerdictWriter:
 
 
 def tally(counts: Any, gaps: Any, *, unreadable: bool, parse_ok: bool, answer_correct: bool | None,
-          trace_valid: bool | None, gap_kinds: list[str], new: bool, trace_check: str | None = None) -> None:
+          trace_valid: bool | None, gap_kinds: list[str], new: bool, trace_check: str | None = None,
+          trace_kind: str | None = None) -> None:
     """Add one verdict to the run's summary counters (collections.Counter). `trace_check`
-    "no_error_found" is counted apart from the other null trace verdicts (not checked)."""
+    "no_error_found" is counted apart from the other null trace verdicts (not checked);
+    `trace_kind` "summary" counts the traces that are summaries of reasoning (core/trace_kind.py)."""
     counts["records"] += 1
     counts["new"] += bool(new)
     if unreadable:
@@ -130,4 +132,6 @@ def tally(counts: Any, gaps: Any, *, unreadable: bool, parse_ok: bool, answer_co
     counts[f"trace_{str(trace_valid).lower()}"] += 1
     if trace_valid is None and trace_check == "no_error_found":
         counts["trace_no_error_found"] += 1
+    if trace_kind == "summary":
+        counts["trace_summary"] += 1
     gaps.update(gap_kinds)

@@ -119,12 +119,21 @@ class TraceVerdict:
     format: str | None = None
     validator: str | None = None
     judged: bool = False  # some step was judged (valid or a self-correction): see TRACE_LABELS
+    # "summary" when the trace is the model's summary of hidden reasoning (core/trace_kind.py);
+    # written into the JSON only then, so the verdicts of ordinary traces are unchanged.
+    trace_kind: str | None = None
 
     @property
     def first_invalid_step(self) -> int | None:
         return min((s["step"] for s in self.invalid_steps), default=None)
 
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        if self.trace_kind == "summary":
+            out["trace_kind"] = "summary"
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "domain": self.domain,

@@ -12,6 +12,7 @@ from sqlalchemy.engine import Engine
 
 from core.selection import SelectionRow, Vote, selection_row
 from db.store import GAP, RECORD, TRACE_VERDICT
+from db.trace_kinds import KIND_META, flag_summary
 
 
 def _joined():
@@ -48,11 +49,11 @@ def problem_records(engine: Engine, problem_hash: str, limit: int = 500) -> list
                    TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid,
                    TRACE_VERDICT.c.trace_check,
                    TRACE_VERDICT.c.first_invalid_step, TRACE_VERDICT.c.n_invalid, TRACE_VERDICT.c.answer_error_kind,
-                   TRACE_VERDICT.c.answer_key)
+                   TRACE_VERDICT.c.answer_key, KIND_META)
             .select_from(_joined()).where(RECORD.c.problem_hash == problem_hash, _not_a_copy())
             .order_by(RECORD.c.model, RECORD.c.pk).limit(limit))
     with engine.connect() as conn:
-        rows = [dict(r._mapping) for r in conn.execute(stmt)]
+        rows = [flag_summary(dict(r._mapping)) for r in conn.execute(stmt)]
         gaps: dict[int, list[str]] = {}
         if rows:
             for pk, kind in conn.execute(select(GAP.c.record_pk, GAP.c.kind)

@@ -16,6 +16,7 @@ from db import tally
 from db.meta_filter import meta_condition, meta_keys, meta_values
 from db.search import parse_query, snippet, step_condition
 from core.verdicts import TRACE_LABELS, trace_label
+from db.trace_kinds import KIND_META, flag_summary
 from db.store import COMMENT, GAP, RECORD, STEP, STEP_VERDICT, TRACE_VERDICT
 from validators.registry import get_domain
 
@@ -57,12 +58,12 @@ def recent_traces(engine: Engine, limit: int = 20) -> list[dict[str, Any]]:
     stmt = (
         select(RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model, RECORD.c.status,
                TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct, TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check,
-               TRACE_VERDICT.c.n_invalid, RECORD.c.created_at)
+               TRACE_VERDICT.c.n_invalid, RECORD.c.created_at, KIND_META)
         .select_from(RECORD.outerjoin(TRACE_VERDICT, TRACE_VERDICT.c.record_pk == RECORD.c.pk))
         .order_by(RECORD.c.pk.desc()).limit(limit)
     )
     with engine.connect() as conn:
-        return [dict(r._mapping) for r in conn.execute(stmt)]
+        return [flag_summary(dict(r._mapping)) for r in conn.execute(stmt)]
 
 
 def trace_by_share_id(engine: Engine, share_id: str) -> dict[str, Any] | None:
@@ -424,15 +425,16 @@ def count_traces(engine: Engine, f: CorpusFilter, from_rows: bool = False) -> in
 
 
 def list_traces(engine: Engine, f: CorpusFilter, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+    """One page of the corpus table; `trace_summary`: the trace is a summary of hidden reasoning."""
     with engine.connect() as conn:
         stmt = (select(RECORD.c.pk, RECORD.c.share_id, RECORD.c.record_id, RECORD.c.domain, RECORD.c.model,
                        RECORD.c.status, TRACE_VERDICT.c.n_steps, TRACE_VERDICT.c.answer_correct,
                        TRACE_VERDICT.c.trace_valid, TRACE_VERDICT.c.trace_check,
                        TRACE_VERDICT.c.first_invalid_step, TRACE_VERDICT.c.n_invalid,
-                       TRACE_VERDICT.c.answer_error_kind)
+                       TRACE_VERDICT.c.answer_error_kind, KIND_META)
                 .select_from(_joined()).where(*_filter_conditions(conn, f))
                 .order_by(RECORD.c.pk.desc()).limit(limit).offset(offset))
-        return [dict(r._mapping) for r in conn.execute(stmt)]
+        return [flag_summary(dict(r._mapping)) for r in conn.execute(stmt)]
 
 
 def filtered_pks(engine: Engine, f: CorpusFilter, limit: int | None = None) -> list[int]:
