@@ -397,3 +397,53 @@ def test_an_action_found_impossible_a_few_sentences_on_is_not_taken() -> None:
         "So can't do.\n\nState: Province a, Planet a, Harmony.")
     assert [a.text() for a in report.lines[-1].actions] == ["(attack a)", "(succumb a)"]
     assert [c.holds for c in report.claims if c.kind == "state"] == [True, True, True]
+
+
+def _bw_reader() -> ClaimReader:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    return ClaimReader.for_task(*planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2])
+
+
+@pytest.mark.parametrize("trace", [
+    "First, unstack blue from red. Since blue is clear (no blocks on top) and hand is empty, that's allowed.",
+    "First, to move red on top of blue, but red is currently under blue.",
+], ids=["a parenthesis that explains a fact does not deny it", "a purpose ('to move X on Y') is no state claim"])
+def test_explanations_and_purposes_are_not_state_claims(trace: str) -> None:
+    report = _bw_reader().read(trace)
+    assert [c.message for c in report.claims if c.holds is False] == []
+
+
+def test_a_denial_in_a_parenthesis_is_still_read() -> None:
+    """"Harmony (removed)" and "Province b (no)" still say the fact is gone: only a parenthesis
+    that opens with a negated noun ("(no blocks on top)") explains instead."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    for text in ("1. Attack a.\n\nNow: Harmony (removed), Pain a.", "1. Attack a.\n\nNow: Harmony (no), Pain a."):
+        got = [(c.atom, c.negative, c.holds) for c in reader.read(text).claims if c.kind == "state"]
+        assert (("harmony",), True, True) in got, (text, got)
+
+
+def test_a_verdict_on_a_prose_walk_that_leaves_steps_unsaid_is_not_judged() -> None:
+    """"Unstack blue from red. Then stack red on blue. Yes, that works.": the walk omits putting
+    blue down and picking red up; a verdict on it may be about the plan the model means, so it is
+    left unjudged with the steps that would bridge it. The same two steps written as the numbered
+    plan are judged: a listed plan is the plan."""
+    reader = _bw_reader()
+    prose = "Unstack blue from red. Then stack red on blue.\n\nYes, that works."
+    at = prose.index("Yes")
+    got = [c for c in reader.read(prose, [(at, len(prose), True, "Yes, that works.")]).claims if c.kind == "plan_verdict"]
+    assert [(c.holds, "verdict.outline" in c.rules) for c in got] == [(None, True)]
+    assert "(put-down b), (pick-up a) before (stack a b)" in got[0].message
+    listed = "1. Unstack blue from red.\n2. Stack red on blue.\n\nYes, that works."
+    at = listed.index("Yes")
+    got = [c for c in reader.read(listed, [(at, len(listed), True, "Yes, that works.")]).claims if c.kind == "plan_verdict"]
+    assert [c.holds for c in got] == [False]
+
+
+def test_omitted_steps_finds_the_shortest_bridge_or_none() -> None:
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    from validators.planning.judge import omitted_steps
+    task = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[0]
+    init = frozenset(task.problem.init)
+    assert [a.text() for a in omitted_steps(task, init, task.ground("pick-up", ("a",)))] == ["(unstack b a)", "(put-down b)"]
+    assert omitted_steps(task, init, task.ground("stack", ("a", "b"))) == []  # three steps away

@@ -146,6 +146,11 @@ ROWS: tuple[Row, ...] = (
     Row("heading.plan", "the list under it is a plan", r"L.*:$", "So the plan is:", "doc"),
     Row("verdict.line", "plan verdict +: the line's actions from the initial state reach the goal", r"V",
         "Yes, that works.", "doc", "judged only when the line surely holds the whole plan walked through"),
+    Row("verdict.outline", "plan verdict ?: a prose walk that may leave steps unsaid", r"V",
+        "Then, when you unstack red, the orange becomes clear. Then, putting red on the table. Then blue is clear. "
+        "Then stack blue on red. Yes, that should work.", "R1",
+        "the walk's failing step becomes doable after at most two unsaid actions (judge.omitted_steps), and it "
+        "was not read from a numbered item: the verdict may be about the plan meant, so it is left unjudged"),
     # -- rules -----------------------------------------------------------------------------
     Row("rule.req", "rule: the action needs each predicate", r"^[~_g,]*(?P<act>a)[^AFQ]*?R(?=[^A]*[fF])",
         "Overcome needs Province of the other object and Pain.", "doc"),

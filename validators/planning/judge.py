@@ -111,3 +111,32 @@ class Judge:
             return True, f"{action} {verb} a {predicate} fact: right"
         listed = ", ".join(sorted(preds)) or "nothing"
         return False, f"says {action} {verb} {predicate}, but it {verb} {listed}"
+
+
+OMISSION_DEPTH = 2  # an outline leaves out one or two steps ("Then stack blue on red" with no pick-up)
+
+
+def omitted_steps(task: Task, state: frozenset[Atom], action: GroundAction) -> list[GroundAction]:
+    """The shortest run of at most OMISSION_DEPTH actions after which `action` can be done in
+    `state`, or [] when there is none: a failing step that such a run would fix may be a step the
+    walk left unsaid, not a misread rule, so a verdict on it is not judged."""
+    from validators.planning.search import ground_all
+    from validators.planning.strips import apply
+
+    frontier: list[tuple[frozenset[Atom], list[GroundAction]]] = [(state, [])]
+    seen = {state}
+    for _ in range(OMISSION_DEPTH):
+        nxt: list[tuple[frozenset[Atom], list[GroundAction]]] = []
+        for st, path in frontier:
+            for g in ground_all(task):
+                if unmet_preconditions(g, st):
+                    continue
+                after = apply(g, st)
+                if after in seen:
+                    continue
+                if not unmet_preconditions(action, after):
+                    return path + [g]
+                seen.add(after)
+                nxt.append((after, path + [g]))
+        frontier = nxt
+    return []

@@ -94,6 +94,7 @@ class Lines:
                               broken=broken)
         new.last = pos
         new.listed = line.listed
+        new.from_item = line.from_item[:keep]
         if line.uncertain_from is not None and line.uncertain_from <= keep:
             new.uncertain_from, new.uncertain_why = line.uncertain_from, line.uncertain_why
             alt = self.other.get(line.id)
@@ -116,6 +117,7 @@ class Lines:
             alt.append(apply(action, alt[-1]))
         line.last = pos
         line.listed = line.listed or listed
+        line.from_item.append(listed)
         self._log("perform", pos, line, action=action.text(), rule=rule, note="forced" if forced else "")
 
     def step_back(self, line: LineOfReasoning, action: GroundAction, pos: int, rule: str = "") -> LineOfReasoning | None:
@@ -142,6 +144,8 @@ class Lines:
             return
         action = line.actions.pop()
         line.states.pop()
+        if line.from_item:
+            line.from_item.pop()
         if line.broken is not None and line.broken >= len(line.actions):
             line.broken = None
         alt = self.other.get(line.id)

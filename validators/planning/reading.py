@@ -898,8 +898,16 @@ class ClaimReader:
         if start - line.last > 400 or text.count("\n\n", line.last, start) > 1:
             return
         holds, msg = self.judge.plan(line)
+        rules: tuple[str, ...] = ("verdict.line",)
+        if holds is False and line.broken is not None and not line.from_item[line.broken]:
+            bridge = J.omitted_steps(self.task, line.states[line.broken], line.actions[line.broken])
+            if bridge:  # a walk told in prose leaves obvious steps unsaid ("Then stack blue on red")
+                holds = None
+                msg = (f"the walk may leave steps unsaid: {', '.join(a.text() for a in bridge)} before "
+                       f"{line.actions[line.broken].text()} would make it doable ({msg})")
+                rules += ("verdict.outline",)
         self._add(run, Claim("plan_verdict", (start, end), words, holds, msg, line.id, state=_atoms(line.state),
-                             after=line.actions[-1].text(), rules=("verdict.line",), modality="asserted"))
+                             after=line.actions[-1].text(), rules=rules, modality="asserted"))
 
     def _add(self, run: _Run, claim: Claim) -> None:
         line = run.lines[claim.line]
@@ -1134,6 +1142,8 @@ def _negated(s: str, k: int) -> bool:
 
 def _gone(s: str, k: int) -> bool:
     """"Harmony is gone", "Province b was not present any more", "Planet c: no"."""
+    if re.match(r"\([nN]_", s[k + 1:k + 4]):  # "clear (no blocks on top)" explains the fact, it does not deny it
+        return False
     return re.match(r"[:(]?_{0,2}(?:X|N|nX|n)", s[k + 1:k + 5]) is not None
 
 
