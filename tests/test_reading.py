@@ -447,3 +447,26 @@ def test_omitted_steps_finds_the_shortest_bridge_or_none() -> None:
     init = frozenset(task.problem.init)
     assert [a.text() for a in omitted_steps(task, init, task.ground("pick-up", ("a",)))] == ["(unstack b a)", "(put-down b)"]
     assert omitted_steps(task, init, task.ground("stack", ("a", "b"))) == []  # three steps away
+
+
+def test_a_need_found_gone_is_no_effect_of_the_step() -> None:
+    """"6. Overcome c from b: requires Province b and Pain. But Province b was removed. So no.":
+    the second sentence says a need is gone (the step is blocked), not that Overcome removes it."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack b.\n\n2. Overcome c from b: requires Province b and Pain c. But Province b was removed. So no.")
+    assert [c for c in report.claims if c.kind == "effect"] == []
+    assert [c.message for c in report.claims if c.holds is False] == []
+
+
+def test_the_initial_state_laid_out_again_starts_a_walk_from_it() -> None:
+    """After a plan is walked, "The initial conditions are:" and its list lay the initial state out
+    again; "So yes, you can pick up red" then speaks of that state, not of the walked line's end."""
+    reader = _bw_reader()
+    walk = ("1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.\n\n"
+            "Let me check again. The initial conditions are:\n\n- blue is on red\n- blue is clear\n- hand is empty\n\n"
+            "So yes, you can unstack blue from red (since blue is clear). Then put down blue.")
+    report = reader.read(walk)
+    assert [(c.action, c.holds) for c in report.claims if c.kind == "applicability"][-1:] == [("(unstack b a)", True)]
+    assert [a.text() for a in report.lines[-1].actions] == ["(unstack b a)", "(put-down b)"]
+    assert [c.message for c in report.claims if c.holds is False] == []

@@ -56,7 +56,7 @@ ROWS: tuple[Row, ...] = (
         "- When unstacking red from orange: hand is empty, red is clear, red is on top of orange.", "R1",
         "a walk checked bullet by bullet: each bullet is the step it names"),
     Row("event.can_perform", "perform the action the unit says it can take, when it is applicable",
-        r"^[~W,]*C(?P<act>A)(?![^.]*[|&]A)",
+        r"^[~WY,]*_?C(?P<act>A)(?![^.]*[|&]A)",
         "Then I can put blue down on the table, which would make blue clear again.", "R1",
         "a walk narrating its step; when the action is not applicable there, steps may have been left out "
         "('Then we can stack red on orange' in an outline): the line is lost, nothing is judged"),

@@ -263,6 +263,9 @@ class ClaimReader:
             if run.heading is not None and (u.paragraph != run.heading.paragraph or n == run.heading.unit):
                 if n != run.heading.unit and not (u.bullet or u.item is not None or u.indent) \
                         and u.paragraph != run.heading.paragraph:
+                    if run.heading.kind == "initial" and line.actions and modality == "asserted":
+                        line = self._new_line(run, u.span[0], "heading.initial")  # the initial state laid out
+                        run.item_base = None  # again: what follows walks from it
                     run.heading = None
                 elif u.paragraph != run.heading.paragraph and u.paragraph > run.heading.paragraph + 1:
                     run.heading = None
@@ -611,7 +614,9 @@ class ClaimReader:
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and focus.performed \
                 and focus.shape.count("A") <= 1 \
                 and focus.paragraph == u.paragraph and n - focus.unit <= 3 and ur.matches("effect.focus") \
-                and "R" not in s and "T" not in s and "a" not in s and "J#" not in s and "U" not in s:
+                and "R" not in s and "T" not in s and "a" not in s and "J#" not in s and "U" not in s \
+                and not ("R" in focus.shape and ur.matches("event.blocked")):  # "...: requires Province b. But
+            # Province b was removed.": a need found gone, not an effect of the step
             for c, what, ks in _cue_groups(s, -1, "F"):
                 if "I" in s[:c]:
                     continue
