@@ -470,3 +470,18 @@ def test_the_initial_state_laid_out_again_starts_a_walk_from_it() -> None:
     assert [(c.action, c.holds) for c in report.claims if c.kind == "applicability"][-1:] == [("(unstack b a)", True)]
     assert [a.text() for a in report.lines[-1].actions] == ["(unstack b a)", "(put-down b)"]
     assert [c.message for c in report.claims if c.holds is False] == []
+
+
+def test_a_rule_told_after_an_action_keeps_the_line_known() -> None:
+    """"After Overcome, it sets Harmony, Province on the object, and the object craves the other
+    object." states what Overcome does in general (a rule row, general words); it names no time on
+    the line, so the line stays in the initial state and "Attack action requires ... All present."
+    is still judged there."""
+    (task, vocab, _, _), row = _mystery_task()
+    text = ("After Overcome, it sets Harmony, Province on the object, and the object craves the other object.\n\n"
+            "Attack action requires Province (b), Planet (a), Harmony. All present.")
+    report = ClaimReader.for_task(task, vocab).read(text)
+    assert report.lines[0].known
+    assert [c.rules for c in report.claims if c.kind == "applicability"] == [("app.some_needs", "app.all_present")]
+    vague = ClaimReader.for_task(task, vocab).read("After the Attack, we have Pain a.")
+    assert not vague.lines[0].known  # a time the line cannot place still loses it

@@ -327,7 +327,9 @@ class ClaimReader:
                 elif at_k.id != line.id:
                     recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
             vague = _vague_time(ur, line)
-            if vague >= 0 and modality == "asserted" and all(k > vague for k, _ in ur.facts):
+            general = "g" in shape and any(ur.matches(r) for r in RULE_ROWS)  # "After Overcome, it sets Harmony ...
+            # and the object craves the other object": what the action does, no time on the line
+            if vague >= 0 and modality == "asserted" and all(k > vague for k, _ in ur.facts) and not general:
                 run.book.lose(line, u.span[0], "vague_time")  # "After the initial Attack and Succumb, we have ...": a state we cannot place
             after = ur.rows("event.after")
             if after:
@@ -1061,6 +1063,7 @@ _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
 _STEP_NAMED = re.compile(r"J#[~_]{0,2}A")
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
+RULE_ROWS = ("rule.req", "rule.add", "rule.del", "rule.passive")
 _VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
