@@ -485,3 +485,23 @@ def test_a_rule_told_after_an_action_keeps_the_line_known() -> None:
     assert [c.rules for c in report.claims if c.kind == "applicability"] == [("app.some_needs", "app.all_present")]
     vague = ClaimReader.for_task(task, vocab).read("After the Attack, we have Pain a.")
     assert not vague.lines[0].known  # a time the line cannot place still loses it
+
+
+def test_an_exception_in_a_state_list_denies_the_fact_it_names() -> None:
+    """"all blocks except blue are on the table" says blue is not on the table."""
+    report = _bw_reader().read("So, the initial setup is: hand is empty, and all blocks except blue are on the table.")
+    got = [(c.atom, c.negative, c.holds) for c in report.claims if c.kind == "state" and c.atom == ("ontable", "b")]
+    assert got == [(("ontable", "b"), True, True)]
+
+
+def test_a_step_told_by_its_effects_then_the_state_now_is_taken() -> None:
+    """"Succumb b adds Province b, Planet b, Harmony. Now, Province is b again, Harmony is back.":
+    the step was described, and the state now follows it; judged after Succumb b, both hold."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    text = "1. Attack b.\n\nSuccumb b adds Province b, Planet b, Harmony. Now, Province b is back, Harmony is back."
+    report = reader.read(text)
+    assert [a.text() for a in report.lines[-1].actions] == ["(attack b)", "(succumb b)"]
+    assert [c.holds for c in report.claims if c.kind == "state"] == [True, True]
+    apart = reader.read("1. Attack b.\n\nSuccumb b adds Province b.\n\nNow, Province b holds.")
+    assert [a.text() for a in apart.lines[-1].actions] == ["(attack b)"]  # another paragraph: not taken

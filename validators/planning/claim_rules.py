@@ -70,6 +70,10 @@ ROWS: tuple[Row, ...] = (
         "a line-opening 'Alternatively' (lexicon class branch, written G like a guess) goes back to some earlier "
         "state; claims on the line are left unjudged ('line uncertain') until a restart, a list or 'after step k' "
         "names the state"),
+    Row("event.described_now", "perform the step the unit before told the effects of: the state now follows it",
+        r"^[~,]*W[~,]*[fF]", "Succumb b adds Province b, Planet b, Harmony. Now, Province is b again, Harmony is back.",
+        "R1", "'Succumb b adds ...' describes the step (not taken); a 'Now, <facts>' unit right after it in the "
+        "paragraph speaks of the state after it, so the model took it"),
     Row("event.blocked", "undo the step just taken: the next unit says one of its unmet needs is gone",
         r"^[~,]*c[^A]*F[~_]{0,3}(?:X|N|n)", "But Harmony was removed in step 3.", "R1",
         "after '4. Feast b from c (requires b craves c, Province b, Harmony).' when Harmony does not hold: the "

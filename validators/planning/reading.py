@@ -184,6 +184,7 @@ class _Run:
     step_named: dict[int, GroundAction] = field(default_factory=dict)  # "step 2 is Succumb b"
     moved: dict[int, int] = field(default_factory=dict)  # line id -> paragraph where it last moved
     branch_doubt: tuple[int, int] | None = None  # (line id, paragraph) of an 'Alternatively' branch in doubt
+    described: tuple[GroundAction, int, int] | None = None  # (action, unit, paragraph): "Succumb b adds ..." not taken
 
     @property
     def lines(self) -> list[LineOfReasoning]:
@@ -423,6 +424,14 @@ class ClaimReader:
             elif run.branch_doubt is not None and u.paragraph != run.branch_doubt[1]:
                 run.book.settle(run.lines[run.branch_doubt[0]], u.span[0], "event.branch")
                 run.branch_doubt = None
+            if run.described is not None and n - run.described[1] == 1 and u.paragraph == run.described[2] \
+                    and modality == "asserted" and ur.matches("event.described_now") and not ur.actions and line.known:
+                # "Succumb b adds Province b, Planet b, Harmony. Now, Province is b again": the step told is taken
+                self._perform(run, line, run.described[0], u.span[0], False, "event.described_now")
+                run.moved[line.id] = u.paragraph
+            run.described = None
+            if described and modality == "asserted" and head_m is not None and head_m.ground is not None:
+                run.described = (head_m.ground, n, u.paragraph)
             # a heading sets what its lines are
             if u.end == ":":
                 run.heading = self._heading(ur, n, u, modality, line)
