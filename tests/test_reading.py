@@ -470,6 +470,9 @@ def test_the_initial_state_laid_out_again_starts_a_walk_from_it() -> None:
     assert [(c.action, c.holds) for c in report.claims if c.kind == "applicability"][-1:] == [("(unstack b a)", True)]
     assert [a.text() for a in report.lines[-1].actions] == ["(unstack b a)", "(put-down b)"]
     assert [c.message for c in report.claims if c.holds is False] == []
+    listed = reader.read("1. Unstack blue from red. Then put down blue.\n\nWait, initial steps:\n\n"
+                         "1. Unstack blue from red. So that's possible. Now holding blue.")
+    assert [c.message for c in listed.claims if c.holds is False] == []  # a list under the heading is its walk
 
 
 def test_a_rule_told_after_an_action_keeps_the_line_known() -> None:

@@ -264,7 +264,8 @@ class ClaimReader:
             if run.heading is not None and (u.paragraph != run.heading.paragraph or n == run.heading.unit):
                 if n != run.heading.unit and not (u.bullet or u.item is not None or u.indent) \
                         and u.paragraph != run.heading.paragraph:
-                    if run.heading.kind == "initial" and line.actions and modality == "asserted":
+                    if run.heading.kind == "initial" and line.actions and modality == "asserted" \
+                            and line.last < readings[run.heading.unit].unit.span[0]:
                         line = self._new_line(run, u.span[0], "heading.initial")  # the initial state laid out
                         run.item_base = None  # again: what follows walks from it
                     run.heading = None
