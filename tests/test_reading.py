@@ -508,3 +508,17 @@ def test_a_step_told_by_its_effects_then_the_state_now_is_taken() -> None:
     assert [c.holds for c in report.claims if c.kind == "state"] == [True, True]
     apart = reader.read("1. Attack b.\n\nSuccumb b adds Province b.\n\nNow, Province b holds.")
     assert [a.text() for a in apart.lines[-1].actions] == ["(attack b)"]  # another paragraph: not taken
+
+
+def test_a_step_that_names_its_number_and_a_second_action_on_it_are_taken() -> None:
+    """"So unstack blue from red (step 1)" after the walk started again is step 1 of the walk;
+    "pick up red and stack it on blue" takes both steps, "it" being red."""
+    reader = _bw_reader()
+    walk = ("1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.\n\n"
+            "Let me start over. So pick up red (step 3).")
+    report = reader.read(walk)
+    assert [a.text() for a in report.lines[-1].actions] == ["(unstack b a)", "(put-down b)", "(pick-up a)"]
+    both = reader.read("1. Unstack blue from red.\n2. Put down blue.\n\nSo yes, pick up red and stack it on blue. "
+                       "Now red is on blue.")
+    assert [a.text() for a in both.lines[-1].actions][-2:] == ["(pick-up a)", "(stack a b)"]
+    assert [c.holds for c in both.claims if c.kind == "state"] == [True]

@@ -47,7 +47,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 # 27 unannotated traces of planbench_r1_thinking.jsonl); "planted": a sentence a tester wrote.
 ROWS: tuple[Row, ...] = (
     # -- line events -----------------------------------------------------------------------
-    Row("event.perform", "perform the head action", r"^[~WJ#:,()]*(?:M[^A.]*?,[~W]*)?(?P<act>A)",
+    Row("event.perform", "perform the head action", r"^[~WYJ#:,()]*(?:M[^A.]*?,[~W]*)?(?P<act>A)",
         "So Feast b from c.", "doc",
         "the action opens the unit, after filler words or a step label; not in a question, a condition "
         "or a rejection (modality)"),
@@ -70,6 +70,13 @@ ROWS: tuple[Row, ...] = (
         "a line-opening 'Alternatively' (lexicon class branch, written G like a guess) goes back to some earlier "
         "state; claims on the line are left unjudged ('line uncertain') until a restart, a list or 'after step k' "
         "names the state"),
+    Row("event.step_named", "an inapplicable step that names its number is that step of the walk it names",
+        r"(?P<act>A)\)?\(J#\)", "Wait, after putting blue on the table, red is on orange. So unstack red from orange (step 3).",
+        "R1", "a line whose step k is this action, doable after its first k-1 steps (replayed from the initial "
+        "state when the line's state was lost), is forked there (lines.py)"),
+    Row("event.and_it", "perform the second action of 'A and <action> it ...', 'it' being the first's object",
+        r"(?P<act>A)&a", "So yes, pick up orange and stack it on red.", "R1",
+        "the clause is read again with the object's words in place of 'it'; taken only when doable"),
     Row("event.described_now", "perform the step the unit before told the effects of: the state now follows it",
         r"^[~,]*W[~,]*[fF]", "Succumb b adds Province b, Planet b, Harmony. Now, Province is b again, Harmony is back.",
         "R1", "'Succumb b adds ...' describes the step (not taken); a 'Now, <facts>' unit right after it in the "

@@ -31,7 +31,7 @@ from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_go
 from validators.planning.task_words import ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
 from validators.reading.cues import Hit, UnitCues, lexicon
-from validators.reading.text import Reading, Unit, read_text
+from validators.reading.text import Reading, Unit, read_text, tokens_of
 
 LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
           "hedge": "H", "guess": "G", "branch": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
@@ -378,6 +378,18 @@ class ClaimReader:
                 ground = head_m.ground
                 pre = line.state if line.known else None
                 if line.known and unmet_preconditions(ground, line.state):
+                    named_k = re.match(r"\)?\(J#\)", shape[head[0].end():])
+                    k_named = ur.number_at(head[0].end() + named_k.end() - 2) if named_k else None
+                    source = _line_with_step(run.lines, ground, k_named, self.init) if k_named else None
+                    if source is not None:  # "So unstack red from orange (step 3)": step 3 of the walk it names
+                        if source.known_at(k_named - 1):  # type: ignore[operator]
+                            line = self._fork(run, source, k_named - 1, u.span[0], "event.step_named")  # type: ignore[operator]
+                        else:  # its state was lost after the steps: they are walked again from the start
+                            line = self._new_line(run, u.span[0], "event.step_named")
+                            for done in source.actions[:k_named - 1]:  # type: ignore[operator]
+                                self._perform(run, line, done, u.span[0], False, "event.step_named")
+                        pre = line.state
+                if line.known and unmet_preconditions(ground, line.state):
                     back = run.book.step_back(line, ground, u.span[0], head_rule)
                     if back is not None:
                         line = back
@@ -391,6 +403,9 @@ class ClaimReader:
                                    shape=shape[head[0].start("act"):])
                 if not again:
                     self._perform(run, line, ground, u.span[1], u.item is not None, head_rule)
+                    then = _then_it(self.words, ur, head[0].end(), ground)
+                    if then is not None and line.known and not unmet_preconditions(then, line.state):
+                        self._perform(run, line, then, u.span[1], u.item is not None, "event.and_it")
             elif head_m is not None and head_m.ground is not None:
                 run.focus = None
                 run.focus = _Focus(head_m.ground, self._pre(run, line, head_m.ground, u), line.id, n, False,
@@ -959,6 +974,51 @@ class ClaimReader:
 
 _OTHER = {"add": "del", "del": "add"}
 LINE_KINDS = ("state", "applicability", "goal", "plan_verdict")  # judged in a line's state; effects and rules are not
+
+
+def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction) -> GroundAction | None:
+    """"pick up orange and stack it on red": the second action with "it" read as the first's
+    object, in the words the first action used for it (the clause is read again with them)."""
+    if ur.shape[after:after + 2] != "&a" or not first.args:
+        return None
+    m = ur.items[after + 1]
+    toks = ur.unit.tokens
+    if not isinstance(m, ActionMention) or not any(t.norm == "it" for t in toks[m.i:m.j + 2]):
+        return None
+    head = ur.items[after - 1]
+    if not isinstance(head, ActionMention):
+        return None
+    named = [t.norm for t in toks[head.i:head.j]]
+    obj_words = next((" ".join(key) for key, obj in words.objects.items()
+                      if obj == first.args[0] and " ".join(key) in " ".join(named)), None)
+    if obj_words is None:
+        return None
+    clause = " ".join(obj_words if t.norm == "it" else t.norm for t in toks[m.i:])
+    again = words.actions(tokens_of(clause, 0, len(clause)))
+    return again[0].ground if again and again[0].name == m.name and again[0].i == 0 else None
+
+
+def _line_with_step(lines: Sequence[LineOfReasoning], action: GroundAction, k: int,
+                    init: frozenset[Atom]) -> LineOfReasoning | None:
+    """The latest line whose step k is `action`, doable after its first k-1 steps: the walk a
+    "(step k)" refers to. A line whose state was lost counts when those steps, replayed from the
+    initial state, are each doable (the numbering then matches the steps read)."""
+    for line in reversed(lines):
+        if not (len(line.actions) >= k >= 1 and line.actions[k - 1] == action):
+            continue
+        if line.known_at(k - 1):
+            if not unmet_preconditions(action, line.states[k - 1]):
+                return line
+            continue
+        state = init
+        for done in line.actions[:k - 1]:
+            if unmet_preconditions(done, state):
+                break
+            state = apply(done, state)
+        else:
+            if not unmet_preconditions(action, state):
+                return line
+    return None
 
 
 def _parse_atoms(atoms: list[str]) -> list[Atom]:

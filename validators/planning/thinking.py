@@ -529,7 +529,7 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
             for cand in candidates:
                 cand.verdicts = []
             try:
-                if os.environ.get("STEPSCOPE_READER", "v1") == "v1":
+                if os.environ.get("STEPSCOPE_READER", "v2") == "v1":
                     report = ClaimReader.for_lexicon(task, vocab, lexicon).read(
                         record.trace, untargeted_verdicts(parsed, candidates))
                 else:
