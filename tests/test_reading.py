@@ -123,28 +123,21 @@ def test_a_false_effect_and_a_false_rule_are_read_with_their_rows() -> None:
 
 @pytest.fixture(scope="module")
 def v2_halves():
-    import os
-    old = os.environ.get("STEPSCOPE_READER")
-    os.environ["STEPSCOPE_READER"] = "v2"
-    try:
-        parts = halves(load_dev("thinking_claims_dev_v2.jsonl"))
-        yield {name: score_rows(rows) for name, rows in parts.items()}
-    finally:
-        if old is None:
-            os.environ.pop("STEPSCOPE_READER", None)
-        else:
-            os.environ["STEPSCOPE_READER"] = old
+    parts = halves(load_dev("thinking_claims_dev_v2.jsonl"))
+    return {name: score_rows(rows) for name, rows in parts.items()}
 
 
 def test_v2_reader_dev_halves_floor(v2_halves) -> None:
-    """The new reader's figures on each half of the v2 annotations (built on half A, then tuned on
-    half B; bench/claims_score.py). Printed; the floor is what was measured, so a change that
+    """The reader's figures on each half of the v2 annotations (built on half A, then tuned on
+    half B, then on each in turn; bench/claims_score.py). Printed; the floor is what was measured
+    (A: 0.935, roots 5/10, first root 6/6, traces 6/6; B: 0.947, 2/6, 4/7, 7/7), so a change that
     loses ground fails."""
     for name, score in v2_halves.items():
-        print(f"\nv2 reader, half {name}: {score.summary()}")
+        print(f"\nclaim reader, half {name}: {score.summary()}")
     a, b = v2_halves["A"], v2_halves["B"]
-    assert a.precision >= 0.85 and a.recall >= 0.4 and a.traces_right >= 5
-    assert b.precision >= 0.90 and b.recall >= 0.33 and b.traces_right >= 6
+    assert a.precision >= 0.93 and a.recall >= 0.5 and a.traces_right >= 6
+    assert b.precision >= 0.94 and b.recall >= 0.33 and b.traces_right >= 7
+    assert sum(t.first_root_located for t in a.traces) >= 6 and sum(t.first_root_located for t in b.traces) >= 4
 
 
 # Sentences from the false flags of unseen R1 traces (reviews and dev half B), with the objects of
@@ -522,3 +515,15 @@ def test_a_step_that_names_its_number_and_a_second_action_on_it_are_taken() -> N
                        "Now red is on blue.")
     assert [a.text() for a in both.lines[-1].actions][-2:] == ["(pick-up a)", "(stack a b)"]
     assert [c.holds for c in both.claims if c.kind == "state"] == [True]
+
+
+def test_it_after_a_step_is_its_object_only_when_that_step_can_be_done() -> None:
+    """"Unstack blue from red. Then put it down.": "it" is blue (the step is taken); in "Red is
+    clear. Pick it up." "it" is not blue (picking blue up cannot be done while holding it), so the
+    step is unread and the line may have moved: "Now I am holding red." is not judged."""
+    reader = _bw_reader()
+    took = reader.read("1. Unstack blue from red. Then put it down. Now I am holding blue.")
+    assert [a.text() for a in took.lines[-1].actions] == ["(unstack b a)", "(put-down b)"]
+    assert [c.holds for c in took.claims if c.kind == "state"] == [False]
+    unread = reader.read("1. Unstack blue from red. Red is clear. Pick it up. Now I am holding red.")
+    assert [c for c in unread.claims if c.kind == "state" and c.holds is False] == []

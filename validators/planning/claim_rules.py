@@ -77,6 +77,10 @@ ROWS: tuple[Row, ...] = (
     Row("event.and_it", "perform the second action of 'A and <action> it ...', 'it' being the first's object",
         r"(?P<act>A)&a", "So yes, pick up orange and stack it on red.", "R1",
         "the clause is read again with the object's words in place of 'it'; taken only when doable"),
+    Row("event.unnumbered_step", "keep a step taken between two items when the next item needs it",
+        r"^[~J#:,]*(?P<act>A)", "Step 2: Succumb c. So Attack a: Effects: ... Step 3: Overcome a from b.", "R1",
+        "item k after more steps than k-1: when its action is doable only with the unnumbered steps (and they "
+        "came from no item), the numbering shifts instead of forking back to step k-1"),
     Row("event.described_now", "perform the step the unit before told the effects of: the state now follows it",
         r"^[~,]*W[~,]*[fF]", "Succumb b adds Province b, Planet b, Harmony. Now, Province is b again, Harmony is back.",
         "R1", "'Succumb b adds ...' describes the step (not taken); a 'Now, <facts>' unit right after it in the "

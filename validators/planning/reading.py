@@ -20,7 +20,7 @@ follows (`Claim.follows`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from validators.planning import judge as J
@@ -31,7 +31,7 @@ from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_go
 from validators.planning.task_words import ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
 from validators.reading.cues import Hit, UnitCues, lexicon
-from validators.reading.text import Reading, Unit, read_text, tokens_of
+from validators.reading.text import Reading, Token, Unit, read_text, tokens_of
 
 LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
           "hedge": "H", "guess": "G", "branch": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
@@ -227,6 +227,32 @@ class ClaimReader:
             return hit
         return UnitReading(u, hit.shape, hit.items, hit.actions, hit.facts, hit.cues, hit.starts)
 
+    def _it_read(self, ur: UnitReading, line: LineOfReasoning) -> UnitReading | None:
+        """A unit naming no action but "it": read again with "it" as the object of the line's last
+        action, in the words the task uses for it; kept only when it then names one action, whole,
+        that can be done where the line is (a wrong reading must not make a claim). None: it then
+        names an action that cannot be done there, so "it" is something else and the step is unread."""
+        last = line.actions[-1]
+        if not last.args:
+            return ur
+        obj = next((key for key, o in self.words.objects.items() if o == last.args[0]), None)
+        if obj is None:
+            return ur
+        u = ur.unit
+        toks = []
+        for t in u.tokens:
+            if t.norm == "it":
+                toks.extend(Token(t.start, t.end, w, "word") for w in obj)
+            else:
+                toks.append(t)
+        again = read_unit(replace(u, tokens=toks), self.words)
+        grounded = [m for _, m in again.actions if m.ground is not None]
+        if len(again.actions) != 1 or len(grounded) != 1:
+            return ur
+        if unmet_preconditions(grounded[0].ground, line.state):
+            return None  # "Red is clear. Pick it up.": "it" is not that object; an action we cannot read
+        return again
+
     # -- lines ---------------------------------------------------------------------------------
     @staticmethod
     def _new_line(run: _Run, pos: int, rule: str = "") -> LineOfReasoning:
@@ -254,6 +280,13 @@ class ClaimReader:
         pending_some: tuple[str, int] | None = None
         for n, ur in enumerate(readings):
             u = ur.unit
+            if not ur.actions and line.actions and line.known and any(t.norm == "it" for t in u.tokens):
+                it_read = self._it_read(ur, line)  # "Unstack blue from red. Then put it down."
+                if it_read is None:
+                    run.book.lose(line, u.span[0], "event.it")
+                else:
+                    ur = it_read
+                    u = ur.unit
             shape = ur.shape
             modality = _modality(ur, run.heading, u)
             if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \
@@ -299,7 +332,14 @@ class ClaimReader:
                 run.item_base = None
             elif u.item is not None and u.item > 1 and head_m is not None and run.item_base is not None:
                 keep = run.item_base + u.item - 1
-                if len(line.actions) > keep:
+                extra = line.actions[keep:]
+                if extra and line.known and line.known_at(keep) and head_m.ground is not None \
+                        and not any(line.from_item[keep:]) \
+                        and not unmet_preconditions(head_m.ground, line.state) \
+                        and unmet_preconditions(head_m.ground, line.states[keep]):
+                    run.item_base += len(extra)  # "Step 2: ... So Attack a: ... Step 3: Overcome a from b",
+                    # which needs the Attack: an unnumbered step between items, kept (event.unnumbered_step)
+                elif len(line.actions) > keep:
                     line = self._fork(run, line, keep, u.span[0])
                 elif len(line.actions) < keep:
                     run.book.lose(line, u.span[0], "item")
@@ -347,7 +387,7 @@ class ClaimReader:
                     recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only
                 else:
                     line = here
-            described = bool(head) and re.match(r"[\)]?>?[_~]{0,1}[DXR]", shape[head[0].end():]) is not None \
+            described = bool(head) and re.match(r"[\)]?>?(?:,[_~]{1,4},)?[_~]{0,1}[DXRk]", shape[head[0].end():]) is not None \
                 and u.item is None and not u.bullet  # "Attack b removes Planet b", "Attack b -> needs ...": what it does, not a step taken
             performs = (head_m is not None and head_act and modality in ("asserted", "proposed") and not described
                         and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")]
@@ -760,7 +800,7 @@ class ClaimReader:
             elif state_list and not grounded:
                 if "|" in s[max(0, k - 1):k + 2] and not (_negated(s, k) or _list_negated(s, k)):
                     continue  # "Province a or Province b": neither is asserted
-                rid, positive = "state.list", not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k)
+                rid, positive = "state.list", not (_negated(s, k) or (_list_denied(s, k) and not f.absent_word) or _list_negated(s, k)
                                                    or governed.get(k) == "del")
             elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
                     and n - focus.unit <= 1 and focus.paragraph == u.paragraph:
@@ -810,7 +850,10 @@ class ClaimReader:
                                  negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
         _self_corrected(run.claims[first_claim:])
-        # goal
+        # goal: of the line in force, when it moved in this paragraph or the one before (as state claims)
+        anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
+        if not anchored:
+            return
         if ur.matches("goal.not") and "p" not in s and line.known and line.actions and "I" not in s and "H" not in s \
                 and not ur.facts and asserted:
             unmet = unmet_goals(self.task.problem, line.state)
