@@ -6,9 +6,9 @@ Pure: the step's stored state dict in, HTML out; no Streamlit and no database, s
 directly. Everything in the dict comes from the trace or from what the audit made of it, so
 every value is escaped (`html.escape`, quotes too) and the page holds no script and no link.
 
-Two producers write the dict (validators/planning/claims.py): the second reader
-(STEPSCOPE_READER=v2) stores per claim "modality", "rules" and "judged_against" and lists
-"unjudged" claims; the first stores claims without them. What is absent is not shown.
+The claim reader (validators/planning/reading.py, via claims.py) stores per claim "modality",
+"rules" and "judged_against" and lists "unjudged" claims; audits stored before it (and other
+domains' readers) store claims without them. What is absent is not shown.
 """
 
 from __future__ import annotations

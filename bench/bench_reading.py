@@ -23,8 +23,9 @@ named by BENCH_READING_HOOKS="module:qualname,..." or --reader-hook: every hook 
 the tree is wrapped (outermost calls counted) and the first one the audits call is the figure.
 A tree with none is reported as such and only its whole audit is compared.
 
-The environment reaches both children alike, so a switch only the working tree knows selects
-what it measures (STEPSCOPE_READER=v2: its new claim reader, while that is behind a switch).
+The environment reaches both children alike. The working tree's only claim reader is
+validators/planning/reading.py (the reference's claim_reader.py is gone from it), so the
+reference's default and the working tree's default are what is compared.
 
 --quick audits every second record, in 2 rounds of 1 pass per side (the reader pass in the last).
 """

@@ -1,7 +1,7 @@
 """Cheaper ways to get a regular expression's own answer over prose.
 
 Python's `re` has no fast scan for a case-insensitive pattern that starts with a letter, an
-alternation or a look-behind (most of validators/planning/prose.py and facts.py): a search tries
+alternation or a look-behind (most of the thinking-trace patterns: validators/thinking/strings.py, validators/planning/thinking.py): a search tries
 every position of its text, at 20-300 ns a character, while `in` on the lower-cased text runs at
 memory speed. From a pattern's parse tree we derive literal strings its matches need, and use
 them three ways, each giving exactly the answers of the pattern itself:

@@ -241,10 +241,10 @@ def _faulty_maze_step(server, share: str) -> int:
 
 @pytest.fixture(scope="module")
 def v2_server(tmp_path_factory):
-    """An app whose own audits use the second claim reader (STEPSCOPE_READER=v2 in its environment)."""
+    """An app on its own database, whose audits read thinking claims with their rule rows."""
     tmp = tmp_path_factory.mktemp("reader_v2")
     db_url = f"sqlite:///{tmp / 'v2.db'}"
-    proc, base = start_app(db_url, STEPSCOPE_READER="v2")
+    proc, base = start_app(db_url)
     yield {"base": base, "db": db_url, "tmp": tmp, "pid": proc.pid}
     proc.terminate()
     proc.wait(timeout=20)
@@ -265,7 +265,7 @@ def _frame_with(page, text: str, timeout: float = 30.0):
 
 
 def test_the_reading_of_a_step_shows_its_claims_rule_rows_and_what_was_left_unjudged(v2_server, browser):
-    """Uploaded to a server auditing with STEPSCOPE_READER=v2, a mystery_blocksworld thinking
+    """Uploaded to the server, a mystery_blocksworld thinking
     record's false effect claim opens with its reading: the claim as written (its markup shown as
     text, never run), verdict and modality, the rule row that read it with the row's example, and
     any claim left unjudged with why."""

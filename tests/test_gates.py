@@ -10,7 +10,8 @@ import re
 from core.gates import AnyOf, Gated, Scan, _top_branches, alphabet, leading, lowered, required
 from tests.conftest import load_dev
 from trace_parsers import _thinking
-from validators.planning import facts, prose as P, thinking
+from validators.planning import thinking
+from validators.reading.text import read_text
 from validators.thinking import strings
 
 
@@ -32,8 +33,12 @@ def test_gate_skips_only_windows_that_cannot_match() -> None:
     assert Gated(re.compile("yes", re.I)).search("ye\u017f") is not None
 
 
+def _sentences(text: str) -> list[tuple[int, int]]:
+    return [u.span for u in read_text(text).units]
+
+
 def _gated() -> list[tuple[str, Gated]]:
-    return [(name, value) for module in (P, strings, _thinking, facts, thinking) for name, value in vars(module).items()
+    return [(name, value) for module in (strings, _thinking, thinking) for name, value in vars(module).items()
             if isinstance(value, Gated)] + [(kind, pattern) for kind, pattern, *_ in strings._READERS]
 
 
@@ -41,7 +46,7 @@ def test_gated_prose_patterns_answer_as_the_bare_patterns() -> None:
     """Sentences of the dev thinking traces, random splices of them, and the same upper-cased."""
     texts = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")]
     rng = random.Random(7)
-    windows = rng.sample([text[a:b] for text in texts for a, b in P.sentences(text)], 3000)
+    windows = rng.sample([text[a:b] for text in texts for a, b in _sentences(text)], 3000)
     windows += [rng.choice(windows)[: rng.randint(0, 30)] + rng.choice(windows)[rng.randint(0, 30):]
                 for _ in range(1500)]
     windows += [w.upper() for w in windows[:1000]] + ["Ye\u017f, \u212a", "ſo no"]
@@ -124,10 +129,10 @@ def test_top_branches() -> None:
 def test_any_of_answers_whether_the_pattern_matches() -> None:
     texts = [r["trace"] for r in load_dev("planbench_r1_thinking.jsonl")]
     rng = random.Random(3)
-    windows = rng.sample([text[a:b] for text in texts for a, b in P.sentences(text)], 4000)
+    windows = rng.sample([text[a:b] for text in texts for a, b in _sentences(text)], 4000)
     windows += [text[p:p + 300] for text in texts for p in range(0, len(text), 997)]
     windows += ["No.", "no", "But b is on c", "x|y", "(1)(1)"]
-    patterns = [P.NO.pattern_, thinking._REJECT, re.compile(r"(a)\1|x\|y|[|]"), re.compile(r"^no$|but\b", re.I)]
+    patterns = [thinking._REJECT, re.compile(r"(a)\1|x\|y|[|]"), re.compile(r"^no$|but\b", re.I)]
     for pattern in patterns:
         any_of = AnyOf(pattern)
         for w in windows:

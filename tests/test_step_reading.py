@@ -4,7 +4,6 @@ stores per step, for the second reader's dicts (rules, modality, unjudged) and t
 from __future__ import annotations
 
 import html
-import os
 import re
 
 from app_pages._reading import OPEN_STATE, is_reading, step_reading_height, step_reading_html, verdict_of
@@ -127,20 +126,12 @@ def test_only_thinking_readings_are_drawn():
     assert not is_reading({"line_of_reasoning": {"id": 1}, "claims": []})
 
 
-def test_a_real_audit_with_the_second_reader_reads_a_false_effect():
+def test_a_real_audit_reads_a_false_effect():
     """The audit stores what the view shows: a false effect claim read by effect.add."""
     from audit import audit_record
     from core.record import record_from_json
 
-    old = os.environ.get("STEPSCOPE_READER")
-    os.environ["STEPSCOPE_READER"] = "v2"
-    try:
-        res = audit_record(record_from_json(reading_record()))
-    finally:
-        if old is None:
-            os.environ.pop("STEPSCOPE_READER", None)
-        else:
-            os.environ["STEPSCOPE_READER"] = old
+    res = audit_record(record_from_json(reading_record()))
     found = [(i, c) for i, s in res.replay.states.items() if isinstance(s, dict)
              for c in s.get("claims") or () if c["kind"] == "effect" and c["holds"] is False]
     assert found, res.replay.states

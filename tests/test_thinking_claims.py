@@ -691,18 +691,6 @@ def test_could_claims_doable_only_with_a_time_or_a_reason() -> None:
     assert _bw_rules(walk + "Alternatively, I could pick up blue.") == []
 
 
-def test_tasks_naming_the_same_objects_share_one_fact_reader() -> None:
-    from validators.planning import planning_task
-    from validators.planning.facts import FactReader
-    other = BW_PROBLEM.replace("(on b a) (clear b)", "(ontable b) (clear a) (clear b)")
-    lexicons = [planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": p}, "blocksworld")[2] for p in (BW_PROBLEM, other)]
-    assert lexicons[0] is not lexicons[1]
-    assert FactReader.shared(lexicons[0]) is FactReader.shared(lexicons[1])
-    three = BW_PROBLEM.replace("(:objects a b)", "(:objects a b c)")
-    assert FactReader.shared(planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": three}, "blocksworld")[2]) \
-        is not FactReader.shared(lexicons[0])
-
-
 def test_now_in_or_after_a_fact_makes_it_a_claim_about_the_state_now() -> None:
     # "Blue is now on the table next to red.", "Red is clear now as well" (fourth planted set)
     assert _bw_rules(BW_UNSTACK + "Blue is now on the table next to red.") == ["false_state_claim"]
@@ -998,7 +986,7 @@ def test_a_failing_plan_the_answer_gives_is_adopted_where_the_trace_presents_it_
 
 def test_a_plan_walked_through_in_prose_is_judged_by_its_verdict() -> None:
     # No candidate holds a plan written as sentences ("First, ... Then ..."): its verdict is judged
-    # on the line of reasoning the sentences walk (claim_reader._plan_verdict).
+    # on the line of reasoning the sentences walk (reading.py, _line_verdict).
     head = "Okay, blue is on red and I need red on blue.\n\n"
     result = _audit("blocksworld", head + "First, I'll pick up red. Then stack red on blue. This plan works.", VALID_ANSWER)
     verdict = result.verdict.to_json()

@@ -24,7 +24,7 @@ from trace_parsers.plain_text import paragraph_spans
 from validators.countdown import arith
 from validators.planning import claims as claims_module
 from validators.planning import planning_task, thinking
-from validators.planning.claim_reader import ClaimReader
+from validators.planning.reading import ClaimReader
 from validators.planning.extract import Lexicon, _LineReader
 from validators.planning.thinking import REJECT_WINDOW, _REJECTED
 from validators.thinking import analysis, strings
@@ -451,12 +451,17 @@ def test_step_findings() -> None:
         record = record_from_json(row)
         task, vocab, lexicon, _ = planning_task(record.problem, record.domain)
         parsed = parse_record(record)
-        report = ClaimReader.for_lexicon(task, vocab, lexicon).read(record.trace)
+        report = ClaimReader.for_task(task, vocab).read(record.trace)
         verdicts, states = claims_module.step_findings(parsed, report)
         assert verdicts == _step_verdicts_reference(parsed, report)
         # step_findings also keeps each step's unjudged claims (key "unjudged", for the explorer);
         # the judged part is what the reference builds
-        judged = {k: {kk: vv for kk, vv in v.items() if kk != "unjudged"} for k, v in states.items() if v["claims"]}
+        # and each claim's reading (modality, rule rows, the action and time it speaks of) beside
+        # what the reference builds
+        keys = ("kind", "text", "holds", "retracted", "message")
+        judged = {k: {kk: ([{f: c[f] for f in keys} for c in vv] if kk == "claims" else vv)
+                      for kk, vv in v.items() if kk != "unjudged" and kk in ("line_of_reasoning", "judged_against", "claims")}
+                  for k, v in states.items() if v["claims"]}
         assert list(judged.items()) == list(_step_states_reference(parsed, report).items())
         unjudged = sum(len(v.get("unjudged", ())) for v in states.values())
         assert unjudged == sum(1 for c in report.claims if c.holds is None)

@@ -1,7 +1,7 @@
 """What a thinking trace asserts, as judged: claims, lines of reasoning, and the step verdicts
 and step snapshots they give (semantics: ../shared/docs/thinking-claims.md).
 
-The reader that finds and judges claims is claim_reader.py; this module is the data it produces
+The reader that finds and judges claims is reading.py; this module is the data it produces
 and how that data becomes the per-step verdicts every page and report shows:
 * a step is `invalid` when a claim in it is false and the same step does not take it back;
 * `corrected` when it catches the model's own error (a correct rejection, or a retraction), which

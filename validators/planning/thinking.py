@@ -30,7 +30,7 @@ Which lines form a candidate plan in R1-style thinking (each rule keeps doubtful
 
 Every action of a candidate is applied from the initial state. In R1-style thinking (`think`) a
 candidate is a proposal: its failing action is not an error by itself (thinking-claims.md);
-what the trace asserts about it is judged claim by claim (claim_reader.py: applicability, state
+what the trace asserts about it is judged claim by claim (reading.py: applicability, state
 and effect claims on lines of reasoning; analysis.py: verification claims and the plan the trace
 settles on). In metacot and LLM-Modulo rounds, where each attempt is put forward as a solution,
 the first inapplicable action makes its step invalid (`candidate_plan_invalid`, with all unmet
@@ -45,7 +45,6 @@ plan) unless the goal holds already or the round rightly says that no plan exist
 from __future__ import annotations
 
 import bisect
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -56,8 +55,7 @@ from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
-from validators.planning.claim_reader import ClaimReader
-from validators.planning.reading import ClaimReader as NewReader
+from validators.planning.reading import ClaimReader
 from validators.planning.claims import ClaimReport, step_findings
 from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan, shifted_steps
 from validators.planning.search import more_ground_actions_than, reference_plan
@@ -529,12 +527,8 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
             for cand in candidates:
                 cand.verdicts = []
             try:
-                if os.environ.get("STEPSCOPE_READER", "v2") == "v1":
-                    report = ClaimReader.for_lexicon(task, vocab, lexicon).read(
-                        record.trace, untargeted_verdicts(parsed, candidates))
-                else:
-                    report = NewReader.for_task(task, vocab).read(
-                        record.trace, untargeted_verdicts(parsed, candidates), [s.span for s in parsed.graph])
+                report = ClaimReader.for_task(task, vocab).read(
+                    record.trace, untargeted_verdicts(parsed, candidates), [s.span for s in parsed.graph])
             except Exception as exc:  # noqa: BLE001 - a reader bug must not cost the answer verdict
                 stats["claims_error"] = f"{type(exc).__name__}: {exc}"  # type: ignore[assignment]
             else:

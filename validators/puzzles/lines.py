@@ -6,7 +6,7 @@ extractor (trace_parsers/move_extract.py) cuts a walkthrough into one-move fragm
 each fragment from the initial state makes every move after the first "illegal" (disk 2 is not
 on top of peg 0 at the start). A fragment instead continues the line of reasoning it belongs to
 (the moves applied so far from the initial state), as the planning thinking reader does
-(validators/planning/claim_reader.py):
+(validators/planning/reading.py):
 
 * a written-out list (`moves = [...]`, `[[...], ...]`) starts a new line: it is a complete list,
   run from the initial state as the paper does (reference-semantics.md §5); an empty one names no

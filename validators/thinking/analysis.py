@@ -158,7 +158,7 @@ def _claim_target(parsed: ParsedTrace, candidates: list[Candidate], latest: _Lat
 def untargeted_verdicts(parsed: ParsedTrace, candidates: list[Candidate]) -> list[tuple[int, int, bool, str]]:
     """The verification claims no candidate plan answers (start, end, says it works, words), in
     text order: a plan written in prose is not a candidate, and the claim reader judges these on
-    its lines of reasoning (validators/planning/claim_reader.py)."""
+    its lines of reasoning (validators/planning/reading.py)."""
     items = _item_steps(candidates)
     latest = _LatestComplete(candidates)
     return sorted((claim["span"][0], claim["span"][1], claim["polarity"] == "pass", claim["text"])
