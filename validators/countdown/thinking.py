@@ -25,6 +25,7 @@ from validators.thinking.arith import find_claims
 
 
 def countdown_key(check: AnswerCheck) -> tuple[Any, ...] | None:
+    """What a Countdown candidate is compared with the answer by: its value and the numbers it uses."""
     if check.value is None:
         return None
     return fmt_num(check.value), tuple(sorted(check.numbers_used))
@@ -32,6 +33,7 @@ def countdown_key(check: AnswerCheck) -> tuple[Any, ...] | None:
 
 def countdown_candidates(parsed: ParsedTrace, text: str, numbers: list[int], target: int,
                          use_all: bool = False) -> list[Candidate]:
+    """Every true claim in the thinking that ends at the target, judged on the given numbers."""
     out: list[Candidate] = []
     for step in parsed.graph:
         claims = [c for c in find_claims(text, 0, step.span[0], step.span[1]) if c.holds]

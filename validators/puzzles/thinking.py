@@ -21,6 +21,7 @@ from validators.thinking.analysis import STATING_KINDS, Candidate
 
 
 def puzzle_candidates(parsed: ParsedTrace, text: str, domain: str, puzzle: Puzzle) -> list[Candidate]:
+    """Every move list in the thinking, each simulated from the start state."""
     starts = [s.span[0] for s in parsed.graph]
 
     def step_at(pos: int) -> int:
@@ -58,11 +59,13 @@ def puzzle_candidates(parsed: ParsedTrace, text: str, domain: str, puzzle: Puzzl
 
 
 def moves_key(moves: list[Any] | None) -> str | None:
+    """A move list compared with another regardless of spacing and case; None for no list."""
     if moves is None:
         return None
     return json.dumps(moves, sort_keys=True, default=str).lower().replace(" ", "")
 
 
 def moves_label(moves: list[Any]) -> str:
+    """A move list as the verdicts quote it, cut to 120 characters."""
     text = json.dumps(moves, default=str)
     return text if len(text) <= 120 else text[:117] + "..."
