@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import REPO, print_table, row, timed  # noqa: E402
 
 
-def _long_trace_record(n_steps: int, seed: int) -> dict:
+def long_trace_record(n_steps: int, seed: int) -> dict:
     """A search-shaped trace when the maze generator is available, else n paragraphs."""
     rng = random.Random(seed)
     paras = [f"Step {i}: " + " ".join(rng.choice(["wait", "check", "open", "close", "plan"]) for _ in range(10))
@@ -60,13 +60,13 @@ def run(quick: bool) -> list[dict]:
         engine = make_engine(url)
         _page_time(url, "home", {})  # first import of Streamlit, plotly and pyvis is not page time
         for n in (1_000, 5_000, 20_000):
-            rec = _long_trace_record(n, n)
+            rec = long_trace_record(n, n)
             list(audit_units(iter_jsonl(io.BufferedReader(io.BytesIO(json.dumps(rec).encode()))), engine))
             share = next(r["share_id"] for r in recent_traces(engine, 5) if r["record_id"] == rec["id"])
             cold, warm = _page_time(url, "explorer", {"trace": share, "step": str(n // 2)})
             rows.append(row(f"explorer, {n:,}-step trace (first view)", cold, "s", "budget 2 s", cold / 2))
             rows.append(row(f"explorer, {n:,}-step trace (cached)", warm, "s", "budget 2 s", warm / 2))
-        for n in (10_000, 100_000):
+        for n in (10_000, 40_000) if quick else (10_000, 100_000):  # quick: bench_problems has 100,000 bulk-written
             have = 3
             src = Path(tmp) / f"c{n}.jsonl"
             make_jsonl(src, n - have if n == 10_000 else n - 10_000, seed=n)

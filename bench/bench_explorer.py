@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import REPO, print_table, row  # noqa: E402
-from bench.bench_app import _long_trace_record  # noqa: E402
+from bench.bench_app import long_trace_record  # noqa: E402
 
 TARGET = 0.2
 
@@ -94,7 +94,7 @@ def run(quick: bool) -> list[dict]:
         os.environ["STEPSCOPE_DATABASE_URL"] = url
         os.environ["STEPSCOPE_DEMO"] = "0"
         engine = make_engine(url)
-        records = [_long_trace_record(1_000, 1), _maze_record(1_000)]
+        records = [long_trace_record(1_000, 1), _maze_record(1_000)]
         data = "".join(json.dumps(r) + "\n" for r in records).encode()
         list(audit_units(iter_jsonl(io.BufferedReader(io.BytesIO(data))), engine))
         shares = {r["record_id"]: r["share_id"] for r in recent_traces(engine, 10)}
@@ -102,7 +102,7 @@ def run(quick: bool) -> list[dict]:
 
         # A server that has shown any trace has imported and warmed plotly, pyvis and jinja: open
         # a small trace first, so "first view" is a trace nobody opened on a running server.
-        small = _long_trace_record(20, 2)
+        small = long_trace_record(20, 2)
         list(audit_units(iter_jsonl(io.BufferedReader(io.BytesIO((json.dumps(small) + "\n").encode()))), engine))
         shares = {r["record_id"]: r["share_id"] for r in recent_traces(engine, 10)}
         _views(shares[small["id"]], 3, 1)

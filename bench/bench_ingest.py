@@ -95,8 +95,9 @@ def tally_cost(src: Path, fresh_url, label: str, rounds: int = 2) -> dict:
 
 def run(quick: bool) -> list[dict]:
     """Each small trace is a real audit (think-format segmentation, free-form arithmetic
-    replay), not a bare insert."""
-    n = 100_000
+    replay), not a bare insert. Quick sizes (30,000, and 10,000 for the side figures) keep every
+    figure and its comparison in a quick run that a developer still runs."""
+    n = 30_000 if quick else 100_000
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "traces.jsonl"
@@ -111,7 +112,7 @@ def run(quick: bool) -> list[dict]:
                         "bounded by the batch, not the corpus"))
         secs2, _ = timed(lambda: ingest(src, f"sqlite:///{tmp}/ingest.db"))
         rows.append(row("  re-ingest of the same file (all duplicates)", count / secs2, "traces/s"))
-        m = 30_000 if quick else n
+        m = 10_000 if quick else n
         side = Path(tmp) / "side.jsonl"
         make_jsonl(side, m)
         plain = Path(tmp) / "plain.jsonl"

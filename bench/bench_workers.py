@@ -40,7 +40,7 @@ def _audit(src: Path, db: Path, workers: int) -> float:
 
 
 def run(quick: bool) -> list[dict]:
-    n = 100 if quick else 1_200
+    n = 60 if quick else 1_200
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "corpus.jsonl"
         make_corpus(src, n)

@@ -125,7 +125,9 @@ def settings_problems(model: str, api_base: str | None, rounds: int = 1, timeout
     return problems
 
 
-def _get(obj: Any, name: str) -> Any:
+def field_of(obj: Any, name: str) -> Any:
+    """A field of a litellm object or of a plain dict (chunks and responses arrive as either);
+    None when absent. Public: the Responses API reader (responses.py) reads its events with it."""
     if obj is None:
         return None
     if isinstance(obj, dict):
@@ -134,11 +136,11 @@ def _get(obj: Any, name: str) -> Any:
 
 
 def _thinking_delta(delta: Any) -> tuple[str, str | None]:
-    text = _get(delta, "reasoning_content")
+    text = field_of(delta, "reasoning_content")
     if isinstance(text, str) and text:
         return text, "reasoning_content"
-    blocks = _get(delta, "thinking_blocks") or []
-    parts = [b for b in (_get(block, "thinking") for block in blocks) if isinstance(b, str)]
+    blocks = field_of(delta, "thinking_blocks") or []
+    parts = [b for b in (field_of(block, "thinking") for block in blocks) if isinstance(b, str)]
     if parts:
         return "".join(parts), "thinking_blocks"
     return "", None
@@ -199,25 +201,25 @@ def stream_completion(messages: list[dict[str, str]], settings: ModelSettings,
         litellm = load_litellm()
         stream = litellm.completion(**call_kwargs(messages, settings))
         for chunk in stream:
-            out.served_model = out.served_model or _get(chunk, "model")
-            usage = _usage(_get(chunk, "usage"))
+            out.served_model = out.served_model or field_of(chunk, "model")
+            usage = _usage(field_of(chunk, "usage"))
             if usage:
                 out.usage = usage
-            for choice in _get(chunk, "choices") or []:
-                delta = _get(choice, "delta")
+            for choice in field_of(chunk, "choices") or []:
+                delta = field_of(choice, "delta")
                 text, source = _thinking_delta(delta)
                 if text:
                     out.thinking_source = out.thinking_source or source
                     thinking.append(text)
                     if on_delta:
                         on_delta("thinking", text)
-                content = _get(delta, "content")
+                content = field_of(delta, "content")
                 if isinstance(content, str) and content:
                     answer.append(content)
                     if on_delta:
                         on_delta("answer", content)
-                if _get(choice, "finish_reason"):
-                    out.finish_reason = _get(choice, "finish_reason")
+                if field_of(choice, "finish_reason"):
+                    out.finish_reason = field_of(choice, "finish_reason")
     except Exception as exc:  # noqa: BLE001 - every failure becomes a message; nothing is lost
         out.error = classify_error(exc, settings, secrets, received=sum(map(len, thinking)) + sum(map(len, answer)))
     out.thinking = "".join(thinking)

@@ -21,7 +21,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from capture.client import (CaptureError, Completion, DeltaCallback, ModelSettings, _get, classify_error,
+from capture.client import (CaptureError, Completion, DeltaCallback, ModelSettings, classify_error, field_of,
                             load_litellm, request_key)
 
 # How summary parts are joined: OpenAI's parts are paragraphs, each usually opening with a bold title.
@@ -75,28 +75,28 @@ class _Parts:
 def _event_type(event: Any) -> str:
     """The event's type as OpenAI spells it: litellm types some as a str Enum, whose str() is
     the member's name, and leaves the others (GenericEvent) plain strings."""
-    kind = _get(event, "type")
+    kind = field_of(event, "type")
     return str(getattr(kind, "value", kind) or "")
 
 
 def _key(event: Any, index: str) -> tuple[str, int]:
-    item = _get(event, "item_id")
-    number = _get(event, index)
+    item = field_of(event, "item_id")
+    number = field_of(event, index)
     return (str(item or ""), int(number) if isinstance(number, int) else 0)
 
 
 def _usage(response: Any) -> dict[str, Any] | None:
     """Token counts in the names the chat path stores (prompt/completion/total/reasoning)."""
-    usage = _get(response, "usage")
+    usage = field_of(response, "usage")
     if usage is None:
         return None
     out: dict[str, Any] = {}
     for theirs, ours in (("input_tokens", "prompt_tokens"), ("output_tokens", "completion_tokens"),
                          ("total_tokens", "total_tokens")):
-        value = _get(usage, theirs)
+        value = field_of(usage, theirs)
         if isinstance(value, int):
             out[ours] = value
-    reasoning = _get(_get(usage, "output_tokens_details"), "reasoning_tokens")
+    reasoning = field_of(field_of(usage, "output_tokens_details"), "reasoning_tokens")
     if isinstance(reasoning, int):
         out["reasoning_tokens"] = reasoning
     return out or None
@@ -106,22 +106,24 @@ def _final_output(response: Any) -> tuple[str, str, str]:
     """(summary, raw reasoning, answer) from a finished response's output items: what a server
     that sends no deltas, only the final response, still says."""
     summary, raw, answer = [], [], []
-    for item in _get(response, "output") or []:
-        kind = _get(item, "type")
+    for item in field_of(response, "output") or []:
+        kind = field_of(item, "type")
         if kind == "reasoning":
-            summary += [t for t in (_get(p, "text") for p in _get(item, "summary") or []) if isinstance(t, str) and t]
-            raw += [t for t in (_get(p, "text") for p in _get(item, "content") or []) if isinstance(t, str) and t]
+            summary += [t for t in (field_of(p, "text") for p in field_of(item, "summary") or [])
+                        if isinstance(t, str) and t]
+            raw += [t for t in (field_of(p, "text") for p in field_of(item, "content") or [])
+                    if isinstance(t, str) and t]
         elif kind == "message":
-            answer += [t for t in (_get(p, "text") for p in _get(item, "content") or []
-                                   if _get(p, "type") in ("output_text", None)) if isinstance(t, str)]
+            answer += [t for t in (field_of(p, "text") for p in field_of(item, "content") or []
+                                   if field_of(p, "type") in ("output_text", None)) if isinstance(t, str)]
     return PART_SEPARATOR.join(summary), PART_SEPARATOR.join(raw), "".join(answer)
 
 
 def _event_error(event: Any) -> CaptureError:
     """An `error` event or a failed response, in the words the chat path uses."""
-    error = _get(_get(event, "response"), "error") or event
-    code = str(_get(error, "code") or "")
-    message = str(_get(error, "message") or "the response failed")
+    error = field_of(field_of(event, "response"), "error") or event
+    code = str(field_of(error, "code") or "")
+    message = str(field_of(error, "message") or "the response failed")
     if "rate_limit" in code:
         return CaptureError("rate_limit", f"the server is rate-limiting these requests (code {code}). "
                                           f"Provider said: {message}")
@@ -154,24 +156,24 @@ def stream_response(messages: list[dict[str, str]], settings: ModelSettings,
             for event in stream:
                 kind = _event_type(event)
                 if kind == "response.reasoning_summary_text.delta":
-                    delta = str(_get(event, "delta") or "")
+                    delta = str(field_of(event, "delta") or "")
                     say("thinking", (PART_SEPARATOR if summary.add(_key(event, "summary_index"), delta) else "") + delta)
                 elif kind == "response.reasoning_summary_text.done":
-                    summary.done(_key(event, "summary_index"), _get(event, "text"))
+                    summary.done(_key(event, "summary_index"), field_of(event, "text"))
                 elif kind == "response.reasoning_text.delta":
-                    delta = str(_get(event, "delta") or "")
+                    delta = str(field_of(event, "delta") or "")
                     say("thinking", (PART_SEPARATOR if raw.add(_key(event, "content_index"), delta) else "") + delta)
                 elif kind == "response.reasoning_text.done":
-                    raw.done(_key(event, "content_index"), _get(event, "text"))
+                    raw.done(_key(event, "content_index"), field_of(event, "text"))
                 elif kind == "response.output_text.delta":
-                    delta = str(_get(event, "delta") or "")
+                    delta = str(field_of(event, "delta") or "")
                     answer.add(_key(event, "content_index"), delta)
                     say("answer", delta)
                 elif kind == "response.output_text.done":
-                    answer.done(_key(event, "content_index"), _get(event, "text"))
+                    answer.done(_key(event, "content_index"), field_of(event, "text"))
                 elif kind in _FINISHED or kind == "error":
                     finished = kind
-                    final = _get(event, "response")
+                    final = field_of(event, "response")
                     if kind in ("response.failed", "error"):
                         out.error = _event_error(event)
                     break
@@ -179,7 +181,7 @@ def stream_response(messages: list[dict[str, str]], settings: ModelSettings,
         received = sum(len(t) for parts in (summary, raw, answer) for t in parts.texts.values())
         out.error = classify_error(exc, settings, secrets, received=received)
     if final is not None:
-        out.served_model = _get(final, "model")
+        out.served_model = field_of(final, "model")
         out.usage = _usage(final)
         late_summary, late_raw, late_answer = _final_output(final)
         summary_text = summary.joined(PART_SEPARATOR) or late_summary
@@ -196,7 +198,7 @@ def stream_response(messages: list[dict[str, str]], settings: ModelSettings,
     if finished == "response.completed":
         out.finish_reason = "stop"
     elif finished == "response.incomplete":
-        reason = _get(_get(final, "incomplete_details"), "reason")
+        reason = field_of(field_of(final, "incomplete_details"), "reason")
         out.finish_reason = "length" if reason in (None, "max_output_tokens") else str(reason)
     elif finished is None and out.error is None:
         out.error = CaptureError("disconnected", "the server closed the stream before saying it was finished; "

@@ -14,7 +14,8 @@ from core.record import record_from_json
 from tests.conftest import FULL_DEV_DATA, load_dev
 from trace_parsers.registry import choose_format
 from trace_parsers.sos import detect
-from validators.countdown.arith import ExprError, evaluate, solve
+from validators.countdown.solver import solve
+from validators.exact_arithmetic import ExprError, evaluate
 from validators.countdown.generate import HEURISTICS, bfs_log, dfs_log
 
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 from audit import audit_record
 from core.record import record_from_json
-from validators.countdown.arith import evaluate
+from validators.exact_arithmetic import evaluate
 from validators.multistep_arithmetic.replay import recognise, value_of
 
 INPUT = "((7 - -7 * 4) * (-6 + 2)) ="

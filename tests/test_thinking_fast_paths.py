@@ -21,7 +21,7 @@ from trace_parsers import _thinking as T
 from trace_parsers import metacot
 from trace_parsers.registry import get_format, parse_record
 from trace_parsers.plain_text import paragraph_spans
-from validators.countdown import arith
+from validators import exact_arithmetic as arith
 from validators.planning import claims as claims_module
 from validators.planning import planning_task, thinking
 from validators.planning.reading import ClaimReader

@@ -8,7 +8,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
 from tests.test_cli import run_cli
-from validators.domain_names import UnknownDomains, nearest_domain
+from validators.domain_names import UnknownDomains
+from validators.registry import nearest_domain
 
 RECORDS = [
     {"id": "u1", "domain": "blockworld", "trace": "Pick up a.", "answer": "(pick-up a)"},

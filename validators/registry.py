@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 from functools import lru_cache
 from typing import Any
 
@@ -38,6 +39,32 @@ def get_domain(name: str) -> DomainSpec | None:
     return _domains().get(name)
 
 
+def known_names() -> list[str]:
+    """Every name a record may use: the registered domains and their aliases."""
+    return sorted({n for spec in list_domains() for n in (spec.name, *spec.aliases)})
+
+
+def _normal(name: str) -> str:
+    return "_".join(name.strip().lower().replace("-", " ").split())
+
+
+def nearest_domain(name: str) -> str | None:
+    """The registered domain a mistyped name most likely means; None when nothing is close."""
+    if not name:
+        return None
+    wanted = _normal(name)
+    by_normal = {_normal(n): n for n in known_names()}
+    if wanted in by_normal:
+        return _canonical(by_normal[wanted])
+    close = difflib.get_close_matches(wanted, list(by_normal), n=1, cutoff=0.75)
+    return _canonical(by_normal[close[0]]) if close else None
+
+
+def _canonical(name: str) -> str:
+    spec = get_domain(name)
+    return spec.name if spec else name
+
+
 def infer_domain(problem: dict[str, Any]) -> str | None:
     """The one domain that recognises `problem`; None when none or several do."""
     found = []
@@ -60,8 +87,6 @@ def replay_record(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     """Replay with the record's domain; no domain or a crash gives an undecided verdict."""
     spec = get_domain(record.domain)
     if spec is None:
-        from validators.domain_names import nearest_domain  # it reads this registry
-
         hint = nearest_domain(record.domain)
         return Replay(
             answer_correct=None,

@@ -6,7 +6,8 @@ numbers and the target. Source: Stream of Search (Gandhi et al. 2024, kanishkg/s
 `src/countdown*.py`), reference-semantics.md section 3.
 
 * `replay.py`: the domain's replay (`domains.py` registers it); `_sos_replay.py`: the log replay.
-* `arith.py`: exact arithmetic on Countdown expressions (also used by the thinking replays and
-  the freeform domain); `answer.py`: reading and checking an answer.
+* `solver.py`: number multisets and the SoS solver; `answer.py`: reading and checking an
+  answer (the arithmetic itself is validators/exact_arithmetic.py, shared by every reader).
+* `thinking.py`: Countdown candidates in thinking text (`think`, `metacot`).
 * `generate.py`: Stream-of-Search's DFS/BFS log generator, reproduced (tests, benchmarks).
 """

@@ -32,13 +32,8 @@ from typing import Any
 
 from core.steps import StepGraph
 from core.verdicts import StepVerdict
-from validators.countdown.arith import (
-    Operation,
-    fmt_num,
-    multiset_minus,
-    parse_operation,
-    same_multiset,
-)
+from validators.countdown.solver import multiset_minus, same_multiset
+from validators.exact_arithmetic import Operation, fmt_num, parse_operation
 
 NodeId = tuple[int, ...]
 

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from core.steps import StepGraph
 from core.verdicts import StepVerdict
-from validators.countdown.arith import ExprError, evaluate, fmt_num
+from validators.exact_arithmetic import ExprError, evaluate, fmt_num
 from validators.reading.numbers import number_value
 
 _OPERAND = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")

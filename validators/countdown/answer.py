@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from core.verdicts import AnswerError
-from validators.countdown.arith import ExprError, evaluate, fmt_num, multiset_minus, parse_operation
+from validators.countdown.solver import multiset_minus
+from validators.exact_arithmetic import ExprError, evaluate, fmt_num, parse_operation
 
 # Possessive quantifiers and starting only at a sign or at the first digit of a run keep this
 # linear; `-?\d+\s*...` retried from every digit of a long digit run took quadratic time

@@ -13,7 +13,7 @@ import heapq
 import random
 from typing import Callable
 
-from validators.countdown.arith import sos_children
+from validators.countdown.solver import sos_children
 
 Heuristic = Callable[[list[int], int], float]
 

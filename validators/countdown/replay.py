@@ -11,7 +11,7 @@ validators/countdown/answer.py). SoS records carry no separate answer: the log's
 path is the answer, as in src/countdown_utils.py::parse_trajectory -- the operations of the last
 `Current State` before "Goal Reached" plus the final operation, each checked. Thinking text
 (`think`, `metacot`) gets its arithmetic claims and candidate solutions replayed
-(validators/thinking/finders.py). Unlike the SoS
+(validators/countdown/thinking.py). Unlike the SoS
 `correctness` score, an error elsewhere on the goal path's nodes (say a miscopied remaining-number
 list) makes the trace invalid but not the answer wrong when the operations themselves are right;
 the two are reported separately and the gap `right_answer_invalid_trace` says so.
@@ -24,13 +24,14 @@ from collections import Counter
 from core.record import TraceRecord
 from core.verdicts import AnswerError, Gap
 from trace_parsers.base import ParsedTrace
-from validators.countdown.answer import AnswerCheck, check_answer, check_operations
-from validators.countdown.arith import parse_operation, solve
+from validators.base import DomainSpec, Replay
 from validators.countdown._sos_replay import LogReplay, replay_log
 from validators.countdown._tot_replay import replay_tot
-from validators.base import DomainSpec, Replay
+from validators.countdown.answer import AnswerCheck, check_answer, check_operations
+from validators.countdown.solver import solve
+from validators.countdown.thinking import countdown_candidates, countdown_key
+from validators.exact_arithmetic import parse_operation
 from validators.thinking.analysis import THINKING_FORMATS, analyse
-from validators.thinking.finders import countdown_candidates, countdown_key
 
 VERSION = "3"
 

@@ -2,7 +2,7 @@
 
 What is checked: the answer against `problem.reference_answer` (numbers exactly, whatever their
 formatting; otherwise normalised text), and every `a op b = c` claim in a thinking trace, exactly.
-No external rule source: exact rational arithmetic (validators/countdown/arith.py) and the
+No external rule source: exact rational arithmetic (validators/exact_arithmetic.py) and the
 thinking-trace analysis of validators/thinking/.
 
 * `replay.py`: the replay; `domains.py`: its registration.

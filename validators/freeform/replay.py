@@ -41,7 +41,7 @@ from typing import Any, Callable
 from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
-from validators.countdown.arith import fmt_num
+from validators.exact_arithmetic import fmt_num
 from validators.base import DomainSpec, Replay
 from validators.reading.text import spelled_out
 from validators.thinking.analysis import Candidate, analyse, merge_verdicts

@@ -5,7 +5,7 @@ BIG-Bench Mistake's chains name the parts of the expression ('This equation can 
 calculate A = (2 + -1 - -8) = (2 + -1 + 8) = 9"), then combine them ("Then, the final equation
 is (A * B) = (9 * 16) = 144. So the answer is 144"). Every expression is evaluated exactly
 (fractions, never floats) by Countdown's reader with the unary minus on
-(`validators.countdown.arith.evaluate(signed=True)`), so operator precedence and signs are the
+(`validators.exact_arithmetic.evaluate(signed=True)`), so operator precedence and signs are the
 arithmetic's own ("7 - -7 * 4" is 35):
 
 * the parts must make up the input (`wrong_decomposition`: the template with the parts'
@@ -29,7 +29,7 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
-from validators.countdown.arith import ExprError, evaluate
+from validators.exact_arithmetic import ExprError, evaluate
 
 VERSION = "1"
 _PROMPT = re.compile(r"^\s*(?P<expr>[-+*/()\d\s]*\d[-+*/()\d\s]*?)\s*=?\s*$")

@@ -5,7 +5,7 @@ Paper method ("The Illusion of Thinking", reference-semantics.md §5): every com
 the thinking is run from the initial state; we record its relative position, whether it solves
 the puzzle and the first illegal move. A list that is legal but stops short of the goal is
 exploration, not an error: its moves are valid steps, and `states`/`notes` say it does not solve.
-Thinking text (`think`, `metacot`) gets the same per-list replay through validators/thinking, plus
+Thinking text (`think`, `metacot`) gets the same per-list replay (validators/puzzles/thinking.py) and, through validators/thinking,
 claims, arithmetic and gaps.
 """
 
@@ -23,7 +23,7 @@ from validators.puzzles.lines import replay_lines
 from validators.puzzles import (ExtractedList, ListReplay, ProblemError, Puzzle, RiverCrossing, extract_move_lists,
                                 make_puzzle, simulate)
 from validators.thinking.analysis import THINKING_FORMATS, analyse
-from validators.thinking.finders import moves_key, moves_label, puzzle_candidates
+from validators.puzzles.thinking import moves_key, moves_label, puzzle_candidates
 
 _NO_SOLUTION = re.compile(r"\b(no (valid )?solution|impossible|unsolvable|cannot be solved|no plan)\b", re.I)
 

@@ -1,8 +1,8 @@
 """What a thinking trace claims, replayed: candidate solutions, verification claims, arithmetic,
 and the faithfulness gaps between the trace and the answer.
 
-Domains find their own candidates (planning: validators/planning/thinking.py; puzzles and
-countdown: validators/thinking/finders.py) and hand them here as `Candidate`s already replayed;
+Domains find their own candidates (each family's `thinking.py`: planning/, puzzles/,
+countdown/) and hand them here as `Candidate`s already replayed;
 this module relates them to the steps, the claims and the answer, the same way for every domain.
 
 Rules (each conservative: when the text does not say it plainly, no gap is reported):
@@ -45,6 +45,8 @@ _RESULT_LEAD = re.compile(
     r"\b(?:(?:final|correct|intended|required|only valid|valid|right)\s+)?(?:plan|answer|solution|sequence|steps)"
     r"\s+(?:is|are|would be|should be|must be)\b|\bconclude\b|\bgo with\b", re.I)
 THINKING_FORMATS = ("think", "metacot")
+# The step kinds that present what they hold as the result: a candidate in one is `stated`.
+STATING_KINDS = ("conclude", "answer")
 _FINAL = re.compile(r"\bfinal\b", re.I)
 _RULE_ORDER = ("candidate_plan_invalid", "candidate_plan_misses_goal", "candidate_no_plan", "candidate_moves_invalid",
                "candidate_solution_invalid", "false_verification_claim", "false_plan_verdict_claim",

@@ -1,7 +1,7 @@
 """Arithmetic claims anywhere in a text: `a op b = c` and chains, checked exactly.
 
 A claim is a run of numbers joined by + - * / (also × ÷ − · and a spaced " x "), an "=", and
-one or more further sides. Values are exact rationals (validators/_countdown_arith.evaluate,
+one or more further sides. Values are exact rationals (validators/exact_arithmetic.evaluate,
 our own parser: user text never reaches `eval`).
 
 What is left alone, on purpose (a claim we cannot read is never reported as false):
@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from validators.countdown.arith import ExprError, evaluate, fmt_num
+from validators.exact_arithmetic import ExprError, evaluate, fmt_num
 from validators.reading.numbers import DECIMAL, SEPARATOR, plain
 
 _NUM = DECIMAL

@@ -1,7 +1,11 @@
-"""Exact arithmetic for Countdown: SoS operations, free-form expressions, multisets, a solver.
+"""Exact arithmetic that every arithmetic reader shares: `a op b = c` operations, free-form
+expressions, and the operator aliases both accept (× x X for *, ÷ for /).
 
-Everything is exact (`fractions.Fraction`), and expressions are read by a small recursive
-descent parser of our own: user text is never handed to `eval`.
+Countdown's logs and answers, the arithmetic claims of thinking traces (validators/thinking/
+arith.py), free-form answers and BIG-Bench's multistep arithmetic all read numbers with this one
+module, so "3 × 4" means the same everywhere. Values are exact (`fractions.Fraction`), and
+expressions are read by a small recursive descent parser of our own: user text is never handed
+to `eval`.
 """
 
 from __future__ import annotations
@@ -9,10 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Iterable
-
-OPS = "+-*/"
 
 # One SoS operation as `combine_nums` prints it: "a<op>b=c" (kanishkg/stream-of-search,
 # src/countdown_utils.py::combine_nums). Spaces are tolerated, negatives too, so a model's
@@ -59,27 +59,9 @@ def apply_op(a: Fraction, op: str, b: Fraction) -> Fraction | None:
     raise ValueError(f"unknown operator {op!r}")
 
 
-def multiset_minus(have: Iterable[int], used: Iterable[int]) -> tuple[list[int], list[int]]:
-    """(`have` with one copy of each used number removed, the used numbers that were missing)."""
-    rest = list(have)
-    missing: list[int] = []
-    for n in used:
-        try:
-            rest.remove(n)
-        except ValueError:
-            missing.append(n)
-    return rest, missing
-
-
-def same_multiset(x: Iterable[int], y: Iterable[int]) -> bool:
-    return sorted(x) == sorted(y)
-
-
 def fmt_num(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
-
-# ---------------------------------------------------------------- free-form expressions
 
 class ExprError(ValueError):
     """An expression that cannot be read or evaluated; `kind` is "syntax" or "division_by_zero"."""
@@ -223,52 +205,3 @@ def _parsed(text: str, decimals: bool, signed: bool = False) -> Evaluated:
         tok = tokens[parser.i]
         raise ExprError(f"unexpected {tok[1]!r} at position {tok[2]}", pos=tok[2])
     return Evaluated(value, tuple(parser.numbers))
-
-
-# ---------------------------------------------------------------- solver
-
-def sos_children(nums: tuple[int, ...]) -> list[tuple[int, str, tuple[int, ...]]]:
-    """Children in Stream-of-Search order: pairs i<j, then `combine_nums(a, b)` order
-    (a+b, a*b, then the non-negative difference and the exact quotient) -- src/countdown_utils.py."""
-    out: list[tuple[int, str, tuple[int, ...]]] = []
-    n = len(nums)
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = nums[i], nums[j]
-            rest = tuple(nums[k] for k in range(n) if k != i and k != j)
-            cands = [(a + b, f"{a}+{b}={a + b}"), (a * b, f"{a}*{b}={a * b}")]
-            if a <= b:
-                cands.append((b - a, f"{b}-{a}={b - a}"))
-                if a != 0 and b % a == 0:
-                    cands.append((b // a, f"{b}/{a}={b // a}"))
-            else:
-                cands.append((a - b, f"{a}-{b}={a - b}"))
-                if b != 0 and a % b == 0:
-                    cands.append((a // b, f"{a}/{b}={a // b}"))
-            for value, text in cands:
-                out.append((value, text, rest + (value,)))
-    return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _solve(nums: tuple[int, ...], target: int) -> tuple[str, ...] | None:
-    if len(nums) == 1:
-        return () if nums[0] == target else None
-    for _value, text, child in sos_children(nums):
-        found = _solve(child, target)
-        if found is not None:
-            return (text, *found)
-    return None
-
-
-def solve(nums: Iterable[int], target: int) -> list[str] | None:
-    """One SoS operation sequence that uses every number and ends at `target`, or None.
-
-    Under SoS rules (non-negative integer intermediates); used to tell "No solution found" on a
-    truly unsolvable instance from a search that gave up. Capped at 6 numbers (cost grows fast).
-    """
-    nums = tuple(nums)
-    if len(nums) > 6:
-        raise ValueError("solver is limited to 6 numbers")
-    found = _solve(tuple(sorted(nums)), target)
-    return list(found) if found is not None else None
