@@ -25,7 +25,7 @@ from validators import exact_arithmetic as arith
 from validators.planning import claims as claims_module
 from validators.planning import planning_task, thinking
 from validators.planning.reading import ClaimReader
-from validators.planning.extract import Lexicon, _LineReader
+from validators.planning.extract import Lexicon, LineReader
 from validators.planning.thinking import REJECT_WINDOW, _REJECTED
 from validators.thinking import analysis, strings
 from validators.thinking import arith as arith_claims
@@ -240,7 +240,7 @@ def test_rejections(texts: list[str]) -> None:
 
 
 def _mentions_reference(text: str, lexicon: Lexicon) -> list[str]:
-    reader = _LineReader(lexicon, explicit=False)
+    reader = LineReader(lexicon, explicit=False)
     found: list[str] = []
     for m in re.finditer(r"[^.;:!?\n,]+", text):
         clause = m.group(0)
@@ -318,7 +318,7 @@ def test_plainly_named() -> None:
     """Every line of the dev traces read as actions, and the same with objects dropped or doubled."""
     for row in load_dev("planbench_r1_thinking.jsonl")[::3]:
         lexicon = planning_task(row["problem"], row["domain"])[2]
-        reader = _LineReader(lexicon, explicit=False)
+        reader = LineReader(lexicon, explicit=False)
         for raw in row["trace"].splitlines():
             line = reader.read_at_zero(raw)
             if not line.steps:

@@ -472,7 +472,7 @@ def _clean(raw: str) -> str:
     return _SPACE_RUN.sub(" ", s).strip()
 
 
-class _LineReader:
+class LineReader:
     """Reads one line as plan steps. `answer` turns on the readings of answer prose (verb forms,
     paraphrases, an item's heading read alone); thinking-claim readers leave it off."""
 
@@ -759,7 +759,7 @@ def _is_plan_heading(heading: str) -> bool:
 class _Outline:
     """The lists and sections of a region of the answer, built line by line."""
 
-    def __init__(self, reader: _LineReader, explicit: bool) -> None:
+    def __init__(self, reader: LineReader, explicit: bool) -> None:
         self.reader = reader
         self.explicit = explicit
         self.lists: list[_List] = []
@@ -1002,7 +1002,7 @@ def _list_item(raw: str, lex: Lexicon) -> _ListItem | object | None:
     0), or None (anything else: the outline decides)."""
     if not raw.strip() or _FENCE.match(raw) or _RULE_LINE.match(raw):
         return _SKIPPED
-    line = _LineReader(lex, False, answer=True).read_at_zero(raw)
+    line = LineReader(lex, False, answer=True).read_at_zero(raw)
     if not line.steps or line.labelled or not all(step.ok for step in line.steps):
         return None
     return line.marker, line.indent, line.number, tuple(
@@ -1032,13 +1032,13 @@ def extract_plan(text: str, lex: Lexicon) -> Extraction:
 def _extract(text: str, lex: Lexicon) -> Extraction:
     """`extract_plan` through the outline: every answer (the fast path's answers give the same)."""
     lo, hi, region, explicit = _region(text)
-    reader = _LineReader(lex, explicit, answer=True)
+    reader = LineReader(lex, explicit, answer=True)
     outline = _Outline(reader, explicit).build(text, lo, hi)
     chosen, source = _choose(outline)
     tried: list[str] = []
     if chosen is None and explicit and not text[lo:hi].strip():
         tried = _tried(outline, region, explicit)
-        outline = _Outline(_LineReader(lex, False, answer=True), False).build(text, 0, hi)
+        outline = _Outline(LineReader(lex, False, answer=True), False).build(text, 0, hi)
         chosen, source = _choose(outline)
         region = f"{region} (empty), then the whole answer before it"
     elif explicit:

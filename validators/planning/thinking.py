@@ -57,7 +57,7 @@ from validators.base import Replay
 from validators.planning.check import PlanCheck, check_plan
 from validators.planning.reading import ClaimReader
 from validators.planning.claims import ClaimReport, step_findings
-from validators.planning.extract import Extraction, Lexicon, PlanStep, _LineReader, extract_plan, shifted_steps
+from validators.planning.extract import Extraction, Lexicon, PlanStep, LineReader, extract_plan, shifted_steps
 from validators.planning.search import more_ground_actions_than, reference_plan
 from validators.planning.strips import Task
 from validators.planning.vocab import Vocabulary
@@ -155,7 +155,7 @@ def _plainly_named(body: str, actions: list[PlanStep], lexicon: Lexicon) -> bool
     return True
 
 
-def _inline_plan(raw: str, reader: _LineReader, lexicon: Lexicon) -> list[PlanStep] | None:
+def _inline_plan(raw: str, reader: LineReader, lexicon: Lexicon) -> list[PlanStep] | None:
     """A line that is nothing but two or more actions: "Feast(b, c), Overcome(a, c), ..." or
     "Attack a → Succumb a → Overcome a from c"."""
     line = raw.strip().strip("*_`").strip().rstrip(".").strip()
@@ -180,7 +180,7 @@ def _inline_plan(raw: str, reader: _LineReader, lexicon: Lexicon) -> list[PlanSt
     return shifted_steps(steps, 0)
 
 
-def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon) -> list[_Item]:
+def _items(text: str, parsed: ParsedTrace, reader: LineReader, lexicon: Lexicon) -> list[_Item]:
     starts = [s.span[0] for s in parsed.graph]
     out: list[_Item] = []
     pos = 0
@@ -222,7 +222,7 @@ def _items(text: str, parsed: ParsedTrace, reader: _LineReader, lexicon: Lexicon
     return out
 
 
-def _more_actions(raw: str, cut: int, start: int, actions: list[PlanStep], reader: _LineReader,
+def _more_actions(raw: str, cut: int, start: int, actions: list[PlanStep], reader: LineReader,
                   lexicon: Lexicon) -> int:
     """Every action in a list item counts (thinking-claims.md): "1. Unstack blue from orange.
     Put down blue." is two actions. Sentences after the first are added while each reads as
@@ -243,7 +243,7 @@ def _more_actions(raw: str, cut: int, start: int, actions: list[PlanStep], reade
     return pos
 
 
-def _acts_in_prose(text: str, lexicon: Lexicon, reader: _LineReader) -> bool:
+def _acts_in_prose(text: str, lexicon: Lexicon, reader: LineReader) -> bool:
     """Does prose between two items perform an action ("So Attack c:", "Then put down b.")?"""
     for m in _CLAUSE.finditer(text):
         clause = _LEADING_WORDS.sub("", m.group(0))
@@ -253,7 +253,7 @@ def _acts_in_prose(text: str, lexicon: Lexicon, reader: _LineReader) -> bool:
     return False
 
 
-def _group(items: list[_Item], text: str, lexicon: Lexicon, reader: _LineReader) -> list[_Group]:
+def _group(items: list[_Item], text: str, lexicon: Lexicon, reader: LineReader) -> list[_Group]:
     groups: list[_Group] = []
     current: _Group | None = None
 
@@ -388,7 +388,7 @@ def _tight(group: _Group, text: str) -> bool:
 
 def _think_candidates(record: TraceRecord, parsed: ParsedTrace, task: Task, vocab: Vocabulary,
                       lexicon: Lexicon) -> tuple[list[Candidate], dict[str, int]]:
-    reader = _LineReader(lexicon, explicit=False)
+    reader = LineReader(lexicon, explicit=False)
     groups = _group(_items(record.trace, parsed, reader, lexicon), record.trace, lexicon, reader)
     out = []
     skipped = 0
@@ -454,7 +454,7 @@ def _mentions(text: str, lexicon: Lexicon) -> list[str]:
     """Every action the trace names, in order (clause by clause), for the answer_not_in_trace test.
     A clause's actions depend on its words only, and a trace names the same action phrases over
     and over ("Attack b", "Feast a from c"): each phrase is read once."""
-    reader = _LineReader(lexicon, explicit=False)
+    reader = LineReader(lexicon, explicit=False)
     found: list[str] = []
     read: dict[str, list[str]] = {}
     for start, end in _keyword_clauses(text, lexicon.keyword_anywhere):

@@ -12,7 +12,7 @@ from core.verdicts import StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import Replay
 from validators.planning.check import PlanCheck, join_nl
-from validators.planning.extract import Lexicon, _LineReader
+from validators.planning.extract import Lexicon, LineReader
 from validators.planning.strips import Task, apply, atom_text, unmet_goals, unmet_preconditions
 from validators.planning.vocab import Vocabulary
 
@@ -24,7 +24,7 @@ def replay_trace(replay: Replay, record: TraceRecord, parsed: ParsedTrace, task:
     if parsed.format not in PLAN_FORMATS or not len(parsed.graph):
         return
     blocks = parsed.extras.get("plan_blocks") or [list(range(len(parsed.graph)))]
-    reader = _LineReader(lexicon, explicit=parsed.format == "pddl_plan")
+    reader = LineReader(lexicon, explicit=parsed.format == "pddl_plan")
     summaries = []
     for number, block in enumerate(blocks, start=1):
         state = task.problem.init
