@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Row:
     source: str
     note: str = ""
 
-    @property
+    @cached_property
     def regex(self) -> re.Pattern[str]:
         return _compiled(self.pattern)
 
