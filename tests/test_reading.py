@@ -527,3 +527,21 @@ def test_it_after_a_step_is_its_object_only_when_that_step_can_be_done() -> None
     assert [c.holds for c in took.claims if c.kind == "state"] == [False]
     unread = reader.read("1. Unstack blue from red. Red is clear. Pick it up. Now I am holding red.")
     assert [c for c in unread.claims if c.kind == "state" and c.holds is False] == []
+
+
+def test_a_rule_stated_with_variables_is_judged_against_the_schema() -> None:
+    """"Let's say Feast x from y. So, after Feast, Pain y is added, Province y is added, and removes
+    object x's craving, province x, harmony.": x and y are Feast's object and the other object;
+    Feast adds Pain of its object (x), so "Pain y is added" is a false rule, the rest true."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    text = ("Feast action: Feast object from other. Let's say Feast x from y. So, after Feast, Pain y is added, "
+            "Province y is added, and removes object x's craving, province x, harmony.")
+    got = [(c.kind, c.holds, c.rules) for c in reader.read(text).claims]
+    assert got[0] == ("rule", False, ("rule.bound",)) and all(h for _, h, _ in got[1:]) and len(got) == 3
+    assert "adds (pain x), (province y)" in reader.read(text).claims[0].message
+    agreeing = reader.read("If X was in Pain, then after Succumb X, you have Province X, Planet X, Harmony, "
+                           "and Pain X is removed.")
+    assert [(c.kind, c.holds) for c in agreeing.claims] == [("rule", True)]  # the verb governs Pain X only
+    other_paragraph = reader.read("Let's say Feast x from y.\n\nThen Pain y is added.")
+    assert [c for c in other_paragraph.claims if c.kind == "rule"] == []

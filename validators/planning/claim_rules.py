@@ -176,6 +176,12 @@ ROWS: tuple[Row, ...] = (
         r"(?P<fact>[fF])_{0,2}(?P<cue>[DX])U(?P<act>a)",
         "Harmony is removed by Feast, but after Succumb b, Harmony is back.", "R1",
         "'by Feast' names the action without objects: a rule about what Feast does"),
+    Row("rule.bound", "rule: facts of variables bound by an action named with them ('Feast x from y')",
+        r"a", "Let's say Feast x from y. So, after Feast, Pain y is added, Province y is added.", "R1",
+        "x, y, z (when no object of the task) are read as objects of their own; the action they are named with "
+        "binds them to its parameters for the paragraph; each fact of them said added, removed or needed is "
+        "judged against the schema (judge.bound_rule); 'and Pain X is removed' (a singular verb) governs its "
+        "own item only"),
     Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )

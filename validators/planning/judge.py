@@ -140,3 +140,28 @@ def omitted_steps(task: Task, state: frozenset[Atom], action: GroundAction) -> l
                 nxt.append((after, path + [g]))
         frontier = nxt
     return []
+
+
+def bound_rule(task: Task, action: str, atom: Atom, params: tuple[str, ...], what: str,
+               names: dict[str, str]) -> tuple[bool, str]:
+    """A rule stated with variables ("Let's say Feast x from y. So, after Feast, Pain y is
+    added"): the fact's variables stand for the action's parameters (`params`, in the fact's
+    order), and the fact, so bound, is judged against the schema's adds, deletes or needs.
+    `names` maps a parameter back to the variable the text used, for the message."""
+    schema = task.domain.actions[action]
+    if what == "req":
+        pool, verb = [lit.atom for lit in schema.pre if lit.positive], "needs"
+    elif what == "add":
+        pool, verb = list(schema.add), "adds"
+    else:
+        pool, verb = list(schema.delete), "removes"
+    said = (atom[0], *params)
+
+    def shown(a: Atom) -> str:
+        return "(" + " ".join([a[0], *(names.get(x, x) for x in a[1:])]) + ")"
+
+    head = f"{action} {' '.join(names.get(p, p) for p in schema.params)}"
+    if said in pool:
+        return True, f"{head} {verb} {shown(said)}: right"
+    listed = ", ".join(shown(a) for a in pool) or "nothing"
+    return False, f"says {head} {verb} {shown(said)}, but it {verb} {listed}"

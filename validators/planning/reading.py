@@ -36,11 +36,11 @@ from validators.reading.text import Reading, Token, Unit, read_text, tokens_of
 LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
           "hedge": "H", "guess": "G", "branch": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
           "initially": "Z", "cause": "U", "means": "M", "goal": "O", "goal_met": "P", "works": "V", "plan": "L",
-          "step": "J", "question": "Q", "general": "g", "neg": "n", "kept": "k", "filler": "~", "contrast": "c",
+          "step": "J", "question": "Q", "general": "g", "neg": "n", "except": "x", "kept": "k", "filler": "~", "contrast": "c",
           "partial": "p"}
 PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept", "goal", "goal_met", "works",
             "state", "initially", "after", "cause", "means", "cond", "hedge", "branch", "guess", "can", "yes", "no", "neg",
-            "now", "general", "plan", "step", "contrast", "partial", "filler")
+            "now", "general", "except", "plan", "step", "contrast", "partial", "filler")
 _RANK = {c: k for k, c in enumerate(PRIORITY)}
 PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
          "and": "&", "&": "&", "/": ",", "or": "|"}
@@ -185,6 +185,7 @@ class _Run:
     moved: dict[int, int] = field(default_factory=dict)  # line id -> paragraph where it last moved
     branch_doubt: tuple[int, int] | None = None  # (line id, paragraph) of an 'Alternatively' branch in doubt
     described: tuple[GroundAction, int, int] | None = None  # (action, unit, paragraph): "Succumb b adds ..." not taken
+    binding: tuple[str, dict[str, str], int] | None = None  # "Let's say Feast x from y": (action, var -> param, paragraph)
 
     @property
     def lines(self) -> list[LineOfReasoning]:
@@ -214,6 +215,8 @@ class ClaimReader:
         self.init = task.problem.init
         self.judge = J.Judge(task, vocab)
         self._memo: dict[tuple[str, ...], UnitReading] = {}
+        self.variables = tuple(v for v in VARIABLES if v not in task.objects)
+        self._var_words: TaskWords | None = None
 
     def _read_unit(self, u: Unit) -> UnitReading:
         """`read_unit`, remembered by the unit's words: traces repeat the same sentences ("Yes.",
@@ -226,6 +229,67 @@ class ClaimReader:
             hit = self._memo[key] = read_unit(u, self.words)
             return hit
         return UnitReading(u, hit.shape, hit.items, hit.actions, hit.facts, hit.cues, hit.starts)
+
+    def _words_with_variables(self) -> TaskWords:
+        """The task's words, and the letters x, y, z (no object of the task) as objects of their
+        own: "Feast x from y", "Pain y", "object x's craving"."""
+        if self._var_words is None:
+            objects = {**self.task.problem.objects, **{v: "object" for v in self.variables}}
+            task = Task(self.task.domain, replace(self.task.problem, objects=objects))
+            self._var_words = TaskWords._build(task, self.vocab)
+        return self._var_words
+
+    def _bound_rules(self, run: _Run, u: Unit, modality: str, line: LineOfReasoning, text: str) -> None:
+        """Rules stated with variables (row rule.bound): an action named with variables binds
+        them to its parameters for the rest of the paragraph, and the facts of variables that
+        the unit says it adds, removes or needs are rule claims about that action."""
+        if run.binding is not None and run.binding[2] != u.paragraph:
+            run.binding = None
+        if not any(t.norm in self.variables for t in u.tokens):
+            return
+        vr = read_unit(u, self._words_with_variables())
+        bound_at: list[tuple[int, tuple[str, dict[str, str], int]]] = []  # (letter, binding from there on)
+        for at, m in vr.actions:
+            if m.args and all(a in self.variables for a in m.args) and len(set(m.args)) == len(m.args):
+                params = self.task.domain.actions[m.name].params
+                bound_at.append((at, (m.name, dict(zip(m.args, params)), u.paragraph)))
+        before = run.binding
+        if bound_at:
+            run.binding = bound_at[-1][1]
+        if modality not in ("asserted", "proposed", "hypothetical"):  # a rule is one wherever it stands
+            return
+
+        def binding_at(k: int) -> tuple[str, dict[str, str], int] | None:
+            """The action named with variables nearest before letter k ("if you Attack X, you get
+            Pain X, then you can Succumb X": Pain X is Attack's)."""
+            got = before
+            for at, b in bound_at:
+                if at < k:
+                    got = b
+            return got
+
+        s = vr.shape
+        groups = _cue_groups(s, -1, "F")
+        need = s.find("R")
+        if need >= 0:
+            groups.append((need, "req", [k for k in range(need + 1, len(s)) if s[k] == "F"
+                                         and not any(k in g[2] for g in groups)]))
+        for c, what, ks in groups:
+            if ks and c > max(ks) and c < len(vr.starts) and vr.starts[c] > 0 \
+                    and vr.unit.tokens[vr.starts[c] - 1].norm in _SINGULAR:
+                ks = [max(ks)]  # "..., Harmony, and Pain X is removed": the verb agrees with the last item only
+            for k in ks:
+                f = vr.items[k]
+                binding = binding_at(min(k, c))
+                if binding is None or not isinstance(f, FactMention) or f.atom is None or len(f.atom) < 2:
+                    continue
+                name, bind, _ = binding
+                if not all(a in bind for a in f.atom[1:]) or _denied(s, k):
+                    continue
+                names = {p: v for v, p in bind.items()}
+                holds, msg = J.bound_rule(self.task, name, f.atom, tuple(bind[a] for a in f.atom[1:]), what, names)
+                self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
+                                     atom=f.atom, rules=("rule.bound",), modality=modality))
 
     def _it_read(self, ur: UnitReading, line: LineOfReasoning) -> UnitReading | None:
         """A unit naming no action but "it": read again with "it" as the object of the line's last
@@ -493,6 +557,8 @@ class ClaimReader:
                 run.heading = self._heading(ur, n, u, modality, line)
             # -- claims
             start = len(run.claims)
+            if self.variables and modality != "questioned":
+                self._bound_rules(run, u, modality, recall or line, text)
             self._claims(run, ur, n, modality, recall or line, text)
             if recall is not None:
                 run.line_at.append((u.span[1], line.id))
@@ -1176,6 +1242,8 @@ _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
 _STEP_NAMED = re.compile(r"J#[~_]{0,2}A")
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
+_SINGULAR = frozenset({"is", "was", "gets", "becomes"})
+VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
 RULE_ROWS = ("rule.req", "rule.add", "rule.del", "rule.passive")
 _VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
@@ -1258,6 +1326,8 @@ def _negated(s: str, k: int) -> bool:
     before = s[max(0, k - 2):k]
     if before.endswith("N") or before.endswith("n") or before.endswith("n_") or before.endswith("N_"):
         return True
+    if before.endswith("x"):  # "all blocks except blue are on the table"; "except Pain a gone" says it itself
+        return not _gone(s, k) and _tag(s, k) is None
     return _gone(s, k)
 
 
