@@ -545,3 +545,31 @@ def test_a_rule_stated_with_variables_is_judged_against_the_schema() -> None:
     assert [(c.kind, c.holds) for c in agreeing.claims] == [("rule", True)]  # the verb governs Pain X only
     other_paragraph = reader.read("Let's say Feast x from y.\n\nThen Pain y is added.")
     assert [c for c in other_paragraph.claims if c.kind == "rule"] == []
+
+
+def test_a_fact_said_removed_in_step_k_is_that_steps_effect() -> None:
+    """"But step 3 requires Province b, which was removed in step 2.": step 2 of the list (Succumb c)
+    removes Pain c only, so the claim is false; said of step 1 (Attack b, which removes Province b)
+    it is true."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Attack b.\n2. Succumb b.\n3. Overcome a from b.\n\n"
+    got = [(c.holds, c.after) for c in reader.read(walk + "But step 3 requires Province b, which was removed in step 2.").claims
+           if "effect.in_step" in c.rules]
+    assert got == [(False, "(succumb b)")]
+    got = [(c.holds, c.after) for c in reader.read(walk + "But step 3 requires Province b, which was removed in step 1.").claims
+           if "effect.in_step" in c.rules]
+    assert got == [(True, "(attack b)")]
+
+
+def test_step_k_is_the_item_numbered_k_when_items_hold_no_step() -> None:
+    """"1. Attack b. 2. Now, Pain b. 3. Succumb b.": item 2 holds no step, so "step 3" is Succumb b
+    (not the line's third action, there is none) and "after step 2" is not placed."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Attack b.\n2. Now, Pain b.\n3. Succumb b.\n\n"
+    got = [(c.holds, c.after) for c in reader.read(walk + "Yes, Pain b was removed in step 3.").claims
+           if "effect.in_step" in c.rules]
+    assert got == [(True, "(succumb b)")]
+    after = reader.read(walk + "After step 2, Harmony holds.")
+    assert [c for c in after.claims if c.text.startswith("After step 2") and c.holds is not None] == []

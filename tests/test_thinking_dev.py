@@ -79,7 +79,7 @@ def test_wrong_mystery_answers_have_their_invalid_candidate_steps_named() -> Non
         if row["expected"]["answer_correct"] is False:
             assert res.verdict.trace_valid is False
             rules = {s["rule"] for s in res.verdict.to_json()["invalid_steps"]}
-            assert rules <= {"false_applicability_claim", "false_state_claim", "false_effect_claim",
+            assert rules <= {"false_applicability_claim", "false_state_claim", "false_effect_claim", "false_rule_claim",
                              "false_verification_claim", "false_plan_verdict_claim", "arithmetic_claim_false"}
 
 

@@ -176,6 +176,10 @@ ROWS: tuple[Row, ...] = (
         r"(?P<fact>[fF])_{0,2}(?P<cue>[DX])U(?P<act>a)",
         "Harmony is removed by Feast, but after Succumb b, Harmony is back.", "R1",
         "'by Feast' names the action without objects: a rule about what Feast does"),
+    Row("effect.in_step", "effect: a fact said added or removed in step k of the list is step k's effect",
+        r"F,?[~_]{0,3}[DX]_?J#", "But step 6 requires Province b, which was removed in step 5.", "R1",
+        "judged against the action at step k of the numbered list in force (when the text names that step as "
+        "the list has it)"),
     Row("rule.bound", "rule: facts of variables bound by an action named with them ('Feast x from y')",
         r"a", "Let's say Feast x from y. So, after Feast, Pain y is added, Province y is added.", "R1",
         "x, y, z (when no object of the task) are read as objects of their own; the action they are named with "

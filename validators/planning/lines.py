@@ -95,6 +95,7 @@ class Lines:
         new.last = pos
         new.listed = line.listed
         new.from_item = line.from_item[:keep]
+        new.item_of = line.item_of[:keep]
         if line.uncertain_from is not None and line.uncertain_from <= keep:
             new.uncertain_from, new.uncertain_why = line.uncertain_from, line.uncertain_why
             alt = self.other.get(line.id)
@@ -104,7 +105,8 @@ class Lines:
         self._log(kind, pos, new, keep=keep, source=line.id, rule=rule)
         return new
 
-    def perform(self, line: LineOfReasoning, action: GroundAction, pos: int, listed: bool, rule: str = "") -> None:
+    def perform(self, line: LineOfReasoning, action: GroundAction, pos: int, listed: bool, rule: str = "",
+                item: int | None = None) -> None:
         """The invariant: each state is the previous one with the action applied, forced when the
         model applies an inapplicable action (the line goes on in the state it believes in)."""
         forced = line.known and bool(unmet_preconditions(action, line.state))
@@ -118,6 +120,7 @@ class Lines:
         line.last = pos
         line.listed = line.listed or listed
         line.from_item.append(listed)
+        line.item_of.append(item)
         self._log("perform", pos, line, action=action.text(), rule=rule, note="forced" if forced else "")
 
     def step_back(self, line: LineOfReasoning, action: GroundAction, pos: int, rule: str = "") -> LineOfReasoning | None:
@@ -146,6 +149,8 @@ class Lines:
         line.states.pop()
         if line.from_item:
             line.from_item.pop()
+        if line.item_of:
+            line.item_of.pop()
         if line.broken is not None and line.broken >= len(line.actions):
             line.broken = None
         alt = self.other.get(line.id)

@@ -327,8 +327,9 @@ class ClaimReader:
         return run.book.fork(line, keep, pos, rule)
 
     @staticmethod
-    def _perform(run: _Run, line: LineOfReasoning, action: GroundAction, pos: int, listed: bool, rule: str = "") -> None:
-        run.book.perform(line, action, pos, listed, rule)
+    def _perform(run: _Run, line: LineOfReasoning, action: GroundAction, pos: int, listed: bool, rule: str = "",
+                 item: int | None = None) -> None:
+        run.book.perform(line, action, pos, listed, rule, item)
 
     # -- reading -------------------------------------------------------------------------------
     def read(self, text: str, verdicts: Sequence[tuple[int, int, bool, str]] = (),
@@ -506,7 +507,7 @@ class ClaimReader:
                                    u.span, paragraph=u.paragraph, item=u.item is not None,
                                    shape=shape[head[0].start("act"):])
                 if not again:
-                    self._perform(run, line, ground, u.span[1], u.item is not None, head_rule)
+                    self._perform(run, line, ground, u.span[1], u.item is not None, head_rule, u.item)
                     then = _then_it(self.words, ur, head[0].end(), ground)
                     if then is not None and line.known and not unmet_preconditions(then, line.state):
                         self._perform(run, line, then, u.span[1], u.item is not None, "event.and_it")
@@ -615,6 +616,8 @@ class ClaimReader:
             return None
         if k in run.step_named and run.step_named[k] != line.actions[base + k - 1]:
             return None  # "Wait, step 2 is Succumb b": not the line's step 2
+        if line.item_of[base + k - 1] not in (None, k):
+            return None  # the list has items that hold no step ("2. Now, Province a, Pain a."): its step k is not sure
         run.item_base = base
         if base + k == len(line.actions):
             return line
@@ -808,6 +811,23 @@ class ClaimReader:
             self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, focus.line,
                                  state=_atoms(focus.pre), rules=("app.walk",), modality=modality,
                                  action=focus.action.text()))
+        # "Province b, which was removed in step 5": what step 5 of the list did
+        if modality in ("asserted", "proposed") and run.item_base is not None and "J#" in s:
+            for m in _FACT_IN_STEP.finditer(s):
+                f = ur.items[m.start()]
+                kth = ur.number_at(m.end() - 1)
+                at = next((j for j in range(len(line.actions) - 1, -1, -1) if line.item_of[j] == kth), -1) \
+                    if kth is not None else -1  # the action item k holds (an item may hold none: "2. Now, Pain a.")
+                if not isinstance(f, FactMention) or f.atom is None or not 0 <= at < len(line.actions) \
+                        or run.step_named.get(kth, line.actions[at]) != line.actions[at] or m.start() in judged_facts \
+                        or u.paragraph - run.moved.get(line.id, -9) > 2:
+                    continue  # a step named otherwise, or a list written far back: which step is meant is not sure
+                judged_facts.add(m.start())
+                what = "add" if m.group("cue") == "D" else "del"
+                holds, msg = self.judge.effect(line.actions[at], f.atom, what)
+                self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
+                                     negative=what == "del", after=line.actions[at].text(), rules=("effect.in_step",),
+                                     modality=modality))
         # applicability
         self._applicability(run, ur, n, modality, line, text, focus)
         if not asserted:
@@ -827,7 +847,8 @@ class ClaimReader:
             kth = ur.number_at(after_step.end() - 1)
             if kth is None or run.item_base is None or not 0 < run.item_base + kth <= len(line.actions) \
                     or not line.known_at(run.item_base + kth) \
-                    or run.step_named.get(kth, line.actions[run.item_base + kth - 1]) != line.actions[run.item_base + kth - 1]:
+                    or run.step_named.get(kth, line.actions[run.item_base + kth - 1]) != line.actions[run.item_base + kth - 1] \
+                    or line.item_of[run.item_base + kth - 1] not in (None, kth):
                 return  # "After step 5, we have ...": a state we cannot place
             step_state = line.states[run.item_base + kth]
         governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
@@ -977,7 +998,7 @@ class ClaimReader:
             for m in ur.rows("app.can"):
                 grp = "act" if m.group("act") else "act2"
                 act: ActionMention = ur.items[m.start(grp)]  # type: ignore[assignment]
-                if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end()] or "Q" in s \
+                if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end() + 1] or "Q" in s \
                         or "M" in s[:m.start()] or re.search(r"c[^.]*[RNK]", s[m.end():]):
                     continue  # "To get Pain a, we can Attack a", "we can Feast a from c ..., but we need Harmony"
                 performed_here = focus is not None and focus.unit == n and focus.action == act.ground
@@ -1238,8 +1259,9 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
     return sorted(out)
 
 
+_FACT_IN_STEP = re.compile(r"F,?[~_]{0,3}(?P<cue>[DX])_?J#")  # "Province b, which was removed in step 5"
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
-_STEP_NAMED = re.compile(r"J#[~_]{0,2}A")
+_STEP_NAMED = re.compile(r"J#[~_(]{0,2}A")  # "step 3 is Feast b from a", "step 3 (Attack a)"
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
