@@ -239,8 +239,8 @@ def test_explorer_says_no_error_found_when_claims_were_left_unjudged(app):
     (thinking-claims.md); the explorer says what it found and why it does not say more."""
     from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM, VALID_ANSWER
 
-    trace = ("Okay, blue is on red and I want red on blue.\n\n1. Unstack blue from red. "
-             "Then put it somewhere nice.\n\nSo now red is clear.")
+    # "Hand is empty." is true before the step and false after it, and the text does not say which
+    trace = "Okay, blue is on red and I want red on blue.\n\n1. Unstack blue from red. Hand is empty."
     record = {"id": "unjudged1", "domain": "blocksworld", "format": "think", "model": "r1",
               "problem": {"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "trace": trace, "answer": VALID_ANSWER}
     _upload(app, json.dumps(record).encode() + b"\n")

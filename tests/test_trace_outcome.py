@@ -22,12 +22,12 @@ from tests.conftest import REPO, SAMPLE_DATA
 from tests.test_pages import _upload, app  # noqa: F401 - the AppTest factory fixture
 
 R1 = (SAMPLE_DATA / "planbench_r1_thinking.jsonl").read_bytes().splitlines()
-# Line 0 has unjudged claims and no false one; line 20 is invalid; line 5 is valid.
-NO_ERROR, INVALID, VALID = R1[0], R1[20], R1[5]
+# Line 1 has unjudged claims and no false one; line 20 is invalid; line 5 is valid.
+NO_ERROR, INVALID, VALID = R1[1], R1[20], R1[5]
 UNCHECKED = json.dumps({"id": "nothing-to-check", "domain": "freeform", "trace": "Let me think about it.",
                         "answer": "yes"}).encode()
 ALL = b"\n".join((NO_ERROR, INVALID, VALID, UNCHECKED)) + b"\n"
-EXPECTED = {"247a57d18c93eabd": "no_error_found", "371a2541262a6fbd": "invalid", "501e90d3ca20bda5": "valid",
+EXPECTED = {"3e6353d3e5053cdb": "no_error_found", "371a2541262a6fbd": "invalid", "501e90d3ca20bda5": "valid",
             "nothing-to-check": "not_checked"}
 
 
@@ -44,7 +44,7 @@ def test_the_verdict_json_tells_no_error_found_from_not_checked(db_url) -> None:
 def test_filters_tallies_and_summaries_use_the_same_four_outcomes(db_url) -> None:
     engine = make_engine(db_url)
     _store(engine)
-    for name, expected in (("no error found", ["247a57d18c93eabd"]), ("not checked", ["nothing-to-check"]),
+    for name, expected in (("no error found", ["3e6353d3e5053cdb"]), ("not checked", ["nothing-to-check"]),
                            ("invalid", ["371a2541262a6fbd"])):
         assert [r["record_id"] for r in list_traces(engine, CorpusFilter(trace=name))] == expected, name
     for from_rows in (False, True):
@@ -109,11 +109,11 @@ def test_upload_table_summary_and_explorer_say_no_error_found(app) -> None:  # n
     assert dict(zip(table["id"], table["trace"])) == {k: labels.get(v, v) for k, v in EXPECTED.items()}
     engine = make_engine(app.url)
     with engine.connect() as conn:
-        share = conn.execute(sa.text("SELECT share_id FROM record WHERE record_id = '247a57d18c93eabd'")).scalar_one()
+        share = conn.execute(sa.text("SELECT share_id FROM record WHERE record_id = '3e6353d3e5053cdb'")).scalar_one()
     at = app("explorer", trace=share).run()
     assert not at.exception
     assert {m.label: m.value for m in at.metric}["Trace"] == "no error found"
     corpus = app("corpus", trace="no error found").run()
     assert not corpus.exception
     listed = next(d.value for d in corpus.dataframe if "record_id" in d.value.columns)
-    assert list(listed["record_id"]) == ["247a57d18c93eabd"] and list(listed["trace"]) == ["no error found"]
+    assert list(listed["record_id"]) == ["3e6353d3e5053cdb"] and list(listed["trace"]) == ["no error found"]
