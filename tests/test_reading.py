@@ -573,3 +573,23 @@ def test_step_k_is_the_item_numbered_k_when_items_hold_no_step() -> None:
     assert got == [(True, "(succumb b)")]
     after = reader.read(walk + "After step 2, Harmony holds.")
     assert [c for c in after.claims if c.text.startswith("After step 2") and c.holds is not None] == []
+
+
+def test_a_verdict_on_a_whole_prose_walk_is_left_unjudged_by_the_audit_too() -> None:
+    """The candidate layer agrees with the reader's verdict.outline: "Unstack blue from red. Then
+    stack red on blue. Yes, that works." may mean the two steps it leaves out, so the audit flags
+    nothing and says a claim was left unjudged; the same plan written as a comma list is a plan
+    written out, and its verdict is false."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM, VALID_ANSWER
+
+    def audit(walk: str):
+        return audit_record(record_from_json({
+            "id": "walk", "domain": "blocksworld", "format": "think",
+            "problem": {"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "answer": VALID_ANSWER,
+            "trace": f"Okay, blue is on red and I want red on blue.\n\n{walk}\n\nYes, that works."}))
+
+    prose = audit("Unstack blue from red. Then stack red on blue.")
+    assert prose.verdict.trace_valid is None and prose.replay.unjudged >= 1
+    assert not prose.verdict.to_json()["invalid_steps"]
+    listed = audit("So the plan is: unstack blue from red, stack red on blue.")
+    assert [s["rule"] for s in listed.verdict.to_json()["invalid_steps"]] == ["false_verification_claim"]

@@ -82,6 +82,7 @@ _REJECTED = AnyOf(_REJECT)  # each alternative behind its own gate (core/gates.p
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
 _SEPARATOR = re.compile(r"[\s,;→>=\-]*(?:(?:then|and)[\s,;→>=\-]*)?", re.I)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _SPLIT = re.compile(r"\s*(?:,|;|→|->|=>)\s*(?:then\s+|and\s+)?|\s+then\s+", re.I)
 _CONNECTORS = re.compile(r"[\s,:]*(?:(?:the|object|block|from|on|onto|top|of|off|to|at|in|into|with|using|and)[\s,:]+)*",
                          re.I)
@@ -341,7 +342,7 @@ def _summary(check: PlanCheck, complete: bool, n: int) -> str:
 
 
 def _candidate(task: Task, vocab: Vocabulary, steps_of_actions: list[tuple[int, PlanStep]], complete: bool,
-               where: str, goal_judged: bool = False) -> Candidate:
+               where: str, goal_judged: bool = False, outline: bool = False) -> Candidate:
     """A candidate plan replayed from the initial state. With `goal_judged` (a plan put forward
     as the solution, as an LLM-Modulo round's), a plan that runs but leaves the goal unmet makes
     its last step invalid too, as PlanBench's verifier rejects it."""
@@ -376,8 +377,44 @@ def _candidate(task: Task, vocab: Vocabulary, steps_of_actions: list[tuple[int, 
     grounded = tuple(task_text(task, a) if a.ok else f"\"{a.text.strip()}\"" for a in actions)
     steps = sorted({s for s, _ in steps_of_actions})
     key = grounded if complete else None
-    return Candidate(steps, f"the plan ({', '.join(grounded)})", complete, solves, key,
-                     _summary(check, complete, len(actions)), verdicts)
+    summary = _summary(check, complete, len(actions))
+    bridge = _unsaid_steps(task, actions) if outline and solves is False and failed_step is not None else []
+    if bridge:
+        # A plan told in prose leaves obvious steps unsaid ("Unstack blue from red. Then stack red
+        # on blue."): whether it works is the plan meant, not the words, so a verdict on it is not
+        # judged -- the reading layer's verdict.outline row (thinking-claims.md: a false flag costs
+        # as much as a miss). Its failing action is not flagged either: a proposal is no error.
+        solves = None
+        summary = (f"the walk may leave steps unsaid: {', '.join(g.text() for g in bridge)} would make it "
+                   f"doable ({summary})")
+        verdicts = [v for v in verdicts if v.status != "invalid"]
+    return Candidate(steps, f"the plan ({', '.join(grounded)})", complete, solves, key, summary, verdicts)
+
+
+def _unsaid_steps(task: Task, actions: list[PlanStep]) -> list:
+    """The omitted run (judge.omitted_steps) that would let the first failing action of a prose
+    plan be done, or [] when there is none or an action cannot be read."""
+    from validators.planning.judge import omitted_steps
+    from validators.planning.strips import apply, unmet_preconditions
+
+    state = frozenset(task.problem.init)
+    for a in actions:
+        if not a.ok:
+            return []
+        assert a.action is not None and a.args is not None
+        ground = task.ground(a.action, a.args)
+        if unmet_preconditions(ground, state):
+            return omitted_steps(task, state, ground)
+        state = apply(ground, state)
+    return []
+
+
+def _told_in_sentences(group: _Group, text: str, lexicon: Lexicon) -> bool:
+    """"Unstack blue from red. Then stack red on blue.": a walk told sentence by sentence, which
+    may leave steps unsaid; a comma or arrow list ("Attack c, Succumb c, Feast c from a") is a
+    plan written out, judged as written."""
+    return any(sum(1 for sentence in _SENTENCE_BREAK.split(text[i.line_start:i.line_end])
+                   if lexicon.keyword_anywhere.search(sentence)) > 1 for i in group.items)
 
 
 def _tight(group: _Group, text: str) -> bool:
@@ -402,7 +439,8 @@ def _think_candidates(record: TraceRecord, parsed: ParsedTrace, task: Task, voca
         if pairs:
             steps = sorted({i.step for i in items})
             out.append(_candidate(task, vocab, pairs, complete, f"candidate plan at step{'s' if len(steps) > 1 else ''} "
-                                                                    f"{steps[0]}" + (f"-{steps[-1]}" if len(steps) > 1 else "")))
+                                                                    f"{steps[0]}" + (f"-{steps[-1]}" if len(steps) > 1 else ""),
+                                  outline=group.inline and _told_in_sentences(group, record.trace, lexicon)))
     return out, {"fragments_not_judged": skipped, "candidate_lists": len(groups)}
 
 
@@ -556,6 +594,7 @@ def replay_thinking(replay: Replay, record: TraceRecord, parsed: ParsedTrace, ta
         replay.step_verdicts.extend(findings.step_verdicts)
         replay.gaps.extend(findings.gaps)
         replay.notes["thinking"] = {**findings.notes, **stats}
+        replay.unjudged += int(findings.notes.get("verdicts_unjudged", 0))
     _unsolvable_gap(replay, task, check)
 
 

@@ -338,6 +338,15 @@ def analyse(parsed: ParsedTrace, text: str, candidates: list[Candidate], answer_
     judged: set[tuple[int, int]] = set()
     for idx, claim in _claims(parsed):
         cand = _claim_target(parsed, candidates, latest, idx, items)
+        if cand is not None and cand.complete and cand.solves is None and (idx, id(cand)) not in judged:
+            # a whole plan whose outcome the domain would not decide (a prose outline): the claim
+            # about it is read and left unjudged, and says why
+            judged.add((idx, id(cand)))
+            found.notes["verdicts_unjudged"] = found.notes.get("verdicts_unjudged", 0) + 1
+            per_step.setdefault(idx, []).append(StepVerdict(
+                idx, "unchecked", None, f"\"{claim['text']}\" is about the candidate at {_steps_label(cand.steps)}, "
+                                        f"which is not judged: {cand.summary}"))
+            continue
         if cand is None or cand.solves is None or (idx, id(cand)) in judged:
             continue
         judged.add((idx, id(cand)))
