@@ -593,3 +593,44 @@ def test_a_verdict_on_a_whole_prose_walk_is_left_unjudged_by_the_audit_too() -> 
     assert not prose.verdict.to_json()["invalid_steps"]
     listed = audit("So the plan is: unstack blue from red, stack red on blue.")
     assert [s["rule"] for s in listed.verdict.to_json()["invalid_steps"]] == ["false_verification_claim"]
+
+
+# Mystery Blocksworld's names replaced by other nonsense words, in the PDDL and in the trace alike,
+# with the forms models write them in ("overcoming", "attacked", "Pain object").
+_NONSENSE = {"province": "glimmer", "planet": "zorbit", "harmony": "quiescence", "pain": "flux",
+             "craves": "yearns", "crave": "yearn", "craving": "yearning",
+             "attack": "blorp", "attacking": "blorping", "attacked": "blorped", "attacks": "blorps",
+             "succumb": "wilt", "succumbing": "wilting", "succumbed": "wilted", "succumbs": "wilts",
+             "overcome": "vanquish", "overcoming": "vanquishing", "overcomes": "vanquishes",
+             "feast": "gobble", "feasting": "gobbling", "feasted": "gobbled", "feasts": "gobbles"}
+
+
+def _nonsense(text: str) -> str:
+    import re
+
+    def swap(m: "re.Match[str]") -> str:
+        word = m.group()
+        new = _NONSENSE[word.lower()]
+        return new.upper() if word.isupper() and len(word) > 1 else new.capitalize() if word[0].isupper() else new
+    return re.sub(r"(?i)\b(?:" + "|".join(sorted(_NONSENSE, key=len, reverse=True)) + r")\b", swap, text)
+
+
+@pytest.mark.parametrize("trace_id", ["9cdaf3a75c723387", "0cd27330062b"])
+def test_metamorphic_nonsense_names_give_the_same_claims(trace_id: str) -> None:
+    """The reader takes its words from the task, not from PlanBench's Mystery templates: a real
+    dev trace read with the PDDL's own names gives the claims the template vocabulary gives, and
+    with every predicate and action renamed to other nonsense (PDDL and trace alike) the same
+    claims again, with the same verdicts and rule rows."""
+    row = next(r for r in load_dev("thinking_claims_dev_v2.jsonl") if r["id"].startswith(trace_id))
+
+    def claims(problem: dict, trace: str, domain: str) -> list:
+        report = ClaimReader.for_task(*planning_task(problem, domain)[:2]).read(trace)
+        return [(c.kind, c.holds, c.negative, c.rules) for c in report.claims]
+
+    builtin = claims(row["problem"], row["trace"], "mystery_blocksworld")
+    own_names = claims(row["problem"], row["trace"], "pddl")
+    renamed = {k: _nonsense(v) if isinstance(v, str) else v for k, v in row["problem"].items()}
+    assert len(builtin) > 50
+    assert claims(renamed, _nonsense(row["trace"]), "pddl") == own_names
+    if trace_id.startswith("9cdaf3"):
+        assert own_names == builtin and sum(c[1] is False for c in builtin) > 50
