@@ -61,11 +61,10 @@ from validators.planning.extract import Extraction, Lexicon, PlanStep, LineReade
 from validators.planning.search import more_ground_actions_than, reference_plan
 from validators.planning.strips import Task
 from validators.planning.vocab import Vocabulary
+from validators.reading.text import item_marker
 from validators.thinking.analysis import THINKING_FORMATS, Candidate, analyse, untargeted_verdicts
 from validators.thinking.strings import is_checking
 
-_ITEM_MARKER = re.compile(r"^[ \t]*[*_#>]*[ \t]*(?:(?:step|move|action)[ \t]*\d{1,3}\b[ \t]*[*_]*[ \t]*[:.)\-]?"
-                          r"|\d{1,3}[ \t]*[.)]|\(\d{1,3}\)|[-*+•‣▪◦])[ \t]*[*_]*[ \t]*", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|→|->|=>|;|:(?=\s)")
 # Asked only whether it matches (AnyOf): written as top-level alternatives that each have words
 # of their own to gate on ("but " and "no" are in most windows, the words after them are not), and
@@ -189,7 +188,7 @@ def _items(text: str, parsed: ParsedTrace, reader: LineReader, lexicon: Lexicon)
         raw = line.rstrip("\r\n")
         start = pos
         pos += len(line)
-        marker = _ITEM_MARKER.match(raw)
+        marker = item_marker(raw)
         if not marker or marker.end() >= len(raw):
             inline = _inline_plan(raw, reader, lexicon) if raw.strip() else None
             at = 0

@@ -86,6 +86,12 @@ class Reading:
 
 
 
+def item_marker(text: str, start: int = 0, end: int | None = None) -> "re.Match[str] | None":
+    """The list-item marker opening the line at `start` ("3.", "(3)", "Step 3:", "-", "•"), the
+    one definition every reader of list items uses."""
+    return _MARKER.match(text, start, len(text) if end is None else end)
+
+
 def tokens_of(text: str, start: int, end: int) -> list[Token]:
     out = []
     add = out.append
