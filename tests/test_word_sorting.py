@@ -100,3 +100,25 @@ def test_a_position_given_to_a_letter_outside_the_alphabet_names_the_character()
     messages = " ".join(s["message"] for s in v["invalid_steps"] if s["step"] == 3)
     assert 'the second letter of "o\'s" is "\'", which has no alphabet position, not 19' in messages
     assert "None" not in messages and v["answer_correct"] is False
+
+
+def test_saying_all_words_are_sorted_while_a_tie_is_left_is_false():
+    """"apple" and "apt" share their second letter; the trace ties them and never sorts the tie by
+    the third, then says 'I have now sorted all the words.': false of its own order, though the
+    answer happens to order them rightly. Every claim before it is true."""
+    steps = [
+        'The first letter: "cat": "c" (3). "apple": "a" (1). "bee": "b" (2). "apt": "a" (1).',
+        'We now have: (1) ["apple" ? "apt"] < (2) "bee" < (3) "cat".',
+        'Now let\'s sort this subpart ["apple" ? "apt"] by looking at their second letters. The second letter: '
+        '"apple": "p" (16). "apt": "p" (16).',
+        'We now have: (16) ["apple" ? "apt"] for the subpart. Hence, we have ["apple" ? "apt"] < "bee" < "cat".',
+        "I have now sorted all the words. The answer is apple apt bee cat",
+    ]
+    v = _audit(steps, "apple apt bee cat", words="cat apple bee apt")
+    assert _invalid(v) == {4: ("subpart_left_unsorted", None)}
+    assert "apple" in v["invalid_steps"][0]["message"] and v["answer_correct"] is True
+    fixed = steps[:4] + ['Now let\'s sort this subpart ["apple" ? "apt"] by looking at their third letters. The third '
+                         'letter: "apple": "p" (16). "apt": "t" (20).',
+                         'We now have: (16) "apple" < (20) "apt" for the subpart. Hence, we have "apple" < "apt" < "bee" '
+                         '< "cat".', steps[4]]
+    assert _audit(fixed, "apple apt bee cat", words="cat apple bee apt")["trace_valid"] is True

@@ -12,7 +12,9 @@ words alone:
 * every "<" between two buckets: each word of the left one sorts before each word of the right
   one (`wrong_order`); words in one bracket are left unordered, which is never false;
 * the words themselves: a chain over the whole list, or the answer, must hold exactly the
-  input's words, a sub-sort exactly its subpart's (`word_dropped`, `word_added`).
+  input's words, a sub-sort exactly its subpart's (`word_dropped`, `word_added`);
+* "I have now sorted all the words": false while the trace's last order still holds a bracket it
+  never sorted (`subpart_left_unsorted`), even when the answer then orders those words rightly.
 
 A false fact that the trace asserted before, or an order or position that follows from the
 trace's own earlier letter claims, is a consequence of the step that first made it
@@ -42,6 +44,7 @@ _HENCE = re.compile(r"Hence,?\s*we have\s*:?\s*(?P<chain>.*?)\.?\s*$", re.I | re
 _ANSWER = re.compile(r"The answer is\s*:?\s*(?P<words>.*?)\.?\s*$", re.I | re.S)
 _ITEM = re.compile(r'\s*(?:\((?P<num>\d+)\)\s*)?(?:\[(?P<group>.*)\]|"(?P<word>[^"]*)")\s*')  # nested brackets: one bucket
 _QUOTED = re.compile(r'"([^"]*)"')
+_ALL_SORTED = re.compile(r"\b(?:sorted all (?:the |of the )?words|all (?:the |of the )?words are (?:now )?sorted)\b", re.I)
 _PROMPT = re.compile(r"^\s*(?:Sort the following words alphabetically\s*:?\s*)?(?:List\s*:\s*)?(?P<words>[a-z][a-z'&.-]*(?:\s+[a-z][a-z'&.-]*)+)\s*$", re.S)
 
 
@@ -304,6 +307,15 @@ def _step(run: _Run, step: int, text: str) -> bool:
             findings += _chain_findings(run, chain, tuple(run.words), None, whole=True)
             run.claimed = [b.words for b in chain]
             judged = True
+    if _ALL_SORTED.search(text) and run.claimed:
+        # "I have now sorted all the words." while the trace's own last order still holds a tie it
+        # never sorted: the claim is false of the trace, whatever order the answer then gives.
+        tied = [b for b in run.claimed if len(set(b)) > 1]
+        if tied:
+            findings.append(_Finding(("unsorted", tied[0]), "subpart_left_unsorted",
+                                     f"says all the words are sorted, but its last order leaves {_show(tied[0])} unsorted",
+                                     None))
+        judged = True
     answer = _ANSWER.search(text)
     if answer:
         said = answer.group("words").split()
