@@ -634,3 +634,35 @@ def test_metamorphic_nonsense_names_give_the_same_claims(trace_id: str) -> None:
     assert claims(renamed, _nonsense(row["trace"]), "pddl") == own_names
     if trace_id.startswith("9cdaf3"):
         assert own_names == builtin and sum(c[1] is False for c in builtin) > 50
+
+
+# False flags a blind review found on the unannotated R1 traces (2026-12-04, 26 of 30 flags right),
+# each fixed by a general reading: the sentence is no longer read as false, and the trace keeps
+# its real false claims.
+REVIEWED_NOT_FALSE = {
+    "'initial' naming where one fact came from, after the claim's 'now', is not the claim's time":
+        ("6d91ceda125828c5", "All three are present now (Province(c) from Feast step, Planet(c) initial, Harmony "
+                             "from Overcome step)."),
+    "a step said to be impossible a few units on, naming no action ('Can't perform'), is not taken":
+        ("e3382e54e28b78e1", "- Pre: Province a (yes), Planet a (yes), Harmony (yes)."),
+    "an action named as the means to a fact ('can be done with Overcome a from c') is not said doable now":
+        ("371a2541262a6fbd", "- a craves c: This can be done with Overcome a from c (needs Province c and Pain)."),
+}
+
+
+@pytest.mark.parametrize("case", list(REVIEWED_NOT_FALSE.values()), ids=list(REVIEWED_NOT_FALSE))
+def test_reviewed_false_flags_stay_fixed(case: tuple[str, str]) -> None:
+    trace_id, sentence = case
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == trace_id)
+    at = row["trace"].index(sentence)
+    report = ClaimReader.for_task(*planning_task(row["problem"], row["domain"])[:2]).read(row["trace"])
+    assert [c.message for c in report.claims if c.span[0] <= at < c.span[1] and c.holds is False] == []
+    assert any(c.holds is False and not c.retracted for c in report.claims)
+
+
+def test_a_fact_said_now_beside_another_labelled_initial_is_judged_now() -> None:
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    said = "1. Attack a.\n\nSo now, can we Succumb a? All are present now (Pain({x}) from Attack step, Planet(b) initial)."
+    assert [c.holds for c in reader.read(said.format(x="a")).claims if c.kind == "state"] == [True, True]
+    assert [c.holds for c in reader.read(said.format(x="b")).claims if c.kind == "state"] == [False, True]

@@ -90,6 +90,10 @@ ROWS: tuple[Row, ...] = (
         r"^[~,]*c[^A]*F[~_]{0,3}(?:X|N|n)", "But Harmony was removed in step 3.", "R1",
         "after '4. Feast b from c (requires b craves c, Province b, Harmony).' when Harmony does not hold: the "
         "model found the step blocked and did not take it (lines.py undo); judged by the claim it makes"),
+    Row("event.cant", "undo the step just taken: a unit a little after it says, naming no action, that it cannot be done",
+        r"^[~,c]*K(?![^.]*A)", "Can't perform because Harmony is missing.", "R1",
+        "after '2. Attack a.' and its needs listed ('- Pre: ..., Harmony (no).'), when Attack a is not applicable on "
+        "the line: the model found the step blocked and did not take it (review of 2026-12-04)"),
     Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
         r"^[~J#:,]*a(?![^.]*[RDXgn&a])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step"),

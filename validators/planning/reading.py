@@ -46,6 +46,7 @@ PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", 
          "and": "&", "&": "&", "/": ",", "or": "|"}
 STATE_REACH = 3      # units after a line's last action that a bare "Yes."/state list may speak of it
 ANCHOR_PARAGRAPHS = 1
+CANT_REACH = 3       # units after a step taken that a bare "Can't perform." may speak of it
 
 
 @dataclass
@@ -586,8 +587,13 @@ class ClaimReader:
         forced; and when the reader had stepped back to a state that allows it, that second reading
         is dropped and the line is the one the model spoke of."""
         f = run.focus
-        if f is None or not f.performed or f.line != line.id or n - f.unit != 1 or ur.unit.paragraph != f.paragraph \
-                or not line.actions or line.actions[-1] != f.action or not ur.matches("event.blocked"):
+        if f is None or not f.performed or f.line != line.id or not line.actions or line.actions[-1] != f.action:
+            return line
+        if ur.matches("event.cant") and 1 <= n - f.unit <= CANT_REACH and ur.unit.paragraph - f.paragraph <= 1 \
+                and f.pre is not None and unmet_preconditions(f.action, f.pre):
+            run.book.undo(line, ur.unit.span[0], "event.cant")  # "2. Attack a. - Pre: ... Harmony (no). Can't perform."
+            return line
+        if n - f.unit != 1 or ur.unit.paragraph != f.paragraph or not ur.matches("event.blocked"):
             return line
         said_gone = {c.atom for c in run.claims[start:] if c.kind == "state" and c.negative and not c.retracted}
         made = next((e for e in reversed(run.book.events) if e.line == line.id and e.kind in ("new", "fork", "step_back")),
@@ -834,7 +840,7 @@ class ClaimReader:
             return
         # facts tagged yes/no, state lists, facts said gone or denied
         in_needs = "R" in s or (heading is not None and heading.kind == "req")
-        about_init = "Z" in s or (heading is not None and heading.kind == "initial")
+        about_init = _about_initial(s) or (heading is not None and heading.kind == "initial")
         state_list = ur.matches("state.list") or (heading is not None and heading.kind in ("state", "initial")
                                                  and (u.bullet or u.indent or u.item is None))
         first_fact = min((k for k, _ in ur.facts), default=len(s))
@@ -1001,6 +1007,8 @@ class ClaimReader:
                 if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end() + 1] or "Q" in s \
                         or "M" in s[:m.start()] or re.search(r"c[^.]*[RNK]", s[m.end():]):
                     continue  # "To get Pain a, we can Attack a", "we can Feast a from c ..., but we need Harmony"
+                if _by_means(ur, m.start(), m.start(grp)):
+                    continue  # "a craves c: this can be done with Overcome a from c": how, not whether it can be done now
                 performed_here = focus is not None and focus.unit == n and focus.action == act.ground
                 said_now = "W" in s or "R" in s or "U" in s
                 if not (performed_here or said_now):
@@ -1104,6 +1112,28 @@ class ClaimReader:
 
 _OTHER = {"add": "del", "del": "add"}
 LINE_KINDS = ("state", "applicability", "goal", "plan_verdict")  # judged in a line's state; effects and rules are not
+
+
+_MEANS_WORDS = frozenset(("with", "using", "via", "by", "through"))
+
+
+def _by_means(ur: UnitReading, cue: int, act: int) -> bool:
+    """"can be done with <action>", "can be achieved by <action>": the action is named as the way
+    to a fact, not said to be doable in the line's state (review of 2026-12-04)."""
+    if not (0 <= cue < act < len(ur.starts)):
+        return False
+    return any(t.norm in _MEANS_WORDS for t in ur.unit.tokens[ur.starts[cue]:ur.starts[act]])
+
+
+def _about_initial(s: str) -> bool:
+    """Does the unit speak of the initial state? Not when "initially" names where one fact came
+    from inside a parenthesis after the claim's "now": "All three are present now (Province(c)
+    from Feast step, Planet(c) initial, Harmony from Overcome step)" (review of 2026-12-04)."""
+    z = s.find("Z")
+    if z < 0:
+        return False
+    opened = s.rfind("(", 0, z)
+    return not (opened >= 0 and s.find(")", opened, z) < 0 and 0 <= s.find("W") < opened)
 
 
 def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction) -> GroundAction | None:
