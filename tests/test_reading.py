@@ -647,6 +647,11 @@ REVIEWED_NOT_FALSE = {
         ("e3382e54e28b78e1", "- Pre: Province a (yes), Planet a (yes), Harmony (yes)."),
     "an action named as the means to a fact ('can be done with Overcome a from c') is not said doable now":
         ("371a2541262a6fbd", "- a craves c: This can be done with Overcome a from c (needs Province c and Pain)."),
+    "'after step 3 (state: ...)' restating another list's step 3 places no line, and what follows is not judged on it":
+        ("371a2541262a6fbd", "After step 3 (state: Pain, a craves c, c craves a):\n\nAction 4: Succumb a. Adds Province a, "
+                             "Planet a, Harmony. Removes Pain.\n\nState: Province a, Planet a, Harmony, a craves c, c craves "
+                             "a.\n\nAction 5: Feast c from a. Requires c craves a, Province c, Harmony. But Province c is not "
+                             "present. Can't."),
 }
 
 
@@ -656,7 +661,8 @@ def test_reviewed_false_flags_stay_fixed(case: tuple[str, str]) -> None:
     row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == trace_id)
     at = row["trace"].index(sentence)
     report = ClaimReader.for_task(*planning_task(row["problem"], row["domain"])[:2]).read(row["trace"])
-    assert [c.message for c in report.claims if c.span[0] <= at < c.span[1] and c.holds is False] == []
+    end = at + len(sentence)
+    assert [c.message for c in report.claims if c.span[0] < end and at < c.span[1] and c.holds is False] == []
     assert any(c.holds is False and not c.retracted for c in report.claims)
 
 

@@ -424,8 +424,12 @@ class ClaimReader:
                 run.step_named = {}
             recap = _RECAP.match(shape)
             if recap is not None and modality in ("asserted", "proposed"):
-                at_k = self._recap(run, line, ur.number_at(recap.end() - 1), u)
+                k_recap = ur.number_at(recap.end() - 1)
+                at_k = self._recap(run, line, k_recap, u)
                 branch = next((m for i, m in ur.actions if i > recap.end() and m.ground is not None), None)
+                if at_k is not None and k_recap is not None and _another_step_k(run, at_k, k_recap, ur):
+                    at_k = None  # "After step 3 (state: ...)": the state restated is another list's step 3
+                    run.item_base, run.list_start = None, None  # and its next items are no steps of the line
                 if at_k is None:
                     run.book.lose(line, u.span[0], "recap")
                 elif branch is not None:  # "Alternatively, after step 1, Succumb c.": a new line from step 1
@@ -1112,6 +1116,29 @@ class ClaimReader:
 
 _OTHER = {"add": "del", "del": "add"}
 LINE_KINDS = ("state", "applicability", "goal", "plan_verdict")  # judged in a line's state; effects and rules are not
+
+
+_NOT_A_PLAIN_LIST = frozenset("NnXKxUDRBMQIHGgc|")
+
+
+def _another_step_k(run: _Run, at_k: LineOfReasoning, k: int, ur: UnitReading) -> bool:
+    """"After step 3 (state: Pain, a craves c, c craves a):" with two lists in reach: the facts the
+    unit restates contradict the state after the chosen line's step k, and agree with the state
+    after step k of another line. Which list the model means is then not sure, so the recap is not
+    placed (review of 2026-12-04); with no other line that agrees, the restatement is judged."""
+    if "S" not in ur.shape or any(ch in ur.shape for ch in _NOT_A_PLAIN_LIST):
+        return False  # only a plain state list is compared: a denial, removal or reason read wrong would mislead
+    said = [f.atom for _, f in ur.facts if f.atom is not None]
+    if not said:
+        return False
+
+    def agrees(state: frozenset[Atom]) -> bool:
+        return all(atom in state for atom in said)
+
+    if agrees(at_k.state):
+        return False
+    return any(other.id != at_k.id and other.known_at(k) and len(other.actions) >= k and agrees(other.states[k])
+               for other in run.lines)
 
 
 _MEANS_WORDS = frozenset(("with", "using", "via", "by", "through"))
