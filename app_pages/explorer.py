@@ -23,6 +23,7 @@ from core.verdicts import trace_label
 from app_pages._text import md_escape
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.store import DEMO_SOURCE, add_comment, delete_record
+from app_pages._gaps import steps_not_listed
 from app_pages._anchors import anchored_height, anchored_html, anchored_spans
 from app_pages._access import can_comment, can_write, is_owner, is_shared, review_view
 from app_pages._common import engine, go_to
@@ -146,6 +147,12 @@ def _pick_from(key: str) -> None:
     if value is not None:
         _select(value)
         st.session_state[key] = None
+
+
+def _step_params(step_idx: int) -> dict[str, str]:
+    """The query of a link to a step of this trace (`?trace=..&step=..`, review mode kept);
+    Streamlit URL-encodes it."""
+    return {"trace": share_id, "step": str(step_idx), **({"mode": "review"} if review_view() else {})}
 
 
 def _link_section(step_idx: int | None) -> None:
@@ -366,6 +373,10 @@ if gaps:
                 # Pills wrap, so every step of the gap gets its own readable button.
                 st.pills("open a step of this gap", gap_steps, key=f"gap{g_i}", format_func=lambda s: f"step {s}",
                          on_change=_pick_from, args=(f"gap{g_i}",), label_visibility="collapsed")
+            more = steps_not_listed(gap, gap_steps, invalid)
+            if more:
+                st.caption(f"and {more:,} more invalid step(s), not listed: step through them with "
+                           "“next invalid ▶” (Alt+Shift+→)")
 
 def _problem_section() -> None:
     """The problem the trace answers (initial state and goal, numbers and target, words ...), to
@@ -482,9 +493,11 @@ with right:
     badge = {"invalid": ":red", "valid": ":green", "corrected": ":blue"}.get(status, ":gray")
     st.subheader(f"Step {step}")
     st.markdown(f"{badge}[**{STATUS_LABELS.get(status, status)}**] · kind `{detail.get('kind')}`"
-                + (f" · rule `{detail['rule']}`" if detail.get("rule") else "")
-                + (f" · consequence of step {detail['consequence_of']}"
-                   if detail.get("consequence_of") is not None else ""))
+                + (f" · rule `{detail['rule']}`" if detail.get("rule") else ""))
+    if detail.get("consequence_of") is not None:
+        cause = int(detail["consequence_of"])
+        st.page_link("app_pages/explorer.py", label=f"consequence of step {cause}", icon=":material/north_west:",
+                     query_params=_step_params(cause), help="open the step this error repeats")
     if detail.get("message"):
         st.text(detail["message"])
     render_step_judgments(step, rec.get("reference_labels") or {}, rec.get("source"), judgments, DEFAULT_THRESHOLD)
