@@ -47,7 +47,17 @@ def _closed(path: str, why: str):
 
 def _open(path: str, default: bool = False):
     script, title, icon = PAGES[path]
-    return st.Page(script, title=title, icon=icon, url_path=path, default=default)
+    # The default page is served at /; it keeps no path of its own, so _home_alias can own /home.
+    return st.Page(script, title=title, icon=icon, url_path="" if default else path, default=default)
+
+
+def _home_alias():
+    """Streamlit serves the default page at / only, so /home (Home's own name, in links people
+    type or keep) would be "Page not found"; this hidden page forwards it to Home."""
+    def page() -> None:
+        st.switch_page(PAGES["home"][0], query_params=dict(st.query_params))
+    page.__name__ = "home_alias"
+    return st.Page(page, title=PAGES["home"][1], url_path="home", visibility="hidden")
 
 
 def _review_landing() -> None:
@@ -89,12 +99,12 @@ if review_view():
 else:
     if can_write():
         pages = [_open("home", default=True), _open("upload"), _open("capture"), _open("corpus"), _open("lengths"),
-                 _open("problems"), _open("compare"), _open("explorer"), _open("stored")]
+                 _open("problems"), _open("compare"), _open("explorer"), _open("stored"), _home_alias()]
     else:
         why = ("This server is shared and read-only for you: uploading, live capture and deleting need the "
                "owner's sign-in (sidebar).")
         pages = [_open("home", default=True), _open("corpus"), _open("lengths"), _open("problems"), _open("compare"),
-                 _open("explorer")]
+                 _open("explorer"), _home_alias()]
         hidden = [_closed("upload", why), _closed("capture", why), _closed("stored", why)]
     _sign_in_box()
     if can_write():

@@ -23,6 +23,7 @@ from db.summary import flat_rows, summary
 from core.agreement import KINDS
 from core.score_agreement import DEFAULT_THRESHOLD, SCORE_COLUMNS
 from app_pages._common import engine, go_to
+from app_pages._table import dashed
 
 PAGE_SIZE = 100
 EXPORT_CAP = 50_000
@@ -331,7 +332,7 @@ if flt.q and not rows.empty:
                      ("record id" if rid == flt.q else "") for pk, rid in zip(rows["pk"], rows["record_id"])]
     columns.insert(1, "match")
 shown = rows[columns]
-picked = st.dataframe(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+picked = st.dataframe(dashed(shown), hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
                       key=f"corpus_table_{page}")
 if picked and picked.selection and picked.selection.rows:
     row = rows.iloc[picked.selection.rows[0]]

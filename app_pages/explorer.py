@@ -16,12 +16,15 @@ from db.problems import problem_size
 from db.record_export import record_json
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
+from core.quote_anchor import anchor_in, occurrences
 from core.score_agreement import DEFAULT_THRESHOLD
 from core.trace_kind import SUMMARY_BANNER, SUMMARY_NOTE, is_summary, verdict_is_summary
 from core.verdicts import trace_label
 from app_pages._text import md_escape
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.store import DEMO_SOURCE, add_comment, delete_record
+from app_pages._gaps import steps_not_listed
+from app_pages._anchors import anchored_height, anchored_html, anchored_spans
 from app_pages._access import can_comment, can_write, is_owner, is_shared, review_view
 from app_pages._common import engine, go_to
 from app_pages._judgments import render_step as render_step_judgments, render_trace_summary
@@ -146,6 +149,12 @@ def _pick_from(key: str) -> None:
         st.session_state[key] = None
 
 
+def _step_params(step_idx: int) -> dict[str, str]:
+    """The query of a link to a step of this trace (`?trace=..&step=..`, review mode kept);
+    Streamlit URL-encodes it."""
+    return {"trace": share_id, "step": str(step_idx), **({"mode": "review"} if review_view() else {})}
+
+
 def _link_section(step_idx: int | None) -> None:
     """Absolute links with a copy button: the view, and the read-only review form of it."""
     base = _explorer_base()
@@ -158,18 +167,19 @@ def _link_section(step_idx: int | None) -> None:
     st.code(base + query + "&mode=review", language=None)
 
 
-def _comments_section(step_idx: int | None) -> None:
-    """Comments on one step (or, for a record without steps, on the record), each signed and
-    optionally labelled from the team's set."""
+def _comments_section(step_idx: int | None, comments: list[dict], step_text: str | None = None) -> None:
+    """Comments on one step (or, for a record without steps, on the record), each signed,
+    optionally labelled from the team's set and anchored to a quote of the step."""
     what = f"step {step_idx}" if step_idx is not None else "this record"
     st.markdown(f"**Comments on {what}**")
-    comments = comments_of(eng, rec["pk"])
     here = [c for c in comments if c["step_idx"] == step_idx]
     for c in here:
         with st.container(border=True):
             st.caption(f"{c['created_at']:%Y-%m-%d %H:%M} UTC")
             if c.get("label"):
                 st.text(f"label: {c['label']}")
+            if c.get("quote"):
+                st.text(f"on “{c['quote']}” (characters {c['quote_start']}–{c['quote_end']} of the step)")
             st.text(f"{c['author']}: {c['text']}")
     if not here:
         st.caption("none yet")
@@ -178,18 +188,47 @@ def _comments_section(step_idx: int | None) -> None:
         st.caption("comments on other steps: " + ", ".join(map(str, elsewhere)))
     if not can_comment():
         return
-    _comment_form(step_idx)
+    _comment_form(step_idx, step_text)
     if is_owner() and can_write() and not review_view():
         _label_set_editor()
 
 
-def _comment_form(step_idx: int | None) -> None:
+def _quote_picker(step_text: str) -> None:
+    """The span a comment quotes, named by its exact text (Streamlit has no selection widget);
+    which occurrence, when the quote repeats. Outside the form, so the count follows the quote."""
+    quote = st.text_input("Quote from this step (optional)", key="comment_quote",
+                          placeholder="copy the exact words the comment is about")
+    if not quote.strip():
+        return
+    found = len(occurrences(step_text, quote))
+    if found == 0:
+        st.warning("The quote does not occur in this step's text: copy it exactly (same case and spacing).")
+    elif found > 1:
+        if int(st.session_state.get("comment_occurrence") or 1) > found:
+            st.session_state["comment_occurrence"] = found
+        st.number_input("Which occurrence of the quote", min_value=1, max_value=found, key="comment_occurrence",
+                        help=f"the quote occurs {found} times in this step; 1 is the first")
+        st.caption(f"the quote occurs {found} times in this step: choose which one (1 to {found})")
+
+
+def _occurrence(step_text: str, quote: str) -> int:
+    """The occurrence chosen for `quote` (the first when it occurs once)."""
+    if len(occurrences(step_text, quote)) < 2:
+        return 1
+    return int(st.session_state.get("comment_occurrence") or 1)
+
+
+def _comment_form(step_idx: int | None, step_text: str | None = None) -> None:
     """Everyone signs: the name is remembered for the session (across pages and traces), the
-    text and label are cleared once the comment is stored."""
+    text, label and quote are cleared once the comment is stored."""
     named = not is_owner()
     if st.session_state.pop("_comment_sent", False):
         st.session_state["comment_text"] = ""
         st.session_state["comment_label"] = None
+        st.session_state["comment_quote"] = ""
+        st.session_state.pop("comment_occurrence", None)
+    if step_text is not None:
+        _quote_picker(step_text)
     if "comment_author" not in st.session_state and st.session_state.get("_signed_as"):
         st.session_state["comment_author"] = st.session_state["_signed_as"]  # the widget left with the page
     labels = _labels(rev)
@@ -208,8 +247,11 @@ def _comment_form(step_idx: int | None) -> None:
             elif not can_comment():
                 st.warning("Comments are closed on this server.")
             else:
+                quote = st.session_state.get("comment_quote", "") if step_text is not None else ""
                 try:
-                    add_comment(eng, rec["pk"], step_idx, author, body_text, label)
+                    anchor = anchor_in(step_text or "", quote, _occurrence(step_text or "", quote)) \
+                        if quote.strip() else None
+                    add_comment(eng, rec["pk"], step_idx, author, body_text, label, anchor)
                 except ValueError as exc:
                     st.warning(str(exc))
                 else:
@@ -331,6 +373,10 @@ if gaps:
                 # Pills wrap, so every step of the gap gets its own readable button.
                 st.pills("open a step of this gap", gap_steps, key=f"gap{g_i}", format_func=lambda s: f"step {s}",
                          on_change=_pick_from, args=(f"gap{g_i}",), label_visibility="collapsed")
+            more = steps_not_listed(gap, gap_steps, invalid)
+            if more:
+                st.caption(f"and {more:,} more invalid step(s), not listed: step through them with "
+                           "“next invalid ▶” (Alt+Shift+→)")
 
 def _problem_section() -> None:
     """The problem the trace answers (initial state and goal, numbers and target, words ...), to
@@ -394,7 +440,7 @@ if n_steps == 0:
     st.subheader("Answer")
     st.code(rec["answer"] or "(no answer)", language=None, wrap_lines=True)
     _answer_details()
-    _comments_section(None)
+    _comments_section(None, comments_of(eng, rec["pk"]))
     _link_section(None)
     _delete_section()
     st.stop()
@@ -447,9 +493,11 @@ with right:
     badge = {"invalid": ":red", "valid": ":green", "corrected": ":blue"}.get(status, ":gray")
     st.subheader(f"Step {step}")
     st.markdown(f"{badge}[**{STATUS_LABELS.get(status, status)}**] · kind `{detail.get('kind')}`"
-                + (f" · rule `{detail['rule']}`" if detail.get("rule") else "")
-                + (f" · consequence of step {detail['consequence_of']}"
-                   if detail.get("consequence_of") is not None else ""))
+                + (f" · rule `{detail['rule']}`" if detail.get("rule") else ""))
+    if detail.get("consequence_of") is not None:
+        cause = int(detail["consequence_of"])
+        st.page_link("app_pages/explorer.py", label=f"consequence of step {cause}", icon=":material/north_west:",
+                     query_params=_step_params(cause), help="open the step this error repeats")
     if detail.get("message"):
         st.text(detail["message"])
     render_step_judgments(step, rec.get("reference_labels") or {}, rec.get("source"), judgments, DEFAULT_THRESHOLD)
@@ -492,13 +540,20 @@ with right:
         st.caption("links: " + ", ".join(f"{kind} → step {dst}" for dst, kind in detail["links"]))
     st.markdown("**Trace text** (the step in the box)")
     before, body, after = text_window(rec["trace"], detail.get("start", 0), detail.get("end", 0))
+    record_comments = comments_of(eng, rec["pk"])
+    step_text = detail.get("text") or ""
+    marked = anchored_spans(step_text, [c for c in record_comments if c["step_idx"] == step])
     if before:
         st.text(before)
-    st.code(body or " ", language=None, wrap_lines=True)
+    if marked:
+        st.iframe(sandboxed(anchored_html(step_text, marked)), height=anchored_height(step_text))
+        st.caption("yellow: text quoted by a comment on this step")
+    else:
+        st.code(body or " ", language=None, wrap_lines=True)
     if after:
         st.text(after)
 
-    _comments_section(step)
+    _comments_section(step, record_comments, step_text)
 
 with left:
     layout = (rec.get("notes") or {}).get("layout")

@@ -12,6 +12,7 @@ from db.queries import corpus_counts, gap_counts, recent_traces
 from db.store import demo_pending, demo_pks, remove_demo
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
+from app_pages._table import dashed
 from validators.registry import list_domains
 from trace_parsers.registry import list_formats
 
@@ -63,8 +64,8 @@ if counts.records:
     recent["answer_correct"] = recent["answer_correct"].map({True: "yes", False: "no"}).fillna("undecided")
     recent["trace_valid"] = [marked_label(trace_label(c, v), bool(k)) for c, v, k in
                              zip(recent["trace_check"], recent["trace_valid"].astype(object), recent["trace_summary"])]
-    picked = st.dataframe(recent[["record_id", "domain", "model", "n_steps", "answer_correct", "trace_valid",
-                                  "n_invalid", "status"]], hide_index=True, width="stretch",
+    picked = st.dataframe(dashed(recent[["record_id", "domain", "model", "n_steps", "answer_correct", "trace_valid",
+                                         "n_invalid", "status"]]), hide_index=True, width="stretch",
                           on_select="rerun", selection_mode="single-row", key="recent_table")
     st.caption("select a row to open the trace")
     if picked and picked.selection and picked.selection.rows:

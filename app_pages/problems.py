@@ -19,6 +19,7 @@ from core.selection import MIN_CURVE_PROBLEMS, majority, verified_at_k
 from db.problems import (ALL_MODELS, problem_records, problem_text, problems_with_samples, selection_metrics)
 from db.queries import data_revision, filter_options
 from app_pages._common import engine, go_to
+from app_pages._table import dashed
 
 eng = engine()
 rev = data_revision(eng)
@@ -118,7 +119,7 @@ def _show_problem(problem_hash: str) -> None:
                 + (f"&step={r['first_invalid_step']}" if r["first_invalid_step"] is not None else ""),
     } for r in rows])
     st.subheader("Samples side by side")
-    st.dataframe(table, hide_index=True, width="stretch",
+    st.dataframe(dashed(table), hide_index=True, width="stretch",
                  column_config={"open": st.column_config.LinkColumn("open", display_text="open in explorer"),
                                 "answer": st.column_config.TextColumn(width="large")})
 

@@ -52,7 +52,9 @@ def _flat(row: dict[str, Any], comments: list[dict[str, Any]] | None) -> dict[st
         "gaps": ";".join(g["kind"] for g in v.get("gaps") or []),
         "error": row.get("error"), "reward": reward, "rewards": rewards or None,
         "comments": None if comments is None else " | ".join(
-            f"[step {c['step_idx']}]" + (f" [{c['label']}]" if c.get("label") else "") + f" {c['author']}: {c['text']}"
+            f"[step {c['step_idx']}]" + (f" [{c['label']}]" if c.get("label") else "")
+            + (f" on \"{c['quote']}\" ({c['quote_start']}-{c['quote_end']})" if c.get("quote") else "")
+            + f" {c['author']}: {c['text']}"
             for c in comments),
     }
 
@@ -95,8 +97,10 @@ def to_parquet(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, An
 
 def jsonable_comment(c: dict[str, Any]) -> dict[str, Any]:
     created = c.get("created_at")
+    anchor = ({"quote": c["quote"], "start": c.get("quote_start"), "end": c.get("quote_end")}
+              if c.get("quote") else None)
     return {"step": c.get("step_idx"), "author": c.get("author"), "label": c.get("label"), "text": c.get("text"),
-            "created_at": created.isoformat() if hasattr(created, "isoformat") else created}
+            "anchor": anchor, "created_at": created.isoformat() if hasattr(created, "isoformat") else created}
 
 
 def to_json(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]] | None = None) -> str:
@@ -200,7 +204,10 @@ def to_html(rows: list[dict[str, Any]], comments: dict[int, list[dict[str, Any]]
         if comments is not None:
             cells.append("".join(
                 f"<div><b>{e(str(c['author']))}</b> (step {e(str(c['step_idx']))})"
-                + (f" <i>{e(str(c['label']))}</i>" if c.get("label") else "") + f": <pre>{e(c['text'])}</pre></div>"
+                + (f" <i>{e(str(c['label']))}</i>" if c.get("label") else "")
+                + (f" on <q>{e(c['quote'])}</q> ({e(str(c.get('quote_start')))}-{e(str(c.get('quote_end')))})"
+                   if c.get("quote") else "")
+                + f": <pre>{e(c['text'])}</pre></div>"
                 for c in comments.get(row["pk"], [])))
         parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     parts.append("</table></body></html>")

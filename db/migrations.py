@@ -269,6 +269,14 @@ def _m0013_comment_labels(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_comment_label ON comment (label)"))
 
 
+def _m0014_comment_anchors(conn: Connection) -> None:
+    """The span of its step a comment quotes (core/quote_anchor.py): the quoted text and its
+    character offsets in the step's text; all three empty for a comment on the whole step."""
+    conn.execute(text("ALTER TABLE comment ADD COLUMN quote TEXT"))
+    conn.execute(text("ALTER TABLE comment ADD COLUMN quote_start INTEGER"))
+    conn.execute(text("ALTER TABLE comment ADD COLUMN quote_end INTEGER"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "core tables", _m0001_core_tables),
     (2, "full-text search over steps", _m0002_step_search),
@@ -283,6 +291,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (11, "trace outcome by name", _m0011_trace_check),
     (12, "outside judgments", _m0012_outside_judgments),
     (13, "comment labels", _m0013_comment_labels),
+    (14, "comment anchors", _m0014_comment_anchors),
 ]
 
 LATEST = MIGRATIONS[-1][0]

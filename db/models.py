@@ -111,6 +111,9 @@ class Comment(SQLModel, table=True):
     text: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     label: str | None = Field(default=None, max_length=64)  # from the team's label set (migration 13)
+    quote: str | None = Field(default=None, sa_column=Column(Text))  # the anchored span (migration 14)
+    quote_start: int | None = None
+    quote_end: int | None = None
 
 
 class OutsideJudgmentRow(SQLModel, table=True):

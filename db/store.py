@@ -14,6 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
 from core.intake import InputUnit
+from core.quote_anchor import Anchor, holds
 from db.models import Comment, OutsideJudgmentRow, Record, Step, StepVerdictRow, TraceVerdictRow, VerdictGap
 from db.rows import STEP_COLUMNS, STEP_VERDICT_COLUMNS, ResultRows, clean_text, record_row
 from db.tally import Delta, apply as apply_tally, subtract_stored
@@ -262,16 +263,24 @@ def _insert_steps(conn: Connection, steps: list[tuple]) -> None:
 
 
 def add_comment(engine: Engine, record_pk: int, step_idx: int | None, author: str, text: str,
-                label: str | None = None) -> int:
-    """A signed comment; `label` is one of the team's labels (db/comment_labels.py), or none."""
+                label: str | None = None, anchor: Anchor | None = None) -> int:
+    """A signed comment; `label` is one of the team's labels (db/comment_labels.py), or none;
+    `anchor` the span of the step it quotes, checked against the stored step text in the same
+    transaction, so no comment points at characters its step does not hold."""
     author = clean_text(author.strip())[:128] or "anonymous"
     text = clean_text(text.strip())
     label = clean_text(label.strip())[:64] or None if label else None
     if not text:
         raise ValueError("a comment needs some text")
     with _write(engine) as conn, conn.begin():
+        if anchor is not None:
+            step_text = None if step_idx is None else conn.execute(
+                select(STEP.c.text).where(STEP.c.record_pk == record_pk, STEP.c.idx == step_idx)).scalar()
+            if step_text is None or not holds(step_text, anchor):
+                raise ValueError("the quote is not in this step's text at the given offsets")
+        span = {"quote": anchor.quote, "quote_start": anchor.start, "quote_end": anchor.end} if anchor else {}
         res = conn.execute(insert(COMMENT).values(record_pk=record_pk, step_idx=step_idx, author=author,
-                                                  text=text, label=label, created_at=_now()))
+                                                  text=text, label=label, created_at=_now(), **span))
         return int(res.inserted_primary_key[0])
 
 

@@ -78,3 +78,17 @@ def test_review_link_cannot_reach_other_pages(server, browser):
         assert page.locator('input[type="file"]').count() == 0, path
         assert _nav_titles(page) <= {"Explorer"}, (path, sorted(_nav_titles(page)))
         ctx.close()
+
+
+def test_home_path_opens_the_home_page(server, browser):
+    """/home is Home's own name (issue 37): it opens Home, not "Page not found", and the sidebar
+    still lists Home once."""
+    ctx, page = _page(browser)
+    page.goto(f"{server['base']}/home")
+    page.locator("[data-testid='stApp']").wait_for()
+    page.get_by_text("Audit the reasoning traces of large reasoning models").first.wait_for(timeout=30_000)
+    assert page.get_by_text("Page not found").count() == 0
+    nav = [t.strip().splitlines()[-1].strip()
+           for t in page.locator("[data-testid='stSidebarNav'] a").all_inner_texts()]
+    assert nav.count("Home") == 1 and set(nav) <= NAV_TITLES
+    ctx.close()
