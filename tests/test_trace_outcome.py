@@ -77,6 +77,8 @@ def test_a_database_migrated_from_version_10_names_the_outcome_of_old_rows(tmp_p
         conn.execute(sa.text("DROP TABLE outside_judgment"))  # migration 12, after it
         conn.execute(sa.text("DROP INDEX ix_comment_label"))  # and migration 13
         conn.execute(sa.text("ALTER TABLE comment DROP COLUMN label"))
+        for column in ("quote", "quote_start", "quote_end"):  # and migration 14
+            conn.execute(sa.text(f"ALTER TABLE comment DROP COLUMN {column}"))
     from db.engine import dispose_engines
     dispose_engines()
     engine = make_engine(url)
