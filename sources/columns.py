@@ -1,7 +1,7 @@
 """Which column of a table holds which record field: the user's `--map trace=reasoning,...`, else
 the record-format names, else a common alias, named in the summary so nothing is guessed silently.
 
-A table with one text column and no trace column (`completion`, `response`) has its text split
+A table with one text column and no trace column (`completion`, `response`, not `answer`) has its text split
 into trace and answer the way rollout completions are (rewards/split.py: `</think>`, `<answer>`).
 """
 
@@ -95,7 +95,7 @@ def plan_columns(columns: Sequence[str], given: Mapping[str, str]) -> ColumnMap:
                            f"--map trace=COLUMN,answer=COLUMN (columns: {', '.join(present[:30])})")
     order = [f for f in RECORD_FIELDS + PROBLEM_FIELDS if f in chosen] + sorted(f for f in chosen if "." in f)
     return ColumnMap(tuple((f, chosen[f]) for f in order), tuple((f, how[f]) for f in order),
-                     split_answer="trace" not in chosen)
+                     split_answer="trace" not in chosen and chosen.get("answer") != "answer")
 
 
 def _text(value: Any, field: str) -> str:

@@ -19,7 +19,7 @@ from typing import Iterator
 
 from core.intake import RawLine, iter_parquet_lines, line_from_columns
 from sources.base import Options, Plan, Probe, Source, SourceError
-from sources.columns import ColumnConverter, ColumnMap, MappingError, plan_columns
+from sources.columns import RECORD_FIELDS, ColumnConverter, ColumnMap, MappingError, plan_columns
 
 SOURCE = "hf_dataset"
 BATCH_ROWS = 2000
@@ -139,7 +139,8 @@ def iter_dataset_lines(path: Path, batch_rows: int = BATCH_ROWS) -> Iterator[Raw
 
 def _is_record_or_rollout_table(columns: tuple[str, ...]) -> bool:
     cols = set(columns)
-    return "trace" in cols or {"input", "output"} <= cols or {"prompt", "completion"} <= cols or "steps" in cols
+    return ("trace" in cols or cols <= set(RECORD_FIELDS) or "steps" in cols
+            or {"input", "output"} <= cols or {"prompt", "completion"} <= cols)
 
 
 def _detect(probe: Probe, options: Options) -> str | None:
