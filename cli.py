@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from core.binary import SAMPLE_BYTES, binary_message, binary_reason
-from core.intake import Converter, InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit
+from core.intake import (Converter, InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit,
+                         unit_from_line)
 from core.verdict_files import VerdictWriter, tally
+from sources.base import Options, Plan, Probe, SourceError
 
 
 def _open_input(path: str, stack: ExitStack) -> tuple[IO[bytes], str]:
@@ -33,10 +35,9 @@ def _open_input(path: str, stack: ExitStack) -> tuple[IO[bytes], str]:
 def _rollouts(args: argparse.Namespace) -> Converter:
     """Rows of step-labelled datasets (validators/step_rows.py) and verl / TRL rollout rows
     (rewards/rollouts.py) become records; other records pass unchanged."""
-    from rewards.rollouts import RolloutConverter
-    from validators.step_rows import StepRowsConverter
+    from sources.records import auto_chain
 
-    return StepRowsConverter(args.domain, RolloutConverter(args.rollout_layout, args.domain))
+    return auto_chain(args.domain, args.rollout_layout)
 
 
 def _head(stream: IO[bytes], n: int) -> bytes:
@@ -71,20 +72,33 @@ def _units(stream: IO[bytes], name: str, fmt: str, domain: str | None,
 
 
 class Progress:
-    """A one-line counter on standard error, only when it is a terminal."""
+    """A counter on standard error: one line rewritten in place on a terminal; otherwise, for a
+    large input whose size is known, a line at every tenth of it (logs of long runs show progress)."""
 
-    def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
+    LARGE = 10_000
+
+    def __init__(self, total: int | None = None) -> None:
+        self.total = total
+        self.tty = sys.stderr.isatty()
+        self.enabled = self.tty or (total is not None and total >= self.LARGE)
+        self.next_tenth = 1
         self.start = time.perf_counter()
 
     def __call__(self, done: int) -> None:
-        if self.enabled:
-            rate = done / max(time.perf_counter() - self.start, 1e-9)
-            sys.stderr.write(f"\raudited {done:,} records ({rate:,.0f}/s)")
-            sys.stderr.flush()
+        if not self.enabled:
+            return
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        of = f" of {self.total:,} ({done / self.total:.0%})" if self.total else ""
+        line = f"audited {done:,}{of} records ({rate:,.0f}/s)"
+        if self.tty:
+            sys.stderr.write("\r" + line)
+        elif self.total and done * 10 >= self.next_tenth * self.total:
+            sys.stderr.write(line + "\n")
+            self.next_tenth = done * 10 // self.total + 1
+        sys.stderr.flush()
 
     def finish(self) -> None:
-        if self.enabled:
+        if self.tty:
             sys.stderr.write("\n")
 
 
@@ -118,11 +132,60 @@ def _summary(counts: Counter, gaps: Counter, elapsed: float, extra: list[tuple[s
     return "\n".join(lines) + "\n"
 
 
+def _probe(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str) -> Probe:
+    """What source detection looks at: the first JSONL line (or JSON document, when it is short),
+    a table's columns."""
+    import json
+
+    first = None
+    columns: tuple[str, ...] = ()
+    if fmt in ("jsonl", "json") and stream is not None:
+        head = _head(stream, 1 << 20)
+        text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+        try:
+            first = json.loads(text.split(b"\n", 1)[0] if fmt == "jsonl" else text)
+        except ValueError:
+            first = None
+        if isinstance(first, list):
+            first = first[0] if first else None
+    elif fmt in ("parquet", "dataset"):
+        import pyarrow.parquet as pq
+
+        from sources.hf_dataset import dataset_columns
+
+        try:
+            columns = tuple(dataset_columns(path) if fmt == "dataset" else pq.ParquetFile(stream).schema_arrow.names)
+        except Exception:  # noqa: BLE001 - the reader reports what is wrong with the file
+            columns = ()
+        if stream is not None:
+            stream.seek(0)
+        first = dict.fromkeys(columns)
+    return Probe(name, path, fmt, first, columns)
+
+
+def _dataset_input(path: str) -> bool:
+    """A folder (save_to_disk, Parquet or Arrow shards) or an Arrow file: read by the hf_dataset source."""
+    return path != "-" and (os.path.isdir(path) or path.lower().endswith(".arrow"))
+
+
+def _plan(args: argparse.Namespace, stream: IO[bytes] | None, name: str, fmt: str) -> Plan:
+    from sources.columns import parse_map
+    from sources.registry import plan_input
+
+    path = None if args.input == "-" else Path(args.input)
+    options = Options(domain=args.domain, rollout_layout=args.rollout_layout, mapping=parse_map(args.map))
+    plan = plan_input(_probe(stream, name, path, fmt), options, args.source)
+    if plan.lines is None and stream is None:
+        raise SourceError(f"{name} is a folder or Arrow file: only --source hf_dataset reads it")
+    return plan
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     if args.engine == "ray":
         return _audit_on_ray(args)
     from db.engine import make_engine
     from pipeline import audit_units
+    from sources.columns import MappingError
     from validators.domain_names import UnknownDomains
 
     started = time.perf_counter()
@@ -133,22 +196,36 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return 2
     counts: Counter = Counter()
     gaps: Counter = Counter()
-    progress = Progress()
     with ExitStack() as stack:
+        stream: IO[bytes] | None = None
+        if _dataset_input(args.input):
+            name, fmt = args.input, "dataset"
+        else:
+            try:
+                stream, name = _open_input(args.input, stack)
+            except OSError as exc:
+                print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+            fmt = _input_format(stream, name, args.input_format)
+            if fmt == "parquet" and not stream.seekable():
+                stream = io.BytesIO(stream.read())
+            refused = _refused(stream, name, fmt)
+            if refused:
+                print(f"error: {refused}", file=sys.stderr)
+                return 2
         try:
-            stream, name = _open_input(args.input, stack)
-        except OSError as exc:
-            print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
+            plan = _plan(args, stream, name, fmt)
+        except (SourceError, MappingError) as exc:
+            print(f"error: {name}: {exc}", file=sys.stderr)
             return 2
-        fmt = _input_format(stream, name, args.input_format)
-        refused = _refused(stream, name, fmt)
-        if refused:
-            print(f"error: {refused}", file=sys.stderr)
-            return 2
+        progress = Progress(plan.total)
         writer = VerdictWriter(args.out)
         unknown = UnknownDomains()
         try:
-            units = _units(stream, name, fmt, args.domain, _rollouts(args))
+            if plan.lines is not None:
+                units = (unit_from_line(line, args.domain, plan.convert) for line in plan.lines())
+            else:
+                units = _units(stream, name, fmt, args.domain, plan.convert)
             for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
                                        on_progress=progress):
                 v = outcome.verdict
@@ -166,7 +243,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     progress.finish()
     for note in unknown.notes(name):
         print(f"warning: {note}", file=sys.stderr)
-    sys.stderr.write(_summary(counts, gaps, time.perf_counter() - started))
+    extra = [("source", f"{plan.source} ({plan.reason})"), *plan.notes]
+    sys.stderr.write(_summary(counts, gaps, time.perf_counter() - started, extra))
     return 0
 
 
@@ -175,6 +253,10 @@ def _audit_on_ray(args: argparse.Namespace) -> int:
     only here, so the default install does not need it."""
     if args.workers != 1:
         print("note: --workers is for the local engine; Ray uses every CPU of the cluster", file=sys.stderr)
+    if args.source or args.map:
+        print("error: --source and --map are for the local engine (the Ray engine reads records, steps rows "
+              "and rollout rows)", file=sys.stderr)
+        return 2
     if args.input_format not in ("auto", "jsonl", "parquet"):
         print("error: the Ray engine reads JSONL and Parquet files (--input-format auto, jsonl or parquet)",
               file=sys.stderr)
@@ -523,7 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cli.py", description="Stepscope: audit reasoning traces step by step.")
     sub = parser.add_subparsers(dest="command", required=True)
     audit = sub.add_parser("audit", help="audit a file of trace records (JSONL; '-' for stdin)")
-    audit.add_argument("input", help="records file (JSONL, JSON, text or chat-completion responses), or -")
+    audit.add_argument("input", help="records file (JSONL, JSON, Parquet, text, chat-completion responses, "
+                       "lm-eval samples), a Hugging Face dataset folder, or -")
     audit.add_argument("--out", help="verdicts file: JSONL, or Parquet when it ends in .parquet; default standard "
                        "output (with --engine ray and --db: none)")
     audit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
@@ -535,6 +618,12 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--rollout-layout", choices=["auto", "verl", "trl"], default="auto",
                        help="RL rollout dumps: verl (input/output/gts/score rows) or TRL (prompt/completion and "
                             "a column per reward function); auto tells them by their columns, records pass as they are")
+    audit.add_argument("--source", help="read INPUT as this source instead of detecting it: record, "
+                       "chat_completion, step_rows, rollout, lm_eval (lm-evaluation-harness samples_*.jsonl), "
+                       "hf_dataset (a save_to_disk folder, Parquet file or shards); the summary names the source used")
+    audit.add_argument("--map", help="hf_dataset: which column holds which record field, e.g. "
+                       "trace=reasoning,answer=output,id=qid,domain=task (also question=, reference_answer=, "
+                       "problem.KEY=); default the record field names, else common aliases, named in the summary")
     audit.add_argument("--engine", choices=["local", "ray"], default="local",
                        help="local: this machine (--workers N); ray: a Ray cluster (needs requirements-ray.txt). "
                        "With ray, INPUT may be a file, a directory or a glob of JSONL/Parquet files")

@@ -1,12 +1,13 @@
 """The import direction of the layers (README, "How it fits together"), checked on the source:
 
-core <- trace_parsers <- validators <- audit.py <- rewards <- db <- pipeline.py <- capture, engines <- cli.py, app.py, app_pages
+core <- trace_parsers <- validators <- audit.py <- rewards, sources <- db <- pipeline.py <- capture, engines <- cli.py, app.py, app_pages
 
 Every import points down (function-level imports included); parsers and validators never import
 the database, the pages or Streamlit, and parsers never import validators. The reward functions
 (rewards/, loaded inside training jobs) import core, trace_parsers, validators and audit only:
 nothing from the database, the pages, capture, the pipeline or the CLI, and never Streamlit,
-SQLAlchemy or litellm. A domain family (a package under validators/) keeps its private modules
+SQLAlchemy or litellm; the input sources (sources/, beside rewards/) may use the rollout layout,
+never the other way round. A domain family (a package under validators/) keeps its private modules
 (`_name.py`) to itself. Ray, an optional extra, is imported only by engines/ (and by the tests and
 benchmarks of the Ray engine), so the default install never needs it.
 """
@@ -20,14 +21,14 @@ import pytest
 
 from tests.conftest import REPO
 
-LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "db": 5, "pipeline": 6,
-          "capture": 7, "engines": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
+LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "sources": 4, "db": 5,
+          "pipeline": 6, "capture": 7, "engines": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
 # Optional extras and the only top-level packages that may import them.
 EXTRAS = {"ray": {"engines", "tests", "bench"}}
 PURE = ("trace_parsers", "validators")
 NEVER_IN_PURE = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app", "audit", "rewards",
                  "streamlit", "sqlalchemy", "sqlmodel", "psycopg", "psycopg2"}
-NEVER_IN_REWARDS = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app",
+NEVER_IN_REWARDS = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app", "sources",
                     "streamlit", "sqlalchemy", "sqlmodel", "psycopg", "psycopg2", "litellm"}
 SKIP_DIRS = {".venv", ".git", "data", "__pycache__"}
 
