@@ -144,7 +144,7 @@ def _probe(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str) -> 
         text = head.lstrip(b"\xef\xbb\xbf").lstrip()
         try:
             first = json.loads(text.split(b"\n", 1)[0] if fmt == "jsonl" else text)
-        except ValueError:
+        except (ValueError, RecursionError):  # hostile nesting: intake reports the line, the probe just sees no record
             first = None
         if isinstance(first, list):
             first = first[0] if first else None
