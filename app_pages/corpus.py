@@ -102,6 +102,13 @@ def _param_choice(key: str, allowed) -> str | None:
     return value if value in allowed else None
 
 
+def _spans_decades(steps: pd.Series) -> bool:
+    """A log axis only when lengths differ tenfold: on a narrow range plotly labels minor ticks of
+    several decades around a handful of points."""
+    low = steps[steps > 0]
+    return not low.empty and low.max() >= 10 * low.min()
+
+
 def _meta_filter() -> tuple[str | None, str | None]:
     """A key of the records' `meta` (from the keys present), then one of its values."""
     keys = _meta(rev)
@@ -251,7 +258,7 @@ with right:
     if not sample.empty:
         sample["answer"] = sample["answer_correct"].map({True: "correct", False: "wrong"}).fillna("undecided")
         fig = px.strip(sample, x="answer", y="n_steps", color="answer", hover_data=["record_id", "model"],
-                       custom_data=["share_id"], log_y=True,
+                       custom_data=["share_id"], log_y=_spans_decades(sample["n_steps"]),
                        color_discrete_map={"correct": "#2ca02c", "wrong": "#d62728", "undecided": "#999999"},
                        labels={"n_steps": "steps"})
         fig.update_layout(height=340, margin={"t": 10, "b": 10}, showlegend=False)
