@@ -17,13 +17,11 @@ import time
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
-from core.binary import SAMPLE_BYTES, binary_message, binary_reason
-from core.intake import (Converter, InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit,
-                         unit_from_line)
+from core.intake import Converter
 from core.verdict_files import VerdictWriter, tally
-from sources.base import Options, Plan, Probe, SourceError
+from sources.base import Options, SourceError
 
 
 def _open_input(path: str, stack: ExitStack) -> tuple[IO[bytes], str]:
@@ -38,37 +36,6 @@ def _rollouts(args: argparse.Namespace) -> Converter:
     from sources.records import auto_chain
 
     return auto_chain(args.domain, args.rollout_layout)
-
-
-def _head(stream: IO[bytes], n: int) -> bytes:
-    return stream.peek(n)[:n] if hasattr(stream, "peek") else b""
-
-
-def _input_format(stream: IO[bytes], name: str, input_format: str) -> str:
-    if input_format != "auto":
-        return input_format
-    return guess_format(name if name != "<stdin>" else "", _head(stream, 4096))
-
-
-def _refused(stream: IO[bytes], name: str, fmt: str) -> str | None:
-    """The message for an input that is binary data, read as records it would be junk."""
-    if fmt == "parquet":
-        return None
-    reason = binary_reason(_head(stream, SAMPLE_BYTES), line_based=fmt == "jsonl")
-    return binary_message(name, reason) if reason else None
-
-
-def _units(stream: IO[bytes], name: str, fmt: str, domain: str | None,
-           convert: Converter | None = None) -> Iterator[InputUnit]:
-    if fmt == "jsonl":
-        return iter_jsonl(stream, default_domain=domain, convert=convert)
-    if fmt == "parquet":
-        return iter_parquet(stream if stream.seekable() else io.BytesIO(stream.read()), default_domain=domain,
-                            convert=convert)
-    data = stream.read()
-    if fmt == "json":
-        return iter_json_document(data, default_domain=domain, convert=convert)
-    return iter([text_unit(data, domain or "freeform", name)])
 
 
 class Progress:
@@ -132,52 +99,9 @@ def _summary(counts: Counter, gaps: Counter, elapsed: float, extra: list[tuple[s
     return "\n".join(lines) + "\n"
 
 
-def _probe(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str) -> Probe:
-    """What source detection looks at: the first JSONL line (or JSON document, when it is short),
-    a table's columns."""
-    import json
-
-    first = None
-    columns: tuple[str, ...] = ()
-    if fmt in ("jsonl", "json") and stream is not None:
-        head = _head(stream, 1 << 20)
-        text = head.lstrip(b"\xef\xbb\xbf").lstrip()
-        try:
-            first = json.loads(text.split(b"\n", 1)[0] if fmt == "jsonl" else text)
-        except (ValueError, RecursionError):  # hostile nesting: intake reports the line, the probe just sees no record
-            first = None
-        if isinstance(first, list):
-            first = first[0] if first else None
-    elif fmt in ("parquet", "dataset"):
-        import pyarrow.parquet as pq
-
-        from sources.hf_dataset import dataset_columns
-
-        try:
-            columns = tuple(dataset_columns(path) if fmt == "dataset" else pq.ParquetFile(stream).schema_arrow.names)
-        except Exception:  # noqa: BLE001 - the reader reports what is wrong with the file
-            columns = ()
-        if stream is not None:
-            stream.seek(0)
-        first = dict.fromkeys(columns)
-    return Probe(name, path, fmt, first, columns)
-
-
 def _dataset_input(path: str) -> bool:
     """A folder (save_to_disk, Parquet or Arrow shards) or an Arrow file: read by the hf_dataset source."""
     return path != "-" and (os.path.isdir(path) or path.lower().endswith(".arrow"))
-
-
-def _plan(args: argparse.Namespace, stream: IO[bytes] | None, name: str, fmt: str) -> Plan:
-    from sources.columns import parse_map
-    from sources.registry import plan_input
-
-    path = None if args.input == "-" else Path(args.input)
-    options = Options(domain=args.domain, rollout_layout=args.rollout_layout, mapping=parse_map(args.map))
-    plan = plan_input(_probe(stream, name, path, fmt), options, args.source)
-    if plan.lines is None and stream is None:
-        raise SourceError(f"{name} is a folder or Arrow file: only --source hf_dataset reads it")
-    return plan
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -185,7 +109,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _audit_on_ray(args)
     from db.engine import make_engine
     from pipeline import audit_units
-    from sources.columns import MappingError
+    from sources.columns import MappingError, parse_map
+    from sources.inputs import input_format, read_units, refusal
     from validators.domain_names import UnknownDomains
 
     started = time.perf_counter()
@@ -206,15 +131,17 @@ def cmd_audit(args: argparse.Namespace) -> int:
             except OSError as exc:
                 print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
-            fmt = _input_format(stream, name, args.input_format)
+            fmt = input_format(stream, name, args.input_format)
             if fmt == "parquet" and not stream.seekable():
                 stream = io.BytesIO(stream.read())
-            refused = _refused(stream, name, fmt)
+            refused = refusal(stream, name, fmt)
             if refused:
                 print(f"error: {refused}", file=sys.stderr)
                 return 2
         try:
-            plan = _plan(args, stream, name, fmt)
+            options = Options(domain=args.domain, rollout_layout=args.rollout_layout, mapping=parse_map(args.map))
+            plan, units = read_units(stream, name, None if args.input == "-" else Path(args.input), fmt, options,
+                                     args.source)
         except (SourceError, MappingError) as exc:
             print(f"error: {name}: {exc}", file=sys.stderr)
             return 2
@@ -222,10 +149,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
         writer = VerdictWriter(args.out)
         unknown = UnknownDomains()
         try:
-            if plan.lines is not None:
-                units = (unit_from_line(line, args.domain, plan.convert) for line in plan.lines())
-            else:
-                units = _units(stream, name, fmt, args.domain, plan.convert)
             for outcome in audit_units(units, engine, source=name, workers=max(1, args.workers),
                                        on_progress=progress):
                 v = outcome.verdict

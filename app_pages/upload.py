@@ -7,8 +7,6 @@ import io
 import pandas as pd
 import streamlit as st
 
-from core.binary import SAMPLE_BYTES, binary_message, binary_reason
-from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
 from core.limits import current_limits
 from core.outside_labels import read_judgments
 from core.verdicts import TRACE_LABELS, trace_label
@@ -20,10 +18,11 @@ from app_pages import _upload_journal as journal
 from app_pages._access import can_write
 from app_pages._common import engine, go_to
 from pipeline import audit_units
-from rewards.rollouts import RolloutConverter
+from sources.base import Options, SourceError
+from sources.inputs import input_format, read_units, refusal
+from sources.records import auto_chain
 from validators.domain_names import UnknownDomains
 from validators.registry import list_domains
-from validators.step_rows import StepRowsConverter
 
 st.title("Upload & audit")
 if not can_write():
@@ -33,7 +32,9 @@ if not can_write():
 
 limits = current_limits()
 st.caption("JSONL (one record per line), a JSON record or array, a plain-text trace, chat-completion "
-           f"responses, or verl / TRL rollout dumps. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
+           "responses, verl / TRL rollout dumps, step-labelled dataset rows, lm-evaluation-harness sample logs "
+           "(`samples_<task>_<date>.jsonl`) or a Parquet table (a Hugging Face dataset's shard), each detected "
+           f"from the file as `cli.py audit` does. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
            f"{limits.max_records_per_upload:,} records per upload.")
 
 interrupted = journal.interrupted_report(st.session_state)
@@ -46,13 +47,13 @@ if interrupted:
         journal.dismiss(st.session_state)
         st.rerun()
 
-files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log"],
+files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log", "parquet"],
                          accept_multiple_files=True)
 c1, c2 = st.columns(2)
 DOMAINS = [spec.name for spec in list_domains()]
 domain = c1.selectbox("Domain for records that do not name one (and for text files)", DOMAINS,
                       index=DOMAINS.index("freeform") if "freeform" in DOMAINS else 0)
-fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text"],
+fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text", "parquet"],
                    help="auto: by file extension, else by content")
 
 if st.button("Audit", type="primary", disabled=not files):
@@ -60,6 +61,7 @@ if st.button("Audit", type="primary", disabled=not files):
     all_outcomes = []
     notes: list[str] = []
     refusals: list[str] = []
+    read_as: list[str] = []
     journal.start(st.session_state, [up.name for up in files or []])
     for n_file, up in enumerate(files or []):
         data = up.getvalue()
@@ -68,27 +70,29 @@ if st.button("Audit", type="primary", disabled=not files):
                      f"{limits.max_upload_bytes / 2**20:.0f} MB; nothing from it was read.")
             journal.file_done(st.session_state, n_file, refused=True)
             continue
-        kind = fmt if fmt != "auto" else guess_format(up.name, data[:4096])
-        refused = binary_reason(data[:SAMPLE_BYTES], line_based=kind == "jsonl")
+        stream = io.BufferedReader(io.BytesIO(data), buffer_size=1 << 20)
+        kind = input_format(stream, up.name, fmt)
+        refused = refusal(stream, up.name, kind)
         if refused:
-            refusals.append(binary_message(up.name, refused))
+            refusals.append(refused)
             journal.file_done(st.session_state, n_file, refused=True)
             continue
-        # verl / TRL rollout dumps become records as in `cli.py audit` (the chosen domain for rows
-        # that do not name one); records and chat completions pass unchanged.
-        # Rows of step-labelled datasets (a 'steps' list) get the chosen domain, else the task
-        # their input surely poses (the same converter as `cli.py audit`); the default picker
-        # value (freeform) does not override what the input shows.
+        # The same reading as `cli.py audit` (sources/inputs.py): the source detected from the
+        # file (lm-eval samples, step-labelled rows, rollouts, chat completions, records), its
+        # rows converted alike. The picker's default (freeform) does not override the task a
+        # step-labelled row surely poses; it is only the last resort.
         generic = domain == "freeform"
-        rollouts = StepRowsConverter(None if generic else domain, RolloutConverter("auto", domain),
-                                     fallback=domain if generic else None)
-        if kind == "jsonl":
-            units = iter_jsonl(io.BufferedReader(io.BytesIO(data)), default_domain=domain, convert=rollouts)
-        elif kind == "json":
-            units = iter_json_document(data, default_domain=domain, convert=rollouts)
-        else:
-            units = iter([text_unit(data, domain, up.name)])
-        estimate = max(1, data.count(b"\n") + 1) if kind == "jsonl" else 1
+        options = Options(domain=None if generic else domain,
+                          fallback=auto_chain(None if generic else domain, fallback=domain if generic else None))
+        try:
+            plan, units = read_units(stream, up.name, None, kind, options, default_domain=domain)
+        except SourceError as exc:
+            refusals.append(f"{up.name}: {exc}")
+            journal.file_done(st.session_state, n_file, refused=True)
+            continue
+        read_as.append(f"{up.name}: {plan.source} ({plan.reason})"
+                       + "".join(f"; {label} {value}" for label, value in plan.notes))
+        estimate = plan.total or (max(1, data.count(b"\n") + 1) if kind == "jsonl" else 1)
         bar = st.progress(0.0, text=f"{up.name}: starting")
 
         def progress(done: int, _bar=bar, _name=up.name, _est=estimate) -> None:
@@ -118,12 +122,15 @@ if st.button("Audit", type="primary", disabled=not files):
     st.session_state["last_upload_new"] = sum(o.new for o in all_outcomes)
     st.session_state["last_upload_notes"] = notes
     st.session_state["last_upload_refused"] = refusals
+    st.session_state["last_upload_read_as"] = read_as
     journal.finish(st.session_state)
 
 for refusal in st.session_state.get("last_upload_refused") or []:
     st.error(refusal)
 for note in st.session_state.get("last_upload_notes") or []:
     st.warning(note)
+if st.session_state.get("last_upload_read_as"):
+    st.caption("Read as: " + " · ".join(st.session_state["last_upload_read_as"]))
 
 pks = st.session_state.get("last_upload_pks")
 if pks:

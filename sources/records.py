@@ -15,9 +15,10 @@ from sources.base import Options, Plan, Probe, Source
 from validators.step_rows import StepRowsConverter
 
 
-def auto_chain(domain: str | None, rollout_layout: str = "auto") -> Converter:
-    """Steps rows and rollout rows become records, anything else passes unchanged."""
-    return StepRowsConverter(domain, RolloutConverter(rollout_layout, domain))
+def auto_chain(domain: str | None, rollout_layout: str = "auto", fallback: str | None = None) -> Converter:
+    """Steps rows and rollout rows become records, anything else passes unchanged; `fallback` is
+    a steps row's task when neither the row, `domain` nor its input tells one (the upload form's default)."""
+    return StepRowsConverter(domain, RolloutConverter(rollout_layout, domain), fallback=fallback)
 
 
 class OnlyLayout:

@@ -1,0 +1,71 @@
+"""The upload page reads every source as `cli.py audit` does (sources/inputs.py is the one path):
+an lm-evaluation-harness sample log and a Parquet table of a dataset's columns, uploaded, store
+the verdicts the CLI gives the same files, and the page says how it read each file."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from db.engine import make_engine
+from db.queries import verdict_rows
+from tests.test_hf_dataset_source import HF_NAMES, dataset_rows
+from tests.test_lm_eval_source import GSM8K, audit
+from tests.test_pages import app  # noqa: F401 - the AppTest factory fixture
+
+
+def _upload(make, name: str, data: bytes):
+    at = make("upload").run()
+    at.file_uploader[0].set_value((name, data, "application/octet-stream"))
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    return at
+
+
+def _stored(url: str) -> dict[str, dict]:
+    return {r["record_id"]: r["verdict"] for r in verdict_rows(make_engine(url))}
+
+
+def _without_id(verdict: dict) -> dict:
+    return {k: v for k, v in verdict.items() if k != "id"}
+
+
+def test_an_lm_eval_sample_log_uploads_as_the_cli_reads_it(app, tmp_path):  # noqa: F811 - the fixture
+    cli_verdicts, _ = audit(GSM8K, f"sqlite:///{tmp_path / 'cli.db'}", tmp_path / "v.jsonl")
+    at = _upload(app, GSM8K.name, GSM8K.read_bytes())
+    stored = _stored(app.url)
+    assert sorted(stored) == sorted(v["id"] for v in cli_verdicts)
+    for v in cli_verdicts:
+        assert _without_id(stored[v["id"]]) == _without_id(v)
+    shown = " ".join(c.value for c in at.caption)
+    assert f"{GSM8K.name}: lm_eval (the file name samples_<task>_<date>.jsonl)" in shown
+
+
+def test_a_parquet_table_of_dataset_columns_uploads_as_the_cli_reads_it(app, tmp_path):  # noqa: F811
+    path = tmp_path / "generations.parquet"
+    pq.write_table(pa.Table.from_pylist(dataset_rows(HF_NAMES)), path)
+    cli_verdicts, _ = audit(path, f"sqlite:///{tmp_path / 'cli.db'}", tmp_path / "v.jsonl")
+    at = _upload(app, path.name, path.read_bytes())
+    stored = _stored(app.url)
+    assert sorted(stored) == ["q1", "q2", "q3", "q4"]
+    for v in cli_verdicts:
+        assert stored[v["id"]] == v
+    shown = " ".join(c.value for c in at.caption)
+    assert "generations.parquet: hf_dataset (Parquet columns that are not the record format); columns id <- qid" in shown
+
+
+def test_an_unreadable_table_is_one_problem_with_its_reason_and_the_other_files_go_through(app, tmp_path):  # noqa: F811
+    at = app("upload").run()
+    cut = b"PAR1" + b"\x00" * 64
+    at.file_uploader[0].set_value([("broken.parquet", cut, "application/octet-stream"),
+                                   ("ok.jsonl", b'{"id": "k1", "domain": "freeform", "trace": "One.", "answer": "1"}\n',
+                                    "application/octet-stream")])
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert "k1" in _stored(app.url)
+    problems = next(d.value for d in at.dataframe if "problem" in d.value.columns)
+    assert list(problems["file line"]) == [1]
+    assert problems["problem"][0].startswith("not a readable Parquet file: ArrowInvalid")
+    assert "broken.parquet: record (the default)" in " ".join(c.value for c in at.caption)
