@@ -3,9 +3,12 @@ checkout): it runs in its own process and returns sane figures."""
 
 from __future__ import annotations
 
-from bench.bench_reading import REPO, run_child, summarise
+import pytest
+
+from bench.bench_reading import DATA, REPO, run_child, summarise
 
 
+@pytest.mark.skipif(not all(p.is_file() for p in DATA), reason="the R1 dev traces (../shared/data/dev) are not present")
 def test_child_entry_audits_two_records_of_the_working_tree() -> None:
     out = run_child(REPO, reps=2, reader_reps=1, limit=2, timeout=120)
     assert out["records"] == 2
