@@ -4,14 +4,13 @@ same conversion, the same refusal of binary data)."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import IO, Iterator
 
 from core.binary import SAMPLE_BYTES, binary_message, binary_reason
 from core.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit, unit_from_line
-from sources.base import Options, Plan, Probe
+from sources.base import Options, Plan, Probe, SourceError
 from sources.registry import plan_input
 
 PROBE_BYTES = 1 << 20
@@ -72,11 +71,8 @@ def read_units(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str,
     plan = plan_input(probe(stream, name, path, fmt), options, forced)
     domain = default_domain if default_domain is not None else options.domain
     if plan.lines is not None:
-        lines = plan.lines
-        return plan, (unit_from_line(line, domain, plan.convert) for line in lines())
+        return plan, (unit_from_line(line, domain, plan.convert) for line in plan.lines())
     if stream is None:
-        from sources.base import SourceError
-
         raise SourceError(f"{name} is a folder or Arrow file: only --source hf_dataset reads it")
     return plan, _units(stream, name, fmt, domain, plan)
 
@@ -85,8 +81,7 @@ def _units(stream: IO[bytes], name: str, fmt: str, domain: str | None, plan: Pla
     if fmt == "jsonl":
         return iter_jsonl(stream, default_domain=domain, convert=plan.convert)
     if fmt == "parquet":
-        return iter_parquet(stream if stream.seekable() else io.BytesIO(stream.read()), default_domain=domain,
-                            convert=plan.convert)
+        return iter_parquet(stream, default_domain=domain, convert=plan.convert)  # seekable: the probe read its footer
     data = stream.read()
     if fmt == "json":
         return iter_json_document(data, default_domain=domain, convert=plan.convert)
