@@ -130,12 +130,12 @@ def v2_halves():
 def test_v2_reader_dev_halves_floor(v2_halves) -> None:
     """The reader's figures on each half of the v2 annotations (built on half A, then tuned on
     half B, then on each in turn; bench/claims_score.py). Printed; the floor is what was measured
-    (A: 0.935, roots 5/10, first root 6/6, traces 6/6; B: 0.961, 4/6, 5/7, 7/7), so a change that
+    (A: 0.939, roots 7/10, first root 6/6, traces 6/6; B: 0.961, 4/6, 5/7, 7/7), so a change that
     loses ground fails."""
     for name, score in v2_halves.items():
         print(f"\nclaim reader, half {name}: {score.summary()}")
     a, b = v2_halves["A"], v2_halves["B"]
-    assert a.precision >= 0.93 and a.recall >= 0.5 and a.traces_right >= 6
+    assert a.precision >= 0.93 and a.recall >= 0.7 and a.traces_right >= 6
     assert b.precision >= 0.96 and b.recall >= 0.66 and b.traces_right >= 7
     assert sum(t.first_root_located for t in a.traces) >= 6 and sum(t.first_root_located for t in b.traces) >= 5
 
@@ -157,7 +157,9 @@ NOT_FALSE = {
     "the needs of the step just taken are checked in the state before it":
         "1. Attack b.\n\nAttack b: Requires Province b, Planet b, Harmony. Yes.",
     "'no X, Y, or Z' denies every item of its list":
-        "1. Attack a.\n\nState: Pain, no Province, Planet, or Harmony.",
+        "1. Attack a.\n\nState: Pain a, no Harmony, Planet a, or Province a.",
+    "'no Province' beside a step, not under 'State:', says whose it is not":
+        "1. Attack a.\n\nAttack a: Pain a added, no Province, no Harmony.",
     "'X and Y, not Z' denies only Z":
         "Initially we have Planet a and c, not d.",
     "a colon list whose lead items may be what the action adds":
@@ -270,6 +272,17 @@ def test_a_false_claim_in_those_forms_is_still_flagged() -> None:
     (mtask, mvocab, _, _), _ = _mystery_task()
     kept = ClaimReader.for_task(mtask, mvocab).read("1. Attack a.\n\nNow Pain b exists.")
     assert [c.kind for c in kept.claims if c.holds is False] == ["state"]
+
+
+def test_a_predicate_denied_under_a_state_heading_denies_all_its_facts() -> None:
+    """thinking-claims.md: a list presented as the state asserts each item, and an omission is no
+    error unless the text denies it; "no Province" under "State:" denies every province fact."""
+    (task, vocab, _, _), _ = _mystery_task()
+    held = sorted(a[1] for a in task.problem.init if a[0] == "province" and a[1] != "a")
+    assert held, "the fixture needs a province that Attack a leaves"
+    report = ClaimReader.for_task(task, vocab).read("1. Attack a.\n\nState: Pain, no Province, Planet, or Harmony.")
+    false = [c.message for c in report.claims if c.holds is False]
+    assert any("no province fact holds" in m for m in false), false
 
 
 def test_tagged_needs_and_an_arrow_item_of_a_walk_are_judged() -> None:
@@ -672,3 +685,34 @@ def test_a_fact_said_now_beside_another_labelled_initial_is_judged_now() -> None
     said = "1. Attack a.\n\nSo now, can we Succumb a? All are present now (Pain({x}) from Attack step, Planet(b) initial)."
     assert [c.holds for c in reader.read(said.format(x="a")).claims if c.kind == "state"] == [True, True]
     assert [c.holds for c in reader.read(said.format(x="b")).claims if c.kind == "state"] == [False, True]
+
+
+_LOST = "1. Attack a.\n\nAfter various steps, we lost Province b.\n\n"
+
+
+def _false_actions(trace: str) -> list[str | None]:
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(trace)
+    return [c.action or c.kind for c in report.claims if c.holds is False and not c.retracted]
+
+
+def test_a_unit_opening_with_the_lines_last_action_places_a_lost_line_again() -> None:
+    """"Alternatively, maybe after Attack a, ..." names the state the line left; "Since after
+    Attack, ..., we can do X" then concludes in it, and is judged although a supposition precedes
+    it (after Attack a only Pain a holds: Overcome c from b needs Pain c)."""
+    opened = _LOST + ("Alternatively, maybe after Attack a, we have Pain and Province b. So if we have Province b "
+                      "and Pain, we could Overcome something from b. ")
+    assert _false_actions(opened + "Since after Attack, Province is b and Pain exists, we can do Overcome c from b.") \
+        == ["(overcome c b)"]
+    assert _false_actions(opened + "Maybe we can do Overcome c from b.") == []  # a supposition, unchecked
+    # without the opening "after Attack a" the line stays lost, and nothing is judged on it
+    assert _false_actions(_LOST + "So if we have Province b and Pain, we could Overcome something from b. "
+                          "Since after Attack, Province is b and Pain exists, we can do Overcome c from b.") == []
+
+
+def test_an_action_rejected_in_part_does_not_move_the_line() -> None:
+    """"So can't Feast a." names Feast without its second object: a step rejected, not taken, so
+    the line keeps its state (a step named in part and taken loses it)."""
+    after = "\n\nAttack b:\n- Pain b added.\n\nState: Pain b, Province a, Harmony."
+    assert _false_actions("1. Attack a.\n\n2. Succumb a.\n\nSo can't Feast a." + after) == ["state"]
+    assert _false_actions("1. Attack a.\n\n2. Succumb a.\n\nSo we Feast a." + after) == []

@@ -292,6 +292,12 @@ class ClaimReader:
                 self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                      atom=f.atom, rules=("rule.bound",), modality=modality))
 
+    def _with_variables(self, ur: UnitReading) -> bool:
+        """Does the unit name an action with rule variables ("Overcome X from Y")? Then it states
+        the rule, not a step or a time on the line."""
+        toks = ur.unit.tokens
+        return any(m.ground is None and m.j < len(toks) and toks[m.j].norm in self.variables for _, m in ur.actions)
+
     def _it_read(self, ur: UnitReading, line: LineOfReasoning) -> UnitReading | None:
         """A unit naming no action but "it": read again with "it" as the object of the line's last
         action, in the words the task uses for it; kept only when it then names one action, whole,
@@ -356,8 +362,9 @@ class ClaimReader:
             shape = ur.shape
             modality = _modality(ur, run.heading, u)
             if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \
-                    and prev_modality == "hypothetical" and not ur.rows("event.perform"):
-                modality = "hypothetical"  # "Suppose I Attack a. After that, Pain a is there": the supposition goes on
+                    and prev_modality == "hypothetical" and not ur.rows("event.perform") and not _REASONED.match(shape):
+                modality = "hypothetical"  # "Suppose I Attack a. After that, Pain a is there": the supposition goes on;
+                # "Since after Feast, Province is c and Pain exists, we can do X" checks it: an assertion
             prev_modality = modality
             # headings govern the lines under them until the paragraph ends
             if run.heading is not None and (u.paragraph != run.heading.paragraph or n == run.heading.unit):
@@ -439,8 +446,9 @@ class ClaimReader:
                 elif at_k.id != line.id:
                     recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
             vague = _vague_time(ur, line)
-            general = "g" in shape and any(ur.matches(r) for r in RULE_ROWS)  # "After Overcome, it sets Harmony ...
-            # and the object craves the other object": what the action does, no time on the line
+            general = ("g" in shape and any(ur.matches(r) for r in RULE_ROWS)) or self._with_variables(ur)
+            # "After Overcome, it sets Harmony ... and the object craves the other object", "after Overcome X
+            # from Y, Harmony is set": what the action does, no time on the line
             if vague >= 0 and modality == "asserted" and all(k > vague for k, _ in ur.facts) and not general:
                 run.book.lose(line, u.span[0], "vague_time")  # "After the initial Attack and Succumb, we have ...": a state we cannot place
             after = ur.rows("event.after")
@@ -449,9 +457,10 @@ class ClaimReader:
                 while (more := _CHAIN.match(shape, chain[-1] + 1)) is not None:
                     chain.append(more.start(1))  # "after Attack b and Overcome b from c": after the last of them
                 here = line
+                opens = re.search(r"[FfYNDXRS]", shape[:chain[0]]) is None  # "After X, ...", not "... hold after X"
                 for at in chain:
                     m_after: ActionMention = ur.items[at]  # type: ignore[assignment]
-                    here = self._after(run, here, m_after.ground, u)  # type: ignore[arg-type]
+                    here = self._after(run, here, m_after.ground, u, opens)  # type: ignore[arg-type]
                 if here.id != line.id and len(here.actions) < len(line.actions) and here.id == len(run.lines) - 1 \
                         and line.actions[:len(here.actions)] == here.actions:
                     recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only
@@ -533,9 +542,10 @@ class ClaimReader:
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted":
                 run.book.lose(line, u.span[0], "event.unnamed")  # "Then put it down.": a step we cannot read; the line may have moved
-            if modality == "asserted" and any(m.ground is None and any(a is not None for a in m.args)
-                                              for _, m in ur.actions):
+            if modality == "asserted" and not ur.cues.has("cant") \
+                    and any(m.ground is None and any(a is not None for a in m.args) for _, m in ur.actions):
                 run.book.lose(line, u.span[0], "partial_action")  # "after unstacking orange": an action we read only in part; the line may have moved
+                # ("So can't Feast b.": an action rejected is not taken, and the line stays where it is)
             if line.actions and (performs or after or len(line.actions) != actions_before or line.id != line_before):
                 run.moved[line.id] = u.paragraph
             elif not line.actions and line.id != 0:
@@ -643,11 +653,16 @@ class ClaimReader:
             return line.states[-2]
         return line.state
 
-    def _after(self, run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit) -> LineOfReasoning:
+    def _after(self, run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit,
+               opens: bool = False) -> LineOfReasoning:
         """"After Attack a, ...": the line's last action, an earlier one of the line (a recall:
         judged in the state right after it, on a fork), or an action the line then performs."""
         if line.actions and line.actions[-1] == ground:
-            return line
+            if line.known or not line.known_at(len(line.actions)) or not opens:
+                return line  # "Both are true after Feast c from a." once the text has moved on: a past state
+            # "Alternatively, maybe after Feast b from c, we have ...": the line was lost after its last
+            # action, and a unit that opens with that action places the text back in the state it left
+            return self._fork(run, line, len(line.actions), u.span[0], "event.after")
         for k in range(len(line.actions) - 1, -1, -1):
             if line.actions[k] == ground:
                 return self._fork(run, line, k + 1, u.span[0])
@@ -878,8 +893,10 @@ class ClaimReader:
             if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
                     and (s[k + 1:k + 2] in ("", ",", ".", ";", "&")) and _item_start(s, k):
                 positive = not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k))
-                if not positive and len(self.task.objects) > 1 and _arity(self.task, f.predicate) > 0:
-                    continue  # "no Province" beside Attack a: whose province is not said
+                if not positive and len(self.task.objects) > 1 and _arity(self.task, f.predicate) > 0 \
+                        and not _STATE_HEADED.match(s):
+                    continue  # "no Province" beside Attack a: whose province is not said; under "State:" it
+                    # lists the whole state, and says no province holds
                 holds, msg = self.judge.state_any(line.state, f.predicate, positive,
                                                   "after " + ", ".join(a.text() for a in line.actions)
                                                   if line.actions else "in the initial state")
@@ -1322,9 +1339,14 @@ _STEP_NAMED = re.compile(r"J#[~_(]{0,2}A")  # "step 3 is Feast b from a", "step 
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
+_REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its reason and names the time it speaks
+# of ("Since after Feast, ...", "Because now ..."): the model concludes, in a state it places itself
 VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
 RULE_ROWS = ("rule.req", "rule.add", "rule.del", "rule.passive")
 _VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
+
+
+_STATE_HEADED = re.compile(r"S:")  # "State: Pain, no Province, ...": the unit is the state, listed
 
 
 def _item_start(s: str, k: int) -> bool:
