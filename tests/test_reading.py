@@ -716,3 +716,30 @@ def test_an_action_rejected_in_part_does_not_move_the_line() -> None:
     after = "\n\nAttack b:\n- Pain b added.\n\nState: Pain b, Province a, Harmony."
     assert _false_actions("1. Attack a.\n\n2. Succumb a.\n\nSo can't Feast a." + after) == ["state"]
     assert _false_actions("1. Attack a.\n\n2. Succumb a.\n\nSo we Feast a." + after) == []
+
+
+def _rule_claims(trace: str) -> list[tuple[bool | None, str]]:
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(trace)
+    return [(c.holds, c.message) for c in report.claims if "rule.role" in c.rules and not c.retracted]
+
+
+def test_a_rule_stated_with_role_words_is_judged_against_the_schema() -> None:
+    """"another object must be a Planet" gives Attack's Planet to an object that is none of its
+    parameters (Attack x needs Planet x): a false rule; "the object" is the first parameter and
+    "the other object" the second (role_rules.py)."""
+    got = _rule_claims("So, the object that is being attacked must be a Province, another object must be a "
+                       "Planet, and Harmony must be present.")
+    assert [h for h, _ in got] == [True, False]
+    assert "(planet <another object>)" in got[1][1]
+    assert [h for h, _ in _rule_claims("Overcome requires Province (other object) and Pain (object).")] == [True]
+    assert [h for h, _ in _rule_claims("Feast adds Pain other object.")] == [False]
+    assert [h for h, _ in _rule_claims("Then, Attack requires Province (some object) and Harmony.")] == [False]
+
+
+def test_role_words_that_name_the_actions_objects_or_are_denied_make_no_rule() -> None:
+    assert _rule_claims("Feast object from other object adds Pain (object) and Province (other object).") \
+        == [(True, "feast ?ob ?underob adds (province ?underob), of other object: right")]
+    assert _rule_claims("Then, to get Province back, you need to Succumb to an object with Pain.") == []
+    assert _rule_claims("But the problem doesn't say that Succumb removes any Planet.") == []
+    assert _rule_claims("Maybe another object must be a Planet for Attack.") == []  # a guess

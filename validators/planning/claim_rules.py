@@ -190,6 +190,14 @@ ROWS: tuple[Row, ...] = (
         "binds them to its parameters for the paragraph; each fact of them said added, removed or needed is "
         "judged against the schema (judge.bound_rule); 'and Pain X is removed' (a singular verb) governs its "
         "own item only"),
+    Row("rule.role", "rule: a fact needed, added or removed for a role ('the object', 'another object')",
+        r"^(?!.*[AnNKB])(?=.*a).*(?:g[^,&;.:?!]*f|f\(?g)",
+        "So, the object that is being attacked must be a Province, another object must be a Planet, and "
+        "Harmony must be present.", "R1",
+        "role words name a parameter: 'the object' the first, 'the other object' the second; 'another "
+        "object' of a one-object action and 'any object' none (role_rules.py); read in asserted units that "
+        "name one action without objects, no step and no negation ('doesn't mention that Succumb removes any "
+        "Planet' says it does not)"),
     Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )

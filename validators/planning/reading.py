@@ -27,6 +27,7 @@ from validators.planning import judge as J
 from validators.planning.claim_rules import BY_ID
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
 from validators.planning.lines import Lines
+from validators.planning.role_rules import role_rules
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.task_words import ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
@@ -291,6 +292,21 @@ class ClaimReader:
                 holds, msg = J.bound_rule(self.task, name, f.atom, tuple(bind[a] for a in f.atom[1:]), what, names)
                 self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                      atom=f.atom, rules=("rule.bound",), modality=modality))
+
+    def _role_rules(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str) -> None:
+        """Row rule.role: facts a rule gives to a role ("another object must be a Planet"), for the one
+        action the unit names without objects (role_rules.py)."""
+        names = {m.name for _, m in ur.actions if m.ground is None and not any(m.args)}
+        if len(names) != 1:
+            return
+        toks = ur.unit.tokens
+        phrases = [" ".join(t.norm for t in toks[h.i:h.j]) if ch == "g" and isinstance(h, Hit) else None
+                   for ch, h in zip(ur.shape, ur.items)]
+        sense = "req" if ("R" in ur.shape or any(t.norm == "must" for t in toks)) \
+            and not any(ch in ur.shape for ch in "DX") else None
+        for _k, got in role_rules(self.task, ur.shape, ur.items, phrases, names.pop(), sense):
+            self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), got.holds, got.message, line.id,
+                                 rules=("rule.role",), modality="asserted"))
 
     def _with_variables(self, ur: UnitReading) -> bool:
         """Does the unit name an action with rule variables ("Overcome X from Y")? Then it states
@@ -575,6 +591,8 @@ class ClaimReader:
             start = len(run.claims)
             if self.variables and modality != "questioned":
                 self._bound_rules(run, u, modality, recall or line, text)
+            if modality == "asserted" and ur.matches("rule.role"):
+                self._role_rules(run, ur, recall or line, text)
             self._claims(run, ur, n, modality, recall or line, text)
             if recall is not None:
                 run.line_at.append((u.span[1], line.id))
