@@ -743,3 +743,13 @@ def test_role_words_that_name_the_actions_objects_or_are_denied_make_no_rule() -
     assert _rule_claims("Then, to get Province back, you need to Succumb to an object with Pain.") == []
     assert _rule_claims("But the problem doesn't say that Succumb removes any Planet.") == []
     assert _rule_claims("Maybe another object must be a Planet for Attack.") == []  # a guess
+
+
+def test_a_claim_doubted_in_its_own_paragraph_is_taken_back() -> None:
+    """thinking-claims.md: "a rule doubted within its own paragraph is retracted; one that stands
+    past its paragraph counts"."""
+    claim = "So Succumb object would require that the object is a Planet."
+    same = _rule_claims(f"Okay.\n\n{claim} Wait, no, the Succumb action just requires Pain.")
+    assert same == []
+    apart = _rule_claims(f"Okay.\n\n{claim}\n\nSo that is settled.\n\nWait, no, the Succumb action just requires Pain.")
+    assert [h for h, _ in apart] == [False]

@@ -1469,8 +1469,9 @@ def _retracted_next(readings: list[UnitReading], n: int) -> bool:
         return True
     if n + 1 < len(readings):
         nxt = readings[n + 1]
-        if nxt.unit.step == here.unit.step and nxt.shape[:3].lstrip("~,").startswith("B"):
-            return True
+        if (nxt.unit.step == here.unit.step or nxt.unit.paragraph == here.unit.paragraph) \
+                and nxt.shape[:3].lstrip("~,").startswith("B"):
+            return True  # thinking-claims.md: a claim doubted in its own paragraph is taken back
         if n + 2 < len(readings) and nxt.unit.end == "?" and readings[n + 2].unit.paragraph == here.unit.paragraph \
                 and readings[n + 2].shape[:3].lstrip("~,").startswith("B"):
             return True  # "Planet a is not present. Feast removed Planet a? Wait, no.": doubted, then taken back
