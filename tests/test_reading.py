@@ -130,14 +130,14 @@ def v2_halves():
 def test_v2_reader_dev_halves_floor(v2_halves) -> None:
     """The reader's figures on each half of the v2 annotations (built on half A, then tuned on
     half B, then on each in turn; bench/claims_score.py). Printed; the floor is what was measured
-    (A: 0.939, roots 7/10, first root 6/6, traces 6/6; B: 0.961, 4/6, 5/7, 7/7), so a change that
+    (A: 0.939, roots 7/10, first root 6/6, traces 6/6; B: 0.962, 5/6, 6/7, 7/7), so a change that
     loses ground fails."""
     for name, score in v2_halves.items():
         print(f"\nclaim reader, half {name}: {score.summary()}")
     a, b = v2_halves["A"], v2_halves["B"]
     assert a.precision >= 0.93 and a.recall >= 0.7 and a.traces_right >= 6
-    assert b.precision >= 0.96 and b.recall >= 0.66 and b.traces_right >= 7
-    assert sum(t.first_root_located for t in a.traces) >= 6 and sum(t.first_root_located for t in b.traces) >= 5
+    assert b.precision >= 0.96 and b.recall >= 0.83 and b.traces_right >= 7
+    assert sum(t.first_root_located for t in a.traces) >= 6 and sum(t.first_root_located for t in b.traces) >= 6
 
 
 # Sentences from the false flags of unseen R1 traces (reviews and dev half B), with the objects of
