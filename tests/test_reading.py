@@ -665,6 +665,15 @@ REVIEWED_NOT_FALSE = {
                              "Planet a, Harmony. Removes Pain.\n\nState: Province a, Planet a, Harmony, a craves c, c craves "
                              "a.\n\nAction 5: Feast c from a. Requires c craves a, Province c, Harmony. But Province c is not "
                              "present. Can't."),
+    # review of 2026-12-05 (round 5)
+    "'no longer' inside a state list under 'after X, the state is:' denies its fact":
+        ("d21a6bd399e5ca05", "- (c no longer craves b)"),
+    "'(from initial)' after a fact says where it came from, not that the sentence speaks of the initial state":
+        ("6e3f7964d22c1f1a", "Province(a) is present (from step 3), Planet(a) is still there (from initial), Harmony "
+                             "is present (from step 4)."),
+    "'Alternatively, in step 1, after X, ...' turns back to that state for what follows, not for the unit alone":
+        ("aad2a03968ef9d63", "Alternatively, in step 1, after Feast a from b, Province b exists. Then, Feast b from c "
+                             "requires Province b and Harmony. But Harmony is gone."),
 }
 
 
@@ -673,10 +682,14 @@ def test_reviewed_false_flags_stay_fixed(case: tuple[str, str]) -> None:
     trace_id, sentence = case
     row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == trace_id)
     at = row["trace"].index(sentence)
-    report = ClaimReader.for_task(*planning_task(row["problem"], row["domain"])[:2]).read(row["trace"])
+    from core.record import record_from_json
+    from trace_parsers import parse_record
+    steps = [s.span for s in parse_record(record_from_json(row)).graph]  # read as the audit reads it
+    report = ClaimReader.for_task(*planning_task(row["problem"], row["domain"])[:2]).read(row["trace"], (), steps)
     end = at + len(sentence)
-    assert [c.message for c in report.claims if c.span[0] < end and at < c.span[1] and c.holds is False] == []
-    assert any(c.holds is False and not c.retracted for c in report.claims)
+    here = [c for c in report.claims if c.span[0] < end and at < c.span[1]]
+    assert [c.message for c in here if c.holds is False] == []
+    assert sum(c.holds is not None for c in report.claims) > 20  # the trace is still read and judged
 
 
 def test_a_fact_said_now_beside_another_labelled_initial_is_judged_now() -> None:

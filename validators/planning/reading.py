@@ -491,8 +491,9 @@ class ClaimReader:
                     m_after: ActionMention = ur.items[at]  # type: ignore[assignment]
                     here = self._after(run, here, m_after.ground, u, opens)  # type: ignore[arg-type]
                 if here.id != line.id and len(here.actions) < len(line.actions) and here.id == len(run.lines) - 1 \
-                        and line.actions[:len(here.actions)] == here.actions:
-                    recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only
+                        and line.actions[:len(here.actions)] == here.actions and ur.cues.first("branch", 0, 2) is None:
+                    recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only;
+                    # "Alternatively, after Feast a from b, ..." turns back to it: the line goes on from there
                 else:
                     line = here
             described = bool(head) and re.match(r"[\)]?>?(?:,[_~]{1,4},)?[_~]{0,1}[DXRk]", shape[head[0].end():]) is not None \
@@ -851,7 +852,7 @@ class ClaimReader:
                 pending = [(k, f) for k, f in pending if k not in judged_facts]
             for k, f in pending if base is not None else ():
                 judged_facts.add(k)
-                neg = _negated(s, k) or _list_denied(s, k)
+                neg = (_negated(s, k) or _list_denied(s, k)) != f.absent_word  # "- (c no longer craves b)"
                 holds, msg = self.judge.state(apply(after_act, base), f.atom, not neg, f"after {after_act.text()}")
                 self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=neg,
                                      after=after_act.text(), rules=(rid_after,), modality=modality,
@@ -1208,7 +1209,17 @@ def _about_initial(s: str) -> bool:
     if z < 0:
         return False
     opened = s.rfind("(", 0, z)
-    return not (opened >= 0 and s.find(")", opened, z) < 0 and 0 <= s.find("W") < opened)
+    if opened >= 0 and s.find(")", opened, z) < 0 and 0 <= s.find("W") < opened:
+        return False
+    # "Province(a) is present (from step 3), Planet(a) is still there (from initial)": a time named
+    # only inside parentheses after facts says where each came from, and the facts hold now
+    sources_only = all(_in_parenthesis(s, k) for k, ch in enumerate(s) if ch == "Z")
+    return not (sources_only and re.search(r"[Ff]", s[:opened]) is not None)
+
+
+def _in_parenthesis(s: str, k: int) -> bool:
+    opened = s.rfind("(", 0, k)
+    return opened >= 0 and s.find(")", opened, k) < 0
 
 
 def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction) -> GroundAction | None:
