@@ -122,3 +122,23 @@ def test_saying_all_words_are_sorted_while_a_tie_is_left_is_false():
                          'We now have: (16) "apple" < (20) "apt" for the subpart. Hence, we have "apple" < "apt" < "bee" '
                          '< "cat".', steps[4]]
     assert _audit(fixed, "apple apt bee cat", words="cat apple bee apt")["trace_valid"] is True
+
+
+def test_a_word_copied_with_a_typo_is_judged_as_the_word_it_copies():
+    """BIG-Bench Mistake labels logical mistakes: "thencefort" for "thenceforth", sorted where
+    "thenceforth" goes, is no mistake; a word that copies none of the input's is still added."""
+    from validators.word_sorting.replay import copying_slip
+
+    words = "bohemia dearth thenceforth"
+    steps = ['The first letter: "bohemia": "b" (2). "dearth": "d" (4). "thencefort": "t" (20).',
+             'We now have: (2) "bohemia" < (4) "dearth" < (20) "thencefort".',
+             "I have now sorted all the words. The answer is bohemia dearth thenceforth"]
+    v = _audit(steps, "bohemia dearth thenceforth", words)
+    assert v["trace_valid"] is True and v["answer_correct"] is True
+    invented = _audit([steps[0].replace("thencefort", "zebra")] + steps[1:], "bohemia dearth thenceforth", words)
+    assert _invalid(invented)[0][0] == "word_added"
+    assert copying_slip("liberate", ["librate", "teal"]) == "librate"
+    assert copying_slip("bat", ["bar"]) is None and copying_slip("cane", ["cone", "cant"]) is None
+    kept = _audit(steps[:2] + ["I have now sorted all the words. The answer is bohemia dearth thencefort"],
+                  "bohemia dearth thencefort", words)
+    assert kept["answer_correct"] is False  # the answer keeps the typo: wrong

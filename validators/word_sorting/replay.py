@@ -24,6 +24,7 @@ one root. The answer is right when it is the input's words in sorted order.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -117,6 +118,7 @@ class _Run:
     scope: tuple[str, ...] = ()
     root: int | None = None
     verdicts: list[StepVerdict] = field(default_factory=list)
+    slips: dict[str, str | None] = field(default_factory=dict)  # a word not in the input -> the one it miscopies
 
     def next_open(self) -> _Bucket | None:
         return next((b for b in self.truth if b.open), None)
@@ -267,8 +269,37 @@ def _replace(chain: list[tuple[str, ...]], scope: tuple[str, ...], parts: list[t
     return chain
 
 
+SLIP_RATIO = 0.8  # difflib's similarity above which a word not in the input is a copy of one that is
+
+
+def copying_slip(word: str, words: list[str]) -> str | None:
+    """The input word that `word` miscopies ("thencefort" for "thenceforth", "liberate" for
+    "librate"), when exactly one is that close; None otherwise. BIG-Bench Mistake's annotators
+    label the first *logical* mistake (Tyen et al. 2024, section 2.1), and a word copied with a
+    typo and then sorted as the word it stands for is none: of the three such traces in the dev
+    third, two are labelled as having no mistake and one at a later step. We judge such a word as
+    the word it copies; an answer that keeps the typo is still wrong."""
+    if word in words or len(word) < 4:
+        return None
+    scored = sorted(((difflib.SequenceMatcher(None, word, w).ratio(), w) for w in set(words)), reverse=True)
+    if not scored or scored[0][0] < SLIP_RATIO or (len(scored) > 1 and scored[1][0] >= SLIP_RATIO):
+        return None
+    return scored[0][1]
+
+
+def _canonical(run: _Run, text: str) -> str:
+    """The step's quoted words with copying slips read as the words they copy."""
+    def fix(m: re.Match[str]) -> str:
+        w = m.group(1)
+        if w not in run.slips:
+            run.slips[w] = copying_slip(w, run.words)
+        return f'"{run.slips[w]}"' if run.slips[w] else m.group()
+    return _QUOTED.sub(fix, text) if '"' in text else text
+
+
 def _step(run: _Run, step: int, text: str) -> bool:
     """Judge one step; False when it claims nothing this domain reads."""
+    text = _canonical(run, text)
     findings: list[_Finding] = []
     judged = False
     sub = _SUBPART.search(text)
@@ -346,7 +377,11 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
             f"not in the input: {', '.join(extra)}" if extra else "")
         error = AnswerError("wrong_value", f"the sorted words are {' '.join(want)}" + (f" ({why})" if why else
                             " (the answer has them out of order)"), extra={"expected": " ".join(want)})
-    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, notes={"sorted": " ".join(want)})
+    notes: dict[str, object] = {"sorted": " ".join(want)}
+    slips = {w: c for w, c in run.slips.items() if c}
+    if slips:
+        notes["copying_slips"] = slips  # judged as the words they copy (copying_slip)
+    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, notes=notes)
 
 
 DOMAIN = DomainSpec(
