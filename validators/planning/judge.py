@@ -142,6 +142,17 @@ def omitted_steps(task: Task, state: frozenset[Atom], action: GroundAction) -> l
     return []
 
 
+def schema_facts(task: Task, action: str, what: str) -> tuple[list[Atom], str]:
+    """The schema's facts a rule speaks of ("req": positive preconditions, "add", "del"), over its
+    parameters, and the verb that names them."""
+    schema = task.domain.actions[action]
+    if what == "req":
+        return [lit.atom for lit in schema.pre if lit.positive], "needs"
+    if what == "add":
+        return list(schema.add), "adds"
+    return list(schema.delete), "removes"
+
+
 def bound_rule(task: Task, action: str, atom: Atom, params: tuple[str, ...], what: str,
                names: dict[str, str]) -> tuple[bool, str]:
     """A rule stated with variables ("Let's say Feast x from y. So, after Feast, Pain y is
@@ -149,12 +160,7 @@ def bound_rule(task: Task, action: str, atom: Atom, params: tuple[str, ...], wha
     order), and the fact, so bound, is judged against the schema's adds, deletes or needs.
     `names` maps a parameter back to the variable the text used, for the message."""
     schema = task.domain.actions[action]
-    if what == "req":
-        pool, verb = [lit.atom for lit in schema.pre if lit.positive], "needs"
-    elif what == "add":
-        pool, verb = list(schema.add), "adds"
-    else:
-        pool, verb = list(schema.delete), "removes"
+    pool, verb = schema_facts(task, action, what)
     said = (atom[0], *params)
 
     def shown(a: Atom) -> str:

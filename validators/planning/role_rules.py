@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from validators.planning.judge import schema_facts
 from validators.planning.strips import Task
 
 SELF = ("the object", "that object", "the same object", "this object", "object x")
@@ -57,12 +58,7 @@ def judge_role(task: Task, action: str, predicate: str, role: str, phrase: str, 
     schema = task.domain.actions[action]
     if task.domain.predicates.get(predicate, 0) != 1:
         return None  # a role binds a one-object fact; "craves" and "harmony" say more or less
-    if what == "req":
-        pool, verb = [lit.atom for lit in schema.pre if lit.positive], "needs"
-    elif what == "add":
-        pool, verb = list(schema.add), "adds"
-    else:
-        pool, verb = list(schema.delete), "removes"
+    pool, verb = schema_facts(task, action, what)
     param = _param(task, action, role)
     listed = ", ".join("(" + " ".join(a) + ")" for a in pool) or "nothing"
     head = f"{action} {' '.join(schema.params)}"
