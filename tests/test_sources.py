@@ -23,7 +23,7 @@ CHAT = {"id": "chatcmpl-1", "model": "m", "domain": "freeform", "problem": {"ref
 
 
 def test_every_module_with_sources_is_registered_in_order():
-    assert source_names() == ("lm_eval", "hf_dataset", "step_rows", "rollout", "chat_completion", "record")
+    assert source_names() == ("lm_eval", "inspect", "hf_dataset", "step_rows", "rollout", "chat_completion", "record")
 
 
 def test_the_summary_names_the_detected_source_and_forcing_one_checks_every_line(tmp_path):
