@@ -285,14 +285,17 @@ def _task_and_size(probe: Probe) -> tuple[str | None, int | None]:
     spec = probe.first.get("eval") if isinstance(probe.first, Mapping) else None
     if isinstance(spec, Mapping):
         return (spec.get("task") if isinstance(spec.get("task"), str) else None), None
-    if probe.fmt != "eval" or probe.path is None:
+    if probe.fmt != "eval" or (probe.path is None and probe.stream is None):
         return None, None
     from inspect_ai.log import read_eval_log
 
     try:
-        spec = read_eval_log(str(probe.path), header_only=True).eval
+        spec = read_eval_log(str(probe.path) if probe.path is not None else probe.stream, header_only=True).eval
     except Exception:  # noqa: BLE001
         return None, None
+    finally:
+        if probe.path is None:
+            probe.stream.seek(0)
     return spec.task, len(spec.dataset.sample_ids or ()) * (spec.config.epochs or 1) or None
 
 
