@@ -172,6 +172,9 @@ def _eval_file_lines(path: Path, log_name: str) -> Iterator[RawLine]:
         return
     spec = header.eval
     ids = spec.dataset.sample_ids or []
+    if not ids:  # an older log that lists no sample ids: read it whole
+        yield from _log_lines(path, log_name, "eval")
+        return
     n = 0
     for sample_id in ids:
         for epoch in range(1, (spec.config.epochs or 1) + 1):
@@ -187,8 +190,6 @@ def _eval_file_lines(path: Path, log_name: str) -> Iterator[RawLine]:
                 yield RawLine(n, b"", error=f"sample {sample_id!r} epoch {epoch}: unreadable: {_failure(exc)}")
                 continue
             yield _line(n, sample, spec, log_name)
-    if not ids:
-        yield RawLine(1, b"", error=f"{log_name}: the log lists no samples (status {header.status!r})")
 
 
 def _salvaged_lines(data: bytes, log_name: str) -> Iterator[RawLine]:
@@ -228,6 +229,13 @@ def _salvaged_lines(data: bytes, log_name: str) -> Iterator[RawLine]:
                                     f"{n} sample entr{'y' if n == 1 else 'ies'} before the cut read, the rest lost")
 
 
+def _all_bytes(source: Path | IO[bytes]) -> bytes:
+    if isinstance(source, Path):
+        return source.read_bytes()
+    source.seek(0)
+    return source.read()
+
+
 def _log_lines(source: Path | IO[bytes], log_name: str, fmt: str) -> Iterator[RawLine]:
     """A whole log read at once: a .json log (one document), or an uploaded .eval."""
     from inspect_ai.log import read_eval_log, resolve_sample_attachments
@@ -237,8 +245,7 @@ def _log_lines(source: Path | IO[bytes], log_name: str, fmt: str) -> Iterator[Ra
                             format="eval" if fmt == "eval" else "json")
     except Exception as exc:  # noqa: BLE001
         if fmt == "eval":
-            data = source.read_bytes() if isinstance(source, Path) else (source.seek(0), source.read())[1]
-            yield from _salvaged_lines(data, log_name)
+            yield from _salvaged_lines(_all_bytes(source), log_name)
             return
         yield RawLine(1, b"", error=f"{log_name}: not a readable Inspect eval log: {_failure(exc)}")
         return

@@ -91,7 +91,8 @@ def run_eval(log_dir: Path, samples: list[tuple], epochs: int = 1) -> dict[str, 
     """Runs the eval (a subprocess, so Inspect's logging set-up stays out of this one): task -> .eval log."""
     proc = subprocess.run([sys.executable, "-c", EVAL_SCRIPT, str(log_dir),
                            json.dumps({"samples": samples, "epochs": epochs})],
-                          cwd=REPO, capture_output=True, timeout=240, env={**os.environ, "INSPECT_LOG_LEVEL": "warning"})
+                          cwd=REPO, capture_output=True, timeout=240,
+                          env={**os.environ, "INSPECT_LOG_LEVEL": "warning"})
     assert proc.returncode == 0, proc.stderr.decode()[-3000:]
     return {task: Path(location) for task, location in json.loads(proc.stdout.decode().splitlines()[-1]).items()}
 

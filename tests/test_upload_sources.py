@@ -87,7 +87,7 @@ def test_an_inspect_log_uploads_as_the_cli_reads_it(app, tmp_path):  # noqa: F81
         in " ".join(c.value for c in at.caption)
 
 
-def test_without_the_inspect_extra_an_eval_upload_is_refused_and_the_other_files_go_through(app, monkeypatch):  # noqa: F811
+def test_without_the_inspect_extra_an_eval_upload_is_refused_and_others_go_through(app, monkeypatch):  # noqa: F811
     monkeypatch.setattr("sources.inspect_log.have_inspect", lambda: False)
     at = app("upload").run()
     at.file_uploader[0].set_value([("run.eval", b"PK\x03\x04 an archive", "application/octet-stream"),
