@@ -132,7 +132,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 print(f"error: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
             fmt = input_format(stream, name, args.input_format)
-            if fmt == "parquet" and not stream.seekable():
+            if fmt in ("parquet", "eval") and not stream.seekable():
                 stream = io.BytesIO(stream.read())
             refused = refusal(stream, name, fmt)
             if refused:
@@ -534,8 +534,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "output (with --engine ray and --db: none)")
     audit.add_argument("--db", help="database URL; default $STEPSCOPE_DATABASE_URL or data/stepscope.db")
     audit.add_argument("--workers", type=int, default=1, help="worker processes for parsing and replay")
-    audit.add_argument("--input-format", choices=["auto", "jsonl", "json", "text", "parquet"], default="auto",
-                       help="how to read INPUT (auto: by extension, else JSONL)")
+    audit.add_argument("--input-format", choices=["auto", "jsonl", "json", "text", "parquet", "eval"], default="auto",
+                       help="how to read INPUT (auto: by extension, else JSONL; eval: an Inspect log archive)")
     audit.add_argument("--domain", help="domain for records that do not name one (and for text input); rows of "
                        "step-labelled datasets (a 'steps' list) without it get the task their input surely poses")
     audit.add_argument("--rollout-layout", choices=["auto", "verl", "trl"], default="auto",
@@ -543,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "a column per reward function); auto tells them by their columns, records pass as they are")
     audit.add_argument("--source", help="read INPUT as this source instead of detecting it: record, "
                        "chat_completion, step_rows, rollout, lm_eval (lm-evaluation-harness samples_*.jsonl), "
-                       "hf_dataset (a save_to_disk folder, Parquet file or shards); the summary names the source used")
+                       "inspect (Inspect .eval or .json logs; the inspect extra), hf_dataset (a save_to_disk folder, Parquet file or shards); the summary names the source used")
     audit.add_argument("--map", help="hf_dataset: which column holds which record field, e.g. "
                        "trace=reasoning,answer=output,id=qid,domain=task (also question=, reference_answer=, "
                        "problem.KEY=); default the record field names, else common aliases, named in the summary")

@@ -33,7 +33,7 @@ if not can_write():
 limits = current_limits()
 st.caption("JSONL (one record per line), a JSON record or array, a plain-text trace, chat-completion "
            "responses, verl / TRL rollout dumps, step-labelled dataset rows, lm-evaluation-harness sample logs "
-           "(`samples_<task>_<date>.jsonl`) or a Parquet table (a Hugging Face dataset's shard), each detected "
+           "(`samples_<task>_<date>.jsonl`), Inspect eval logs (`.eval` or `.json`; the inspect extra) or a Parquet table (a Hugging Face dataset's shard), each detected "
            f"from the file as `cli.py audit` does. Up to {limits.max_upload_bytes / 2**20:.0f} MB per file and "
            f"{limits.max_records_per_upload:,} records per upload.")
 
@@ -47,13 +47,13 @@ if interrupted:
         journal.dismiss(st.session_state)
         st.rerun()
 
-files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log", "parquet"],
+files = st.file_uploader("Trace files", type=["jsonl", "ndjson", "json", "txt", "md", "log", "parquet", "eval"],
                          accept_multiple_files=True)
 c1, c2 = st.columns(2)
 DOMAINS = [spec.name for spec in list_domains()]
 domain = c1.selectbox("Domain for records that do not name one (and for text files)", DOMAINS,
                       index=DOMAINS.index("freeform") if "freeform" in DOMAINS else 0)
-fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text", "parquet"],
+fmt = c2.selectbox("Read files as", ["auto", "jsonl", "json", "text", "parquet", "eval"],
                    help="auto: by file extension, else by content")
 
 if st.button("Audit", type="primary", disabled=not files):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import IO, Any, Callable, Iterator, Mapping
 
 from core.intake import Converter, RawLine
 
@@ -16,14 +16,18 @@ class SourceError(ValueError):
 @dataclass(frozen=True)
 class Probe:
     """What detection may look at: the name as given, the path (None for stdin), how the bytes
-    read (jsonl, json, text, parquet; `dataset` for a folder or Arrow file), the first object,
-    and a table's columns."""
+    read (jsonl, json, text, parquet, eval; `dataset` for a folder or Arrow file), the first
+    object, a table's columns and the first bytes (a document too large to decode in the probe
+    still shows its opening). `stream` is the input for a source that reads it whole when there
+    is no path (an upload)."""
 
     name: str
     path: Path | None
     fmt: str
     first: Any = None
     columns: tuple[str, ...] = ()
+    head: bytes = b""
+    stream: IO[bytes] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -22,15 +22,18 @@ def head(stream: IO[bytes], n: int) -> bytes:
 
 
 def input_format(stream: IO[bytes], name: str, chosen: str = "auto") -> str:
-    """jsonl, json, text or parquet: as chosen, else by the name's extension and the first bytes."""
+    """jsonl, json, text, parquet or eval (an Inspect log archive): as chosen, else by the name's
+    extension and the first bytes."""
     if chosen != "auto":
         return chosen
+    if name.lower().endswith(".eval"):
+        return "eval"
     return guess_format(name if name != "<stdin>" else "", head(stream, 4096))
 
 
 def refusal(stream: IO[bytes], name: str, fmt: str) -> str | None:
     """The message for an input that is binary data: read as records it would be junk."""
-    if fmt == "parquet":
+    if fmt in ("parquet", "eval"):
         return None
     reason = binary_reason(head(stream, SAMPLE_BYTES), line_based=fmt == "jsonl")
     return binary_message(name, reason) if reason else None
@@ -38,9 +41,10 @@ def refusal(stream: IO[bytes], name: str, fmt: str) -> str | None:
 
 def probe(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str) -> Probe:
     """What source detection looks at: the first JSONL line (or JSON document, when it is short),
-    a table's columns."""
+    a table's columns, the first bytes."""
     first = None
     columns: tuple[str, ...] = ()
+    opening = head(stream, 4096) if stream is not None and fmt in ("jsonl", "json", "eval") else b""
     if fmt in ("jsonl", "json") and stream is not None:
         text = head(stream, PROBE_BYTES).lstrip(b"\xef\xbb\xbf").lstrip()
         try:
@@ -61,7 +65,7 @@ def probe(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str) -> P
         if stream is not None:
             stream.seek(0)
         first = dict.fromkeys(columns) if columns else None  # an unreadable table is no record
-    return Probe(name, path, fmt, first, columns)
+    return Probe(name, path, fmt, first, columns, opening.lstrip(b"\xef\xbb\xbf"), stream)
 
 
 def read_units(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str, options: Options,
@@ -74,6 +78,8 @@ def read_units(stream: IO[bytes] | None, name: str, path: Path | None, fmt: str,
         return plan, (unit_from_line(line, domain, plan.convert) for line in plan.lines())
     if stream is None:
         raise SourceError(f"{name} is a folder or Arrow file: only --source hf_dataset reads it")
+    if fmt == "eval":
+        raise SourceError(f"{name} is an Inspect log archive (.eval): only --source inspect reads it")
     return plan, _units(stream, name, fmt, domain, plan)
 
 

@@ -9,7 +9,8 @@ nothing from the database, the pages, capture, the pipeline or the CLI, and neve
 SQLAlchemy or litellm; the input sources (sources/, beside rewards/) may use the rollout layout,
 never the other way round. A domain family (a package under validators/) keeps its private modules
 (`_name.py`) to itself. Ray, an optional extra, is imported only by engines/ (and by the tests and
-benchmarks of the Ray engine), so the default install never needs it.
+benchmarks of the Ray engine), so the default install never needs it; inspect_ai, another, only by
+sources/ (inspect_log.py, inside the functions that read a log) and the tests.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tests.conftest import REPO
 LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "sources": 4, "db": 5,
           "pipeline": 6, "capture": 7, "engines": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
 # Optional extras and the only top-level packages that may import them.
-EXTRAS = {"ray": {"engines", "tests", "bench"}}
+EXTRAS = {"ray": {"engines", "tests", "bench"}, "inspect_ai": {"sources", "tests"}, "zstandard": {"sources", "tests"}}
 PURE = ("trace_parsers", "validators")
 NEVER_IN_PURE = {"db", "app_pages", "pages", "pipeline", "capture", "cli", "app", "audit", "rewards",
                  "streamlit", "sqlalchemy", "sqlmodel", "psycopg", "psycopg2"}

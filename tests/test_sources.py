@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 
 import pyarrow as pa
@@ -14,6 +16,7 @@ from cli import Progress
 from sources.hf_dataset import iter_dataset_lines
 from sources.registry import source_names
 from tests.test_hf_dataset_source import HF_NAMES, dataset_rows, save_to_disk
+from tests.conftest import REPO
 from tests.test_lm_eval_source import audit
 from tests.test_rollouts import run_cli, write_jsonl
 
@@ -23,7 +26,7 @@ CHAT = {"id": "chatcmpl-1", "model": "m", "domain": "freeform", "problem": {"ref
 
 
 def test_every_module_with_sources_is_registered_in_order():
-    assert source_names() == ("lm_eval", "hf_dataset", "step_rows", "rollout", "chat_completion", "record")
+    assert source_names() == ("lm_eval", "inspect", "hf_dataset", "step_rows", "rollout", "chat_completion", "record")
 
 
 def test_the_summary_names_the_detected_source_and_forcing_one_checks_every_line(tmp_path):
@@ -76,3 +79,20 @@ def test_progress_of_a_large_input_is_logged_by_tenths(monkeypatch):
     small = Progress(total=50)
     small(50)
     assert err.getvalue() == ""
+
+
+def test_without_the_inspect_extra_an_inspect_log_gets_a_message_not_a_traceback(tmp_path):
+    hide = tmp_path / "hide"
+    (hide / "inspect_ai").mkdir(parents=True)
+    (hide / "inspect_ai" / "__init__.py").write_text("raise ImportError(\"No module named 'inspect_ai'\")\n")
+    log = tmp_path / "run.eval"
+    log.write_bytes(b"PK\x03\x04 an archive")
+    json_log = tmp_path / "run.json"
+    json_log.write_text(json.dumps({"version": 2, "status": "success", "eval": {"task": "arith"}, "samples": []}))
+    env = {**os.environ, "PYTHONPATH": str(hide)}
+    for path in (log, json_log):
+        proc = subprocess.run([sys.executable, "cli.py", "audit", str(path), "--db", f"sqlite:///{tmp_path / 'a.db'}"],
+                              cwd=REPO, capture_output=True, timeout=240, env=env)
+        err = proc.stderr.decode()
+        assert proc.returncode == 2 and "Traceback" not in err, err
+        assert f"error: {path}: the Inspect log source needs the inspect extra: STEPSCOPE_EXTRAS=inspect" in err

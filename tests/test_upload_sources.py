@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from db.engine import make_engine
 from db.queries import verdict_rows
@@ -69,3 +70,31 @@ def test_an_unreadable_table_is_one_problem_with_its_reason_and_the_other_files_
     assert list(problems["file line"]) == [1]
     assert problems["problem"][0].startswith("not a readable Parquet file: ArrowInvalid")
     assert "broken.parquet: record (the default)" in " ".join(c.value for c in at.caption)
+
+
+def test_an_inspect_log_uploads_as_the_cli_reads_it(app, tmp_path):  # noqa: F811
+    pytest.importorskip("inspect_ai", reason="Inspect is an optional extra (requirements-inspect.txt)")
+    from tests.test_inspect_source import SAMPLES, run_eval
+
+    log = run_eval(tmp_path / "logs", SAMPLES[2:])["arith"]
+    cli_verdicts, _ = audit(log, f"sqlite:///{tmp_path / 'cli.db'}", tmp_path / "v.jsonl")
+    at = _upload(app, log.name, log.read_bytes())
+    stored = _stored(app.url)
+    assert sorted(stored) == sorted(v["id"] for v in cli_verdicts)
+    for v in cli_verdicts:
+        assert stored[v["id"]] == v
+    assert f"{log.name}: inspect (a .eval file (an Inspect log archive)); inspect task arith -> domain freeform" \
+        in " ".join(c.value for c in at.caption)
+
+
+def test_without_the_inspect_extra_an_eval_upload_is_refused_and_others_go_through(app, monkeypatch):  # noqa: F811
+    monkeypatch.setattr("sources.inspect_log.have_inspect", lambda: False)
+    at = app("upload").run()
+    at.file_uploader[0].set_value([("run.eval", b"PK\x03\x04 an archive", "application/octet-stream"),
+                                   ("ok.jsonl", b'{"id": "k1", "domain": "freeform", "trace": "One.", "answer": "1"}\n',
+                                    "application/octet-stream")])
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert "k1" in _stored(app.url)
+    assert any("run.eval: the Inspect log source needs the inspect extra" in e.value for e in at.error)
