@@ -107,6 +107,7 @@ def _dataset_input(path: str) -> bool:
 def cmd_audit(args: argparse.Namespace) -> int:
     if args.engine == "ray":
         return _audit_on_ray(args)
+    from db.column_maps import StoredColumnMaps
     from db.engine import make_engine
     from pipeline import audit_units
     from sources.columns import MappingError, parse_map
@@ -139,7 +140,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 print(f"error: {refused}", file=sys.stderr)
                 return 2
         try:
-            options = Options(domain=args.domain, rollout_layout=args.rollout_layout, mapping=parse_map(args.map))
+            options = Options(domain=args.domain, rollout_layout=args.rollout_layout, mapping=parse_map(args.map),
+                              memory=StoredColumnMaps(engine))
             plan, units = read_units(stream, name, None if args.input == "-" else Path(args.input), fmt, options,
                                      args.source)
         except (SourceError, MappingError) as exc:

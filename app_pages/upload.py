@@ -12,6 +12,7 @@ from core.outside_labels import read_judgments
 from core.verdicts import TRACE_LABELS, trace_label
 from core.report import summary, to_csv, to_html, to_json
 from core.trace_kind import SUMMARY_BANNER, SUMMARY_LABEL, SUMMARY_NOTE, marked_label, verdict_is_summary
+from db.column_maps import StoredColumnMaps
 from db.outside import import_judgments
 from db.queries import comments_for, verdict_rows
 from app_pages import _upload_journal as journal
@@ -83,7 +84,8 @@ if st.button("Audit", type="primary", disabled=not files):
         # step-labelled row surely poses; it is only the last resort.
         generic = domain == "freeform"
         options = Options(domain=None if generic else domain,
-                          fallback=auto_chain(None if generic else domain, fallback=domain if generic else None))
+                          fallback=auto_chain(None if generic else domain, fallback=domain if generic else None),
+                          memory=StoredColumnMaps(eng))  # a table's columns read as a --map said before
         try:
             plan, units = read_units(stream, up.name, None, kind, options, default_domain=domain)
         except SourceError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Mapping
+from typing import IO, Any, Callable, Iterator, Mapping, Protocol
 
 from core.intake import Converter, RawLine
 
@@ -30,17 +30,28 @@ class Probe:
     stream: IO[bytes] | None = field(default=None, compare=False, repr=False)
 
 
+class ColumnMemory(Protocol):
+    """Column maps remembered per table layout (db/column_maps.py): a `--map` given once for a
+    dataset is used again for any table with the same columns, and said so in the summary."""
+
+    def recall(self, columns: tuple[str, ...]) -> Mapping[str, str] | None: ...
+
+    def remember(self, columns: tuple[str, ...], mapping: Mapping[str, str], source: str) -> None: ...
+
+
 @dataclass(frozen=True)
 class Options:
     """The user's choices: a default domain, a rollout layout, a column map, and whether the
     source was forced (`--source`), in which case every line must be of it. `fallback` converts
-    the rows of the line layouts (records, steps rows, rollouts) when the source was detected."""
+    the rows of the line layouts (records, steps rows, rollouts) when the source was detected;
+    `memory` keeps the column maps given before (None: nothing remembered)."""
 
     domain: str | None = None
     rollout_layout: str = "auto"
     mapping: Mapping[str, str] = field(default_factory=dict)
     forced: bool = False
     fallback: Converter | None = None
+    memory: ColumnMemory | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -155,18 +155,30 @@ def _detect(probe: Probe, options: Options) -> str | None:
     return None
 
 
+def _mapping(columns: tuple[str, ...], options: Options) -> tuple[dict[str, str], bool]:
+    """The column map to use: the one given, else one remembered for these very columns."""
+    if options.mapping or options.memory is None or not columns:
+        return dict(options.mapping), False
+    recalled = options.memory.recall(tuple(columns))
+    return (dict(recalled), True) if recalled else ({}, False)
+
+
 def _plan(probe: Probe, options: Options, reason: str) -> Plan:
     columns = probe.columns or (tuple(probe.first) if isinstance(probe.first, dict) else ())
+    recalled = False
     if not columns and probe.fmt in ("parquet", "dataset"):
         # No schema to read: the reader reports the file as one unit with its reason.
         cmap = ColumnMap((), ())
     else:
+        mapping, recalled = _mapping(columns, options)
         try:
-            cmap = plan_columns(columns, options.mapping)
+            cmap = plan_columns(columns, mapping)
         except MappingError as exc:
-            raise SourceError(str(exc)) from None
+            raise SourceError(str(exc) + (" (a column map remembered from an earlier --map)" if recalled else "")) from None
+        if options.mapping and options.memory is not None:
+            options.memory.remember(tuple(columns), dict(options.mapping), SOURCE)
     convert = ColumnConverter(cmap, options.domain, {"path": probe.name})
-    notes = (("columns", cmap.describe()),)
+    notes = (("columns", cmap.describe() + (" (given by an earlier --map for these columns)" if recalled else "")),)
     if probe.path is None or probe.fmt not in ("parquet", "dataset"):
         return Plan(SOURCE, reason, convert, notes=notes)
     path = probe.path

@@ -105,6 +105,26 @@ def test_save_to_disk_folder_with_a_column_map_audits_like_the_records(tmp_path,
     assert [r["status"] for r in stored(db_url)] == ["ok"] * 4
 
 
+def test_a_column_map_is_remembered_for_tables_with_the_same_columns(tmp_path, db_url, expected):
+    """Issue 38: a --map "remembered per source". The next dataset with the same columns, in the
+    same database, is read with it and the summary says so; another database knows nothing of it."""
+    given = "trace=thoughts,answer=final,id=key,domain=kind,model=llm"
+    first = save_to_disk(tmp_path / "week1", dataset_rows(OWN_NAMES))
+    audit(first, db_url, tmp_path / "v1.jsonl", "--map", given)
+    path = tmp_path / "week2.parquet"  # same columns, other order, another layout of files
+    table = pa.Table.from_pylist(dataset_rows(OWN_NAMES))
+    pq.write_table(table.select(list(reversed(table.column_names))), path)
+    verdicts, summary = audit(path, db_url, tmp_path / "v2.jsonl")
+    assert "trace <- thoughts (given)" in summary and "given by an earlier --map for these columns" in summary
+    assert verdicts == expected
+    other = run_cli("audit", str(path), "--db", f"sqlite:///{tmp_path / 'other.db'}", "--out", str(tmp_path / "o.jsonl"))
+    assert other.returncode == 2 and b"no column holds a trace or an answer" in other.stderr
+    changed = pa.Table.from_pylist([{**r, "extra": "x"} for r in dataset_rows(OWN_NAMES)])
+    pq.write_table(changed, tmp_path / "week3.parquet")  # one more column: another layout
+    third = run_cli("audit", str(tmp_path / "week3.parquet"), "--db", db_url, "--out", str(tmp_path / "v3.jsonl"))
+    assert third.returncode == 2 and b"no column holds a trace or an answer" in third.stderr
+
+
 def test_a_save_to_disk_shard_cut_short_keeps_every_row_read(tmp_path):
     folder = save_to_disk(tmp_path / "ds", dataset_rows(HF_NAMES), cut_last=40)
     verdicts, summary = audit(folder, f"sqlite:///{tmp_path / 'a.db'}", tmp_path / "v.jsonl")
