@@ -671,6 +671,19 @@ REVIEWED_NOT_FALSE = {
     "'(from initial)' after a fact says where it came from, not that the sentence speaks of the initial state":
         ("6e3f7964d22c1f1a", "Province(a) is present (from step 3), Planet(a) is still there (from initial), Harmony "
                              "is present (from step 4)."),
+    # review of 2026-12-05 (round 6)
+    "'removed in step 1. So can't.' rejects the action talked of, not step 1":
+        ("d21a6bd399e5ca05", "How to get x craves c? Overcome x from c requires Province c and Pain x.\n\n   Province c "
+                             "was removed in step 1. So can't."),
+    "'gone after step 1. Can't.' rejects the step just named, in the state after step 1":
+        ("aad2a03968ef9d63", "Step 2: Attack b → requires Province b, Planet c, Harmony. But Harmony is gone after step "
+                             "1. Can't."),
+    "'after step 3, ... so step 4 can't be done' rejects step 4":
+        ("371a2541262a6fbd", "But after step 3, Province a is removed, so step 4 can't be done."),
+    "'State: ..., Pain b removed.' says only Pain b is gone":
+        ("d21a6bd399e5ca05", "State: Harmony, Province a and b, Planet a and b, Pain b removed."),
+    "the needs of the step just taken, named again a paragraph on, are judged before it":
+        ("e3382e54e28b78e1", "So Succumb b would require Pain b (yes)."),
     "'Alternatively, in step 1, after X, ...' turns back to that state for what follows, not for the unit alone":
         ("aad2a03968ef9d63", "Alternatively, in step 1, after Feast a from b, Province b exists. Then, Feast b from c "
                              "requires Province b and Harmony. But Harmony is gone."),
@@ -766,3 +779,13 @@ def test_a_claim_doubted_in_its_own_paragraph_is_taken_back() -> None:
     assert same == []
     apart = _rule_claims(f"Okay.\n\n{claim}\n\nSo that is settled.\n\nWait, no, the Succumb action just requires Pain.")
     assert [h for h, _ in apart] == [False]
+
+
+def test_overwriting_a_fact_is_removing_it() -> None:
+    """"Succumb a adds Planet a, which would overwrite Planet c" (review round 6) says Succumb a
+    removes Planet c: a false effect, named as the removal it is."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read("1. Attack a.\n\n2. Succumb a adds Planet a, which would overwrite "
+                                                    "Planet c.")
+    false = [c.message for c in report.claims if c.holds is False]
+    assert false and all("does not remove (planet c)" in m for m in false), false

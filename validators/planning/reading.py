@@ -681,8 +681,11 @@ class ClaimReader:
         line has just taken ("Step 3: Attack b." then "Attack b: Requires ..."), the one before it."""
         if not line.known:
             return None
-        if line.actions and line.actions[-1] == ground and run.moved.get(line.id, -9) >= u.paragraph - 1:
-            return line.states[-2]
+        if line.actions and line.actions[-1] == ground and (
+                run.moved.get(line.id, -9) >= u.paragraph - 1
+                or (unmet_preconditions(ground, line.state) and not unmet_preconditions(ground, line.states[-2]))):
+            return line.states[-2]  # also further on, when only the state before it allows it: doing the
+            # same step twice is not a reading anyone means (Lines.step_back)
         return line.state
 
     def _after(self, run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit,
@@ -947,7 +950,7 @@ class ClaimReader:
                 if "|" in s[max(0, k - 1):k + 2] and not (_negated(s, k) or _list_negated(s, k)):
                     continue  # "Province a or Province b": neither is asserted
                 rid, positive = "state.list", not (_negated(s, k) or (_list_denied(s, k) and not f.absent_word) or _list_negated(s, k)
-                                                   or governed.get(k) == "del")
+                                                   or (governed.get(k) == "del" and not _one_item_gone(s, k)))
             elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
                     and n - focus.unit <= 1 and focus.paragraph == u.paragraph:
                 rid, positive = "state.plain", not (_negated(s, k) or _list_negated(s, k))
@@ -1043,9 +1046,9 @@ class ClaimReader:
                 known = 0 <= at <= len(line.actions) and line.known_at(at)
                 target = _Focus(grounded[0].ground, line.states[at] if known else None, line.id, n, False, False,  # type: ignore[arg-type]
                                 u.span)
-            elif kth is not None and run.item_base is not None and 0 < run.item_base + kth <= len(line.actions) \
-                    and line.known_at(run.item_base + kth - 1):
-                at = run.item_base + kth - 1  # "so step 1 can't be done": the list's step 1, in the state before it
+            elif (rejected := _rejected_step(ur, s)) is not None and run.item_base is not None \
+                    and 0 < run.item_base + rejected <= len(line.actions) and line.known_at(run.item_base + rejected - 1):
+                at = run.item_base + rejected - 1  # "so step 1 can't be done": the list's step 1, in the state before it
                 target = _Focus(line.actions[at], line.states[at], line.id, n, False, False, u.span)
             elif grounded:
                 g = grounded[0].ground
@@ -1381,6 +1384,15 @@ _STEP_NAMED = re.compile(r"J#[~_(]{0,2}A")  # "step 3 is Feast b from a", "step 
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
+_STEP_OF_EFFECT = re.compile(r"[DX]_?J#|T[~_]?J#")  # "Province c was removed in step 1", "gone after step 1": when
+# a fact changed, not the step the sentence says cannot be done
+
+
+def _rejected_step(ur: UnitReading, s: str) -> int | None:
+    """The number of the step a "can't" unit rejects: the first "step k" it names that is not the
+    time of a change ("But after step 3, Province a is removed, so step 4 can't be done": 4)."""
+    times = {m.end() - 1 for m in _STEP_OF_EFFECT.finditer(s)}
+    return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 _REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its reason and names the time it speaks
 # of ("Since after Feast, ...", "Because now ..."): the model concludes, in a state it places itself
 VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
@@ -1389,6 +1401,17 @@ _VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps",
 
 
 _STATE_HEADED = re.compile(r"S:")  # "State: Pain, no Province, ...": the unit is the state, listed
+
+
+def _one_item_gone(s: str, k: int) -> bool:
+    """Under "State:", a removal word right after the list's last item says that item is gone,
+    not the items before it ("State: Harmony, Province a and b, Pain b removed.")."""
+    if not _STATE_HEADED.match(s):
+        return False
+    j = k + 1
+    while j < len(s) and s[j] in "Ff,&":
+        j += 1
+    return j < len(s) and s[j] in "XN" and j - 1 != k and s[j - 1] in "Ff"
 
 
 def _item_start(s: str, k: int) -> bool:
@@ -1415,6 +1438,8 @@ def _list_denied(s: str, k: int) -> bool:
         j += 1
     if j + 1 < len(s) and s[j + 1] in "Ff" or s[j - 1:j] == ",":
         return False  # "Pain a, no Harmony", "Planet a and c, not b": the "no" opens the next item
+    if _one_item_gone(s, k):
+        return False
     return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
 
 
