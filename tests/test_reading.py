@@ -684,6 +684,24 @@ REVIEWED_NOT_FALSE = {
         ("d21a6bd399e5ca05", "State: Harmony, Province a and b, Planet a and b, Pain b removed."),
     "the needs of the step just taken, named again a paragraph on, are judged before it":
         ("e3382e54e28b78e1", "So Succumb b would require Pain b (yes)."),
+    # review of 2026-12-05 (round 7)
+    "'Wait, step 6: X requires A (yes)' is judged before the list's step 6":
+        ("e3382e54e28b78e1", "Wait, step 6: Overcome c from a requires Province a (yes) and Pain c (yes)."),
+    "needs just listed, checked one by one in the next unit, are judged before the step":
+        ("29cff79ec7f73409", "Then step 6: Overcome b from a requires Province a (other object) and Pain b. Province a "
+                             "is present (yes), Pain b is present (yes)."),
+    "'after step 1, we need to restore Harmony to Feast b from c' names a purpose, not a branch's step":
+        ("aad2a03968ef9d63", "So, after step 1, we need to restore Harmony to Feast b from c. To do that, Succumb a (step "
+                             "2):\n\nState: Province a, Planet a, Harmony, b→c."),
+    "'State after step 3:' that cannot be placed is not judged in another state":
+        ("aad2a03968ef9d63", "State after step 3: Province b, Planet a, Pain a, b craves c."),
+    "'in the initial state, we could X' is judged in the initial state":
+        ("b31b5310df38df12", "But in the initial state, we could Feast c from a, since c craves a, Province c, Harmony."),
+    "'Now, can X: Requires ...' asks; it does not say X can be done":
+        ("d21a6bd399e5ca05", "Now, can Overcome c from a: Requires Province a and Pain c."),
+    "'step 2: X requires ...' followed by 'Can't.' rejects X where the list's step 2 stands":
+        ("aad2a03968ef9d63", "But step 2: Attack b requires Province b, Planet c, Harmony. After step 1, Province b, "
+                             "Planet c, Harmony is gone. Can't."),
     "'Alternatively, in step 1, after X, ...' turns back to that state for what follows, not for the unit alone":
         ("aad2a03968ef9d63", "Alternatively, in step 1, after Feast a from b, Province b exists. Then, Feast b from c "
                              "requires Province b and Harmony. But Harmony is gone."),
@@ -789,3 +807,20 @@ def test_overwriting_a_fact_is_removing_it() -> None:
                                                     "Planet c.")
     false = [c.message for c in report.claims if c.holds is False]
     assert false and all("does not remove (planet c)" in m for m in false), false
+
+
+def test_a_step_named_with_a_colon_is_judged_before_that_step() -> None:
+    (task, vocab, _, _), _ = _mystery_task()
+    walk = "1. Attack a.\n2. Succumb a.\n3. Attack b.\n\nWait, step 2: Succumb a requires Pain {x} (yes)."
+    reader = ClaimReader.for_task(task, vocab)
+    assert [c.holds for c in reader.read(walk.format(x="a")).claims if c.kind == "state"] == [True]
+    assert [c.holds for c in reader.read(walk.format(x="b")).claims if c.kind == "state"] == [False]
+
+
+def test_can_without_a_subject_asks_and_with_one_asserts() -> None:
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    said = "1. Attack a.\n\nNow, {w} Succumb b: requires Pain b."
+    asked = [c for c in reader.read(said.format(w="can")).claims if c.kind == "applicability"]
+    claimed = [c for c in reader.read(said.format(w="we can")).claims if c.kind == "applicability"]
+    assert asked == [] and [c.holds for c in claimed] == [False]

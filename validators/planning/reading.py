@@ -321,6 +321,18 @@ class ClaimReader:
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), got.holds, got.message, line.id,
                                  rules=("rule.role",), modality="asserted"))
 
+    @staticmethod
+    def _named_step_pre(run: _Run, line: LineOfReasoning, ur: UnitReading, shape: str,
+                        ground: GroundAction) -> frozenset[Atom] | None:
+        """The state before the list's step k that the unit names with its action ("step 3 is Feast b
+        from a"), or None when the line's step k is another action or its state is not known."""
+        named = _STEP_NAMED.search(shape)
+        k_named = ur.number_at(named.start() + 1) if named is not None else None
+        at = run.item_base + k_named - 1 if k_named is not None and run.item_base is not None else -1
+        if 0 <= at < len(line.actions) and line.actions[at] == ground and line.known_at(at):
+            return line.states[at]
+        return None
+
     def _with_variables(self, ur: UnitReading) -> bool:
         """Does the unit name an action with rule variables ("Overcome X from Y")? Then it states
         the rule, not a step or a time on the line."""
@@ -462,7 +474,9 @@ class ClaimReader:
             if recap is not None and modality in ("asserted", "proposed"):
                 k_recap = ur.number_at(recap.end() - 1)
                 at_k = self._recap(run, line, k_recap, u)
-                branch = next((m for i, m in ur.actions if i > recap.end() and m.ground is not None), None)
+                branch = next((m for i, m in ur.actions if i > recap.end() and m.ground is not None
+                               and not any(ch in shape[recap.end():i] for ch in "RMI")), None)
+                # "So, after step 1, we need to restore Harmony to Feast b from c": a purpose, not the branch's step
                 if at_k is not None and k_recap is not None and _another_step_k(run, at_k, k_recap, ur):
                     at_k = None  # "After step 3 (state: ...)": the state restated is another list's step 3
                     run.item_base, run.list_start = None, None  # and its next items are no steps of the line
@@ -557,17 +571,16 @@ class ClaimReader:
                         self._perform(run, line, then, u.span[1], u.item is not None, "event.and_it")
             elif head_m is not None and head_m.ground is not None:
                 run.focus = None
-                run.focus = _Focus(head_m.ground, self._pre(run, line, head_m.ground, u), line.id, n, False,
+                pre = self._pre(run, line, head_m.ground, u)
+                if _STEP_NAMED.search(shape):  # "Wait, step 6: Overcome c from a requires ...": before the list's step 6
+                    pre = self._named_step_pre(run, line, ur, shape, head_m.ground)
+                run.focus = _Focus(head_m.ground, pre, line.id, n, False,
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
                 only = next(m for _, m in ur.actions if m.ground is not None)
                 pre = self._pre(run, line, only.ground, u)  # type: ignore[arg-type]
-                named = _STEP_NAMED.search(shape)
-                if named is not None:  # "But step 3 is Feast b from a, which requires ...": before the list's step 3
-                    k_named = ur.number_at(named.start() + 1)
-                    at = run.item_base + k_named - 1 if k_named is not None and run.item_base is not None else -1
-                    pre = line.states[at] if 0 <= at < len(line.actions) and line.actions[at] == only.ground \
-                        and line.known_at(at) else None
+                if _STEP_NAMED.search(shape):  # "But step 3 is Feast b from a, which requires ...": before the list's step 3
+                    pre = self._named_step_pre(run, line, ur, shape, only.ground)  # type: ignore[arg-type]
                 run.focus = _Focus(only.ground, pre, line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted":
@@ -901,7 +914,7 @@ class ClaimReader:
         rule_talk = "A" not in s and 0 <= s.find("a") < first_fact and any(ch in s for ch in "RDXN")  # "Attack
         # says once performed, the facts will be false: ..."; not "..., because the Feast changed the planets"
         need_at = s.find("R")
-        after_step = _AFTER_STEP.search(s)
+        after_step = _AFTER_STEP.search(s) or _STATE_OF_STEP.match(s)  # "State after step 3: ..."
         step_state: frozenset[Atom] | None = None
         if after_step is not None:
             kth = ur.number_at(after_step.end() - 1)
@@ -966,6 +979,11 @@ class ClaimReader:
                 in_needs = focus is not None and n - focus.unit <= 1 and focus.paragraph == u.paragraph
                 if not in_needs:
                     continue
+            checked = rid == "state.holds" and not in_needs and not about_init and not any(ch in s for ch in "SWT") \
+                and focus is not None and focus.needs_listed and n - focus.unit == 1 and focus.paragraph == u.paragraph \
+                and f.atom in {lit.atom for lit in focus.action.pre if lit.positive}
+            # "Step 6: Overcome b from a requires Province a and Pain b. Province a is present (yes), ...": the
+            # needs just listed, checked one by one, in the state before the step
             if rid in ("state.list", "state.gone", "state.no") and focus is not None and focus.unit == n and focus.performed \
                     and "S" not in s and "W" not in s and "T" not in s:
                 continue  # facts beside an action just taken: before or after it is not said
@@ -973,8 +991,8 @@ class ClaimReader:
                 state, where = step_state, f"after step {kth} of the list"
             elif about_init:
                 state, where = self.init, "in the initial state"
-            elif in_needs and focus is not None and focus.line == line.id:
-                state, where = focus.pre, f"before {focus.action.text()}"
+            elif (in_needs and focus is not None and focus.line == line.id) or checked:
+                state, where = focus.pre, f"before {focus.action.text()}"  # type: ignore[union-attr]
             elif in_needs:
                 continue
             elif reason and focus is not None and focus.performed and focus.line == line.id:
@@ -1061,7 +1079,7 @@ class ClaimReader:
                 grp = "act" if m.group("act") else "act2"
                 act: ActionMention = ur.items[m.start(grp)]  # type: ignore[assignment]
                 if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end() + 1] or "Q" in s \
-                        or "M" in s[:m.start()] or re.search(r"c[^.]*[RNK]", s[m.end():]):
+                        or "M" in s[:m.start()] or re.search(r"c[^.]*[RNK]", s[m.end():]) or _asked(ur):
                     continue  # "To get Pain a, we can Attack a", "we can Feast a from c ..., but we need Harmony"
                 if _by_means(ur, m.start(), m.start(grp)):
                     continue  # "a craves c: this can be done with Overcome a from c": how, not whether it can be done now
@@ -1069,7 +1087,9 @@ class ClaimReader:
                 said_now = "W" in s or "R" in s or "U" in s
                 if not (performed_here or said_now):
                     break  # "you can stack red on orange": doable in principle or after steps left out; unjudged
-                if focus is not None and focus.action == act.ground:
+                if _about_initial(s):  # "But in the initial state, we could Feast c from a, since ..."
+                    target = _Focus(act.ground, self.init, line.id, n, False, False, u.span)  # type: ignore[arg-type]
+                elif focus is not None and focus.action == act.ground:
                     target = focus
                 else:
                     target = _Focus(act.ground, line.state if line.known else None, line.id, n, False, False,  # type: ignore[arg-type]
@@ -1380,7 +1400,21 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 _FACT_IN_STEP = re.compile(r"F,?[~_]{0,3}(?P<cue>[DX])_?J#")  # "Province b, which was removed in step 5"
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
-_STEP_NAMED = re.compile(r"J#[~_(]{0,2}A")  # "step 3 is Feast b from a", "step 3 (Attack a)"
+_ASKED = re.compile(r"[~,W]*C[~_]?A")
+_SUBJECTS = frozenset({"we", "i", "you", "they", "it", "one"})
+
+
+def _asked(ur: UnitReading) -> bool:
+    """"Now, can Overcome c from a: Requires ...": "can" with no subject before the action asks
+    whether it can be done ("Now, we can Feast b from c" says it can)."""
+    m = _ASKED.match(ur.shape)
+    if m is None:
+        return False
+    c = ur.shape.index("C", 0, m.end())
+    at = ur.starts[c]
+    return not (at > 0 and ur.unit.tokens[at - 1].norm in _SUBJECTS)
+_STATE_OF_STEP = re.compile(r"S[~_]?J#")  # "State after step 3:", "State at step 3:" (the lexicon reads "after step" as a step)
+_STEP_NAMED = re.compile(r"J#[~_(:]{0,2}A")  # "step 3 is Feast b from a", "step 3 (Attack a)", "step 6: Overcome c from a"
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
