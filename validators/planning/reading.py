@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Sequence
 
 from validators.planning import judge as J
@@ -71,22 +70,10 @@ class UnitReading:
         return int(tok.norm) if tok.kind == "num" and tok.norm.isdigit() and len(tok.norm) < 4 else None
 
     def rows(self, row_id: str) -> list:
-        return _rows(row_id, self.shape)
+        return list(BY_ID[row_id].regex.finditer(self.shape))
 
     def matches(self, row_id: str) -> bool:
-        return _matches(row_id, self.shape)
-
-
-@lru_cache(maxsize=65536)
-def _rows(row_id: str, shape: str) -> list:
-    """A row's matches on a shape: shapes repeat across units and traces ("~.", "H_E."), and a
-    row is matched on every unit, so each (row, shape) is matched once. Callers only read them."""
-    return list(BY_ID[row_id].regex.finditer(shape))
-
-
-@lru_cache(maxsize=65536)
-def _matches(row_id: str, shape: str) -> bool:
-    return BY_ID[row_id].regex.search(shape) is not None
+        return BY_ID[row_id].regex.search(self.shape) is not None
 
 
 _NOUN_LEAD = frozenset({"the", "block", "blocks", "object", "objects"})
