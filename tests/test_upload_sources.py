@@ -98,3 +98,49 @@ def test_without_the_inspect_extra_an_eval_upload_is_refused_and_others_go_throu
     assert not at.exception
     assert "k1" in _stored(app.url)
     assert any("run.eval: the Inspect log source needs the inspect extra" in e.value for e in at.error)
+
+
+@pytest.fixture
+def app_in(db_url, monkeypatch):
+    """The upload page on a database of each kind (SQLite, and PostgreSQL where CI gives one)."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import REPO
+
+    monkeypatch.setenv("STEPSCOPE_DATABASE_URL", db_url)
+    monkeypatch.setenv("STEPSCOPE_DEMO", "0")
+
+    def make(page: str) -> AppTest:
+        at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+        at.switch_page(f"app_pages/{page}.py")
+        return at
+
+    make.url = db_url
+    return make
+
+
+def test_uploads_store_what_the_cli_stores_in_each_database(app_in, tmp_path):
+    cli_verdicts, _ = audit(GSM8K, f"sqlite:///{tmp_path / 'cli.db'}", tmp_path / "v.jsonl")
+    _upload(app_in, GSM8K.name, GSM8K.read_bytes())
+    stored = _stored(app_in.url)
+    assert sorted(stored) == sorted(v["id"] for v in cli_verdicts)
+    for v in cli_verdicts:
+        assert _without_id(stored[v["id"]]) == _without_id(v)
+
+
+def test_an_upload_reads_a_table_with_the_column_map_the_cli_was_given(app_in, tmp_path):
+    """Issue 38: a --map is remembered per table layout, in the database, for the CLI and the page alike."""
+    from tests.test_hf_dataset_source import OWN_NAMES
+
+    first = tmp_path / "week1.parquet"
+    pq.write_table(pa.Table.from_pylist(dataset_rows(OWN_NAMES)), first)
+    cli_verdicts, _ = audit(first, app_in.url, tmp_path / "v.jsonl", "--map",
+                            "trace=thoughts,answer=final,id=key,domain=kind,model=llm")
+    second = tmp_path / "week2.parquet"
+    pq.write_table(pa.Table.from_pylist([{**r, "key": r["key"] + "-2"} for r in dataset_rows(OWN_NAMES)]), second)
+    at = _upload(app_in, second.name, second.read_bytes())
+    shown = " ".join(c.value for c in at.caption)
+    assert "trace <- thoughts (given)" in shown and "given by an earlier --map for these columns" in shown
+    stored = _stored(app_in.url)
+    for v in cli_verdicts:
+        assert _without_id(stored[v["id"] + "-2"]) == _without_id(v)
