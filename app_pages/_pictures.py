@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import plotly.graph_objects as go
 
+from app_pages._view import countdown_figure, maze_figure
 from validators.astar.sokoban_core import Level, State, move, parse_state_string
 
 Event = tuple[int, str, "str | None", "str | None"]  # (idx, kind, payload JSON, status)
@@ -157,3 +158,79 @@ def hanoi_figure(pegs: list[list[int]], title: str = "", invalid: bool = False) 
     fig.update_layout(height=min(600, 140 + 26 * disks), margin={"t": 40 if title else 10, "l": 10, "r": 10, "b": 10},
                       title={"text": title, "font": {"size": 14, "color": "#d62728" if invalid else "#222"}})
     return fig
+
+
+# --- the picture of a step, asked of the domain ---------------------------------------------------
+
+@dataclass(frozen=True)
+class StepPicture:
+    draw: Callable[[], go.Figure]
+    caption: str
+
+
+@dataclass(frozen=True)
+class PictureInput:
+    """What a picture may use: the record's row, the selected step and its detail, and lazy
+    readers of what the audit stored (the steps' payloads up to the step; the latest state)."""
+
+    rec: dict[str, Any]
+    step: int
+    detail: dict[str, Any]
+    payloads: Callable[[], Sequence[tuple]]
+    latest_state: Callable[[], tuple[int, Any] | None]
+
+
+def _maze(p: PictureInput) -> StepPicture | None:
+    layout = (p.rec.get("notes") or {}).get("layout")
+    return StepPicture(lambda: maze_figure(layout, p.payloads()[:p.step + 1], p.step),
+                       "the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
+                       "invalid steps · green start · purple goal · black square: this step's cell")
+
+
+def _countdown(p: PictureInput) -> StepPicture | None:
+    tree = countdown_figure(p.payloads()[:p.step + 1], p.step)
+    if tree is None:
+        return None
+    return StepPicture(lambda: tree, "the search tree up to this step: numbers left and the operation that made each "
+                                     "node · red: nodes of invalid steps · ringed: where the search is")
+
+
+def _sokoban(p: PictureInput) -> StepPicture | None:
+    layout = (p.rec.get("notes") or {}).get("layout")
+    frame = sokoban_frame(layout, p.payloads()[:p.step + 1], p.step) if layout else None
+    if frame is None:
+        return None
+    rule = p.detail.get("rule") if frame.step == p.step else None
+    return StepPicture(lambda: sokoban_figure(layout, frame, rule),
+                       f"the level in the state of step {frame.step}: dark walls · yellow targets · brown boxes "
+                       "(green on a target) · blue worker · red arrow: the move into this state · red frame: "
+                       "an invalid step")
+
+
+def _hanoi(p: PictureInput) -> StepPicture | None:
+    found = p.latest_state()
+    pegs = hanoi_pegs(found[1]) if found else None
+    if pegs is None or found is None:
+        return None
+    bad = found[0] == p.step and p.detail.get("status") == "invalid"
+    what = f"step {p.step}: the pegs its illegal move was tried on" if bad else f"the pegs after step {found[0]}"
+    return StepPicture(lambda: hanoi_figure(pegs, what, bad), "disks on each peg, bottom up (1 is the smallest)")
+
+
+# One row a domain with a picture of its states; a trace whose replay notes hold a maze layout
+# (any A* maze format) gets the maze. Adding a domain's picture is one function and one row.
+PICTURES: dict[str, Callable[[PictureInput], StepPicture | None]] = {
+    "countdown": _countdown,
+    "sokoban": _sokoban,
+    "hanoi": _hanoi,
+}
+
+
+def step_picture(p: PictureInput) -> StepPicture | None:
+    """The picture of the step's state, asked of the record's domain."""
+    make = PICTURES.get(p.rec.get("domain") or "")
+    if make is not None:
+        return make(p)
+    if (p.rec.get("notes") or {}).get("layout"):
+        return _maze(p)
+    return None

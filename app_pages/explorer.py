@@ -28,11 +28,11 @@ from app_pages._anchors import anchored_height, anchored_html, anchored_spans
 from app_pages._access import can_comment, can_write, is_owner, is_shared, review_view
 from app_pages._common import engine, go_to
 from app_pages._judgments import render_step as render_step_judgments, render_trace_summary
-from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
+from app_pages._pictures import PictureInput, step_picture
 from app_pages._reading import is_reading, step_reading_height, step_reading_html
 from app_pages._thinking_map import around, build_map, map_figure
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
-                             countdown_figure, maze_figure, rollout_line,
+                             rollout_line,
                              neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
                              tree_html, tree_page, verdict_label)
 
@@ -556,33 +556,9 @@ with right:
     _comments_section(step, record_comments, step_text)
 
 with left:
-    layout = (rec.get("notes") or {}).get("layout")
-    layout_sok = layout if rec["domain"] == "sokoban" else None
-    picture = None
-    if layout and not layout_sok:
-        picture = (lambda: maze_figure(layout, _payloads(rec["pk"], rev)[:step + 1], step),
-                   "the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
-                   "invalid steps · green start · purple goal · black square: this step's cell")
-    elif rec["domain"] == "countdown":
-        tree = countdown_figure(_payloads(rec["pk"], rev)[:step + 1], step)
-        if tree is not None:
-            picture = (lambda: tree, "the search tree up to this step: numbers left and the operation that made each "
-                             "node · red: nodes of invalid steps · ringed: where the search is")
-    elif rec["domain"] == "sokoban" and layout_sok:
-        frame = sokoban_frame(layout_sok, _payloads(rec["pk"], rev)[:step + 1], step)
-        if frame is not None:
-            picture = (lambda: sokoban_figure(layout_sok, frame, detail.get("rule") if frame.step == step else None),
-                       f"the level in the state of step {frame.step}: dark walls · yellow targets · brown boxes "
-                       "(green on a target) · blue worker · red arrow: the move into this state · red frame: "
-                       "an invalid step")
-    elif rec["domain"] == "hanoi":
-        found = latest_state(eng, rec["pk"], step)
-        pegs = hanoi_pegs(found[1]) if found else None
-        if pegs is not None:
-            bad = found[0] == step and detail.get("status") == "invalid"
-            what = (f"step {step}: the pegs its illegal move was tried on" if bad
-                    else f"the pegs after step {found[0]}")
-            picture = (lambda: hanoi_figure(pegs, what, bad), "disks on each peg, bottom up (1 is the smallest)")
+    shown = step_picture(PictureInput(rec, step, detail, lambda: _payloads(rec["pk"], rev),
+                                      lambda: latest_state(eng, rec["pk"], step)))
+    picture = (shown.draw, shown.caption) if shown is not None else None
     tmap = _map(rec["pk"], rev, rec, outline) if (rec.get("notes") or {}).get("thinking") else None
     names = (["Picture"] if picture else []) + (["Map"] if tmap else []) + ["Reading", "Tree", "Overview",
                                                                               "Step list", "Answer"]

@@ -166,3 +166,20 @@ def test_explorer_shows_the_map_and_the_sokoban_picture(app):  # noqa: F811
     at = app("explorer", trace=shares["sok-pic"], step="5").run()
     assert not at.exception and at.tabs[0].label == "Picture"
     assert any("the move into this state" in c.value for c in at.caption)
+
+
+def test_pictures_are_rows_of_registered_domains_and_a_maze_layout_gets_the_maze():
+    """The explorer asks `step_picture` (app_pages/_pictures.py) instead of branching on domain
+    names: each row names a registered domain, and a trace with a maze layout in its notes gets
+    the maze whatever its format."""
+    from app_pages._pictures import PICTURES, PictureInput, step_picture
+    from validators.registry import list_domains
+
+    assert set(PICTURES) <= {d.name for d in list_domains()}
+    layout = {"width": 2, "height": 2, "walls": [], "start": [0, 0], "goal": [1, 1]}
+    maze = PictureInput({"domain": "maze", "notes": {"layout": layout}}, 0, {}, lambda: [], lambda: None)
+    assert step_picture(maze) is not None and "maze" in step_picture(maze).caption
+    plain = PictureInput({"domain": "freeform", "notes": {}}, 0, {}, lambda: [], lambda: None)
+    assert step_picture(plain) is None
+    hanoi = PictureInput({"domain": "hanoi", "notes": {}}, 0, {}, lambda: [], lambda: None)
+    assert step_picture(hanoi) is None  # no state stored: no picture, no error
