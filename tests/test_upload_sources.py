@@ -24,6 +24,19 @@ def _upload(make, name: str, data: bytes):
     return at
 
 
+def _upload_beside_a_good_file(make, name: str, data: bytes):
+    """Upload `name` with a good JSONL file beside it; the good file's record is always stored."""
+    at = make("upload").run()
+    at.file_uploader[0].set_value([(name, data, "application/octet-stream"),
+                                   ("ok.jsonl", b'{"id": "k1", "domain": "freeform", "trace": "One.", "answer": "1"}\n',
+                                    "application/octet-stream")])
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert "k1" in _stored(make.url)
+    return at
+
+
 def _stored(url: str) -> dict[str, dict]:
     return {r["record_id"]: r["verdict"] for r in verdict_rows(make_engine(url))}
 
@@ -57,15 +70,7 @@ def test_a_parquet_table_of_dataset_columns_uploads_as_the_cli_reads_it(app, tmp
 
 
 def test_an_unreadable_table_is_one_problem_with_its_reason_and_the_other_files_go_through(app, tmp_path):  # noqa: F811
-    at = app("upload").run()
-    cut = b"PAR1" + b"\x00" * 64
-    at.file_uploader[0].set_value([("broken.parquet", cut, "application/octet-stream"),
-                                   ("ok.jsonl", b'{"id": "k1", "domain": "freeform", "trace": "One.", "answer": "1"}\n',
-                                    "application/octet-stream")])
-    at.run()
-    at.button[0].click().run()
-    assert not at.exception
-    assert "k1" in _stored(app.url)
+    at = _upload_beside_a_good_file(app, "broken.parquet", b"PAR1" + b"\x00" * 64)
     problems = next(d.value for d in at.dataframe if "problem" in d.value.columns)
     assert list(problems["file line"]) == [1]
     assert problems["problem"][0].startswith("not a readable Parquet file: ArrowInvalid")
@@ -89,14 +94,7 @@ def test_an_inspect_log_uploads_as_the_cli_reads_it(app, tmp_path):  # noqa: F81
 
 def test_without_the_inspect_extra_an_eval_upload_is_refused_and_others_go_through(app, monkeypatch):  # noqa: F811
     monkeypatch.setattr("sources.inspect_log.have_inspect", lambda: False)
-    at = app("upload").run()
-    at.file_uploader[0].set_value([("run.eval", b"PK\x03\x04 an archive", "application/octet-stream"),
-                                   ("ok.jsonl", b'{"id": "k1", "domain": "freeform", "trace": "One.", "answer": "1"}\n',
-                                    "application/octet-stream")])
-    at.run()
-    at.button[0].click().run()
-    assert not at.exception
-    assert "k1" in _stored(app.url)
+    at = _upload_beside_a_good_file(app, "run.eval", b"PK\x03\x04 an archive")
     assert any("run.eval: the Inspect log source needs the inspect extra" in e.value for e in at.error)
 
 
