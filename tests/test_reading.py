@@ -702,6 +702,9 @@ REVIEWED_NOT_FALSE = {
     "'step 2: X requires ...' followed by 'Can't.' rejects X where the list's step 2 stands":
         ("aad2a03968ef9d63", "But step 2: Attack b requires Province b, Planet c, Harmony. After step 1, Province b, "
                              "Planet c, Harmony is gone. Can't."),
+    # review of 2026-12-05 (round 8)
+    "'use X after generating Pain c via Feast' gives the effect to the earlier step, not to X":
+        ("d21a6bd399e5ca05", "Alternatively, use Overcome c from a after generating Pain c via Feast."),
     "'Alternatively, in step 1, after X, ...' turns back to that state for what follows, not for the unit alone":
         ("aad2a03968ef9d63", "Alternatively, in step 1, after Feast a from b, Province b exists. Then, Feast b from c "
                              "requires Province b and Harmony. But Harmony is gone."),

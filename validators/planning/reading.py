@@ -772,8 +772,8 @@ class ClaimReader:
         if "A" in s and ("D" in s or "X" in s) and modality != "hypothetical":  # "If Succumb c adds Planet c, ...": supposed
             for c, what, ks in _cue_groups(s, s.find("A"), "F"):
                 act = _nearest(ur, c, "A")
-                if act is None or act.ground is None:
-                    continue
+                if act is None or act.ground is None or s[c - 1:c] == "T":
+                    continue  # "use Overcome c from a after generating Pain c via Feast": an earlier step's effect
                 m_i = next(i for i, m in ur.actions if m is act)
                 if "R" in s[m_i:c] or "I" in s[m_i:c] or "M" in s[m_i:c] and what == "del" and "D" not in s[m_i:c]:
                     continue  # "Requires Province a (which is removed)": the state, not an effect
