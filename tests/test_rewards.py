@@ -386,13 +386,15 @@ def test_maze_right_wrong_valid_invalid():
 
 R1_CASES = {  # PlanBench R1 thinking traces (../shared/data/dev and the sample in tests/data/dev)
     "blocksworld": ("9fef5aa451c406d3", "5d1ebc0fda9e6dfa"),
-    # e3382e...: right answer, and a rejection of an Overcome that works (independently reviewed);
-    # 1d4320... was the case until its two flags were found wrong (third independent review)
     "mystery_blocksworld": ("e4d2ffdd3c2cc0b3", "e3382e54e28b78e1"),
 }
-# No R1 Blocksworld trace with a right answer makes a false claim (the one flag on them, in
-# 5d1ebc..., misread "After putting red down, orange is clear."): that trace gets one written in.
-FALSE_CLAIM_IN = {"5d1ebc0fda9e6dfa": ("and clear. Now holding blue.", "and clear. Now holding orange.")}
+# No R1 trace with a right answer is known to make a false claim the reader flags: the flags once on
+# them were found wrong by independent reviews (5d1ebc... misread "After putting red down, orange is
+# clear."; 1d4320... twice; e3382e... a need judged after its step, reviews of 2026-12-05). Each
+# invalid case gets one false claim written in.
+FALSE_CLAIM_IN = {"5d1ebc0fda9e6dfa": ("and clear. Now holding blue.", "and clear. Now holding orange."),
+                  "e3382e54e28b78e1": ("So Succumb b would require Pain b (yes).",
+                                       "So Succumb b would require Pain a (yes).")}
 
 
 @pytest.mark.parametrize("domain", sorted(R1_CASES))
