@@ -309,11 +309,11 @@ class ClaimReader:
                                  rules=("rule.role",), modality="asserted"))
 
     @staticmethod
-    def _named_step_pre(run: _Run, line: LineOfReasoning, ur: UnitReading, shape: str,
+    def _named_step_pre(run: _Run, line: LineOfReasoning, ur: UnitReading,
                         ground: GroundAction) -> frozenset[Atom] | None:
         """The state before the list's step k that the unit names with its action ("step 3 is Feast b
         from a"), or None when the line's step k is another action or its state is not known."""
-        named = _STEP_NAMED.search(shape)
+        named = _STEP_NAMED.search(ur.shape)
         k_named = ur.number_at(named.start() + 1) if named is not None else None
         at = run.item_base + k_named - 1 if k_named is not None and run.item_base is not None else -1
         if 0 <= at < len(line.actions) and line.actions[at] == ground and line.known_at(at):
@@ -560,14 +560,14 @@ class ClaimReader:
                 run.focus = None
                 pre = self._pre(run, line, head_m.ground, u)
                 if _STEP_NAMED.search(shape):  # "Wait, step 6: Overcome c from a requires ...": before the list's step 6
-                    pre = self._named_step_pre(run, line, ur, shape, head_m.ground)
+                    pre = self._named_step_pre(run, line, ur, head_m.ground)
                 run.focus = _Focus(head_m.ground, pre, line.id, n, False,
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
                 only = next(m for _, m in ur.actions if m.ground is not None)
                 pre = self._pre(run, line, only.ground, u)  # type: ignore[arg-type]
                 if _STEP_NAMED.search(shape):  # "But step 3 is Feast b from a, which requires ...": before the list's step 3
-                    pre = self._named_step_pre(run, line, ur, shape, only.ground)  # type: ignore[arg-type]
+                    pre = self._named_step_pre(run, line, ur, only.ground)  # type: ignore[arg-type]
                 run.focus = _Focus(only.ground, pre, line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted":
@@ -1387,8 +1387,20 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 
 _FACT_IN_STEP = re.compile(r"F,?[~_]{0,3}(?P<cue>[DX])_?J#")  # "Province b, which was removed in step 5"
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
-_ASKED = re.compile(r"[~,W]*C[~_]?A")
+_STATE_OF_STEP = re.compile(r"S[~_]?J#")  # "State after step 3:", "State at step 3:" (the lexicon reads "after step" as a step)
+_STEP_OF_EFFECT = re.compile(r"[DX]_?J#|" + _AFTER_STEP.pattern)  # "Province c was removed in step 1", "gone after
+# step 1": when a fact changed, not the step the sentence says cannot be done
+_STEP_NAMED = re.compile(r"J#[~_(:]{0,2}A")  # "step 3 is Feast b from a", "step 3 (Attack a)", "step 6: Overcome c from a"
+_ASKED = re.compile(r"[~,W]*C[~_]?A")  # "Now, can Overcome c from a: ..." (see _asked)
 _SUBJECTS = frozenset({"we", "i", "you", "they", "it", "one"})
+_REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its reason and names the time it speaks
+# of ("Since after Feast, ...", "Because now ..."): the model concludes, in a state it places itself
+_CHAIN = re.compile(r",?&?(A)")
+_RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
+_SINGULAR = frozenset({"is", "was", "gets", "becomes"})
+VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
+RULE_ROWS = ("rule.req", "rule.add", "rule.del", "rule.passive")
+_VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
 def _asked(ur: UnitReading) -> bool:
@@ -1397,16 +1409,8 @@ def _asked(ur: UnitReading) -> bool:
     m = _ASKED.match(ur.shape)
     if m is None:
         return False
-    c = ur.shape.index("C", 0, m.end())
-    at = ur.starts[c]
+    at = ur.starts[ur.shape.index("C", 0, m.end())]
     return not (at > 0 and ur.unit.tokens[at - 1].norm in _SUBJECTS)
-_STATE_OF_STEP = re.compile(r"S[~_]?J#")  # "State after step 3:", "State at step 3:" (the lexicon reads "after step" as a step)
-_STEP_NAMED = re.compile(r"J#[~_(:]{0,2}A")  # "step 3 is Feast b from a", "step 3 (Attack a)", "step 6: Overcome c from a"
-_CHAIN = re.compile(r",?&?(A)")
-_RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
-_SINGULAR = frozenset({"is", "was", "gets", "becomes"})
-_STEP_OF_EFFECT = re.compile(r"[DX]_?J#|T[~_]?J#")  # "Province c was removed in step 1", "gone after step 1": when
-# a fact changed, not the step the sentence says cannot be done
 
 
 def _rejected_step(ur: UnitReading, s: str) -> int | None:
@@ -1414,11 +1418,6 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     time of a change ("But after step 3, Province a is removed, so step 4 can't be done": 4)."""
     times = {m.end() - 1 for m in _STEP_OF_EFFECT.finditer(s)}
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
-_REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its reason and names the time it speaks
-# of ("Since after Feast, ...", "Because now ..."): the model concludes, in a state it places itself
-VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
-RULE_ROWS = ("rule.req", "rule.add", "rule.del", "rule.passive")
-_VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
 _STATE_HEADED = re.compile(r"S:")  # "State: Pain, no Province, ...": the unit is the state, listed
