@@ -708,6 +708,8 @@ REVIEWED_NOT_FALSE = {
     "'Alternatively, in step 1, after X, ...' turns back to that state for what follows, not for the unit alone":
         ("aad2a03968ef9d63", "Alternatively, in step 1, after Feast a from b, Province b exists. Then, Feast b from c "
                              "requires Province b and Harmony. But Harmony is gone."),
+    "'Step 5: X' in a list walked from its start is not a re-walk of the line's step 1 that is X":
+        ("aad2a03968ef9d63", "Step 5: Feast a from b (but a no longer craves b). So can't."),
 }
 
 
@@ -827,3 +829,27 @@ def test_can_without_a_subject_asks_and_with_one_asserts() -> None:
     asked = [c for c in reader.read(said.format(w="can")).claims if c.kind == "applicability"]
     claimed = [c for c in reader.read(said.format(w="we can")).claims if c.kind == "applicability"]
     assert asked == [] and [c.holds for c in claimed] == [False]
+
+
+def test_a_removal_said_of_the_last_item_of_a_state_list_is_that_items_alone() -> None:
+    """"State: ..., Province c is gone.": the last item has its own singular verb; "are gone"
+    after the list denies every item."""
+    assert _false_actions("1. Attack a.\n\nState: Pain a, Province b, Province c is gone.") == ["state"]
+    assert _false_actions("1. Attack a.\n\nState: Pain a, Province b, Province c are gone.") == ["state"] * 3
+
+
+def test_a_step_found_blocked_by_an_earlier_steps_removal_is_not_taken() -> None:
+    """"4. Now, Feast b from c (requires ..., Harmony). But Harmony was removed in step 3." (R1,
+    aad2a0): the model did not take Feast b from c, so the state it lists after its next step is
+    judged without it; its one false item, "Province b is gone" (Province b still holds: Succumb
+    a does not remove it), is the model's own error and stays flagged."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == "aad2a03968ef9d63")
+    from core.record import record_from_json
+    from trace_parsers import parse_record
+    steps = [s.span for s in parse_record(record_from_json(row)).graph]
+    report = ClaimReader.for_task(*planning_task(row["problem"], row["domain"])[:2]).read(row["trace"], (), steps)
+    sentence = "State: Province a, Planet a, Harmony, b craves c, Province b is gone."
+    at = row["trace"].index(sentence)
+    here = [c for c in report.claims if c.span == (at, at + len(sentence))]
+    assert len(here) == 5 and "(feast b c)" not in here[0].line_actions
+    assert [str(c.atom) for c in here if c.holds is False] == [str(("province", "b"))]

@@ -123,16 +123,20 @@ class Lines:
         line.item_of.append(item)
         self._log("perform", pos, line, action=action.text(), rule=rule, note="forced" if forced else "")
 
-    def step_back(self, line: LineOfReasoning, action: GroundAction, pos: int, rule: str = "") -> LineOfReasoning | None:
+    def step_back(self, line: LineOfReasoning, action: GroundAction, pos: int, rule: str = "",
+                  walk_at: int | None = None) -> LineOfReasoning | None:
         """An action the line's state does not allow but an earlier state of the same line does:
         the model may have gone back to that state without saying so, or may be applying the action
         although it is not applicable. Two readings: the fork is uncertain from the action on, except
         when the action is the line's own next step from there (a re-walk of the line, or the step just
-        taken named again): applying the same step twice is not a reading anyone means."""
+        taken named again): applying the same step twice is not a reading anyone means. `walk_at`:
+        how many steps of the line come before this one by the number the text gives it ("Step 5:"
+        in a list walked from the line's start); a re-walk is certain only at that step ("Step 5: Feast
+        a from b", the line's step 1, is no re-walk of step 1)."""
         for keep in range(len(line.actions) - 1, -1, -1):
             if not unmet_preconditions(action, line.states[keep]):
                 new = self.fork(line, keep, pos, rule, kind="step_back")
-                if line.actions[keep] == action:
+                if line.actions[keep] == action and walk_at in (None, keep):
                     return new  # the line's own step k+1 walked again ("Let me verify: - Unstack blue from red: ..."),
                     # or the step just taken named again ("1. Attack b." then "Attack b: Requires ..."): one reading
                 self.doubt(new, keep, pos, f"{action.text()} is not applicable after "

@@ -540,7 +540,8 @@ class ClaimReader:
                                 self._perform(run, line, done, u.span[0], False, "event.step_named")
                         pre = line.state
                 if line.known and unmet_preconditions(ground, line.state):
-                    back = run.book.step_back(line, ground, u.span[0], head_rule)
+                    walk_at = run.item_base + u.item - 1 if u.item is not None and run.item_base is not None else None
+                    back = run.book.step_back(line, ground, u.span[0], head_rule, walk_at)
                     if back is not None:
                         line = back
                         pre = line.state
@@ -641,7 +642,8 @@ class ClaimReader:
             return line
         if n - f.unit != 1 or ur.unit.paragraph != f.paragraph or not ur.matches("event.blocked"):
             return line
-        said_gone = {c.atom for c in run.claims[start:] if c.kind == "state" and c.negative and not c.retracted}
+        said_gone = {c.atom for c in run.claims[start:] if c.kind in ("state", "effect") and c.negative and not c.retracted}
+        # "But Harmony was removed in step 3": an earlier step's removal, said of the need
         made = next((e for e in reversed(run.book.events) if e.line == line.id and e.kind in ("new", "fork", "step_back")),
                     None)
         if made is not None and made.kind == "step_back" and made.source is not None:
@@ -855,7 +857,7 @@ class ClaimReader:
                 pending = [(k, f) for k, f in pending if k not in judged_facts]
             for k, f in pending if base is not None else ():
                 judged_facts.add(k)
-                neg = (_negated(s, k) or _list_denied(s, k)) != f.absent_word  # "- (c no longer craves b)"
+                neg = (_negated(s, k) or _list_denied(s, k, ur)) != f.absent_word  # "- (c no longer craves b)"
                 holds, msg = self.judge.state(apply(after_act, base), f.atom, not neg, f"after {after_act.text()}")
                 self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=neg,
                                      after=after_act.text(), rules=(rid_after,), modality=modality,
@@ -927,7 +929,7 @@ class ClaimReader:
                 continue  # "but after various steps, we lost Province b": a state we cannot place
             if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
                     and (s[k + 1:k + 2] in ("", ",", ".", ";", "&")) and _item_start(s, k):
-                positive = not (_negated(s, k) or _list_denied(s, k) or _list_negated(s, k))
+                positive = not (_negated(s, k) or _list_denied(s, k, ur) or _list_negated(s, k))
                 if not positive and len(self.task.objects) > 1 and _arity(self.task, f.predicate) > 0 \
                         and not _STATE_HEADED.match(s):
                     continue  # "no Province" beside Attack a: whose province is not said; under "State:" it
@@ -949,8 +951,8 @@ class ClaimReader:
             elif state_list and not grounded:
                 if "|" in s[max(0, k - 1):k + 2] and not (_negated(s, k) or _list_negated(s, k)):
                     continue  # "Province a or Province b": neither is asserted
-                rid, positive = "state.list", not (_negated(s, k) or (_list_denied(s, k) and not f.absent_word) or _list_negated(s, k)
-                                                   or (governed.get(k) == "del" and not _one_item_gone(s, k)))
+                rid, positive = "state.list", not (_negated(s, k) or (_list_denied(s, k, ur) and not f.absent_word)
+                                                   or _list_negated(s, k) or (governed.get(k) == "del" and not _one_item_gone(s, k, ur)))
             elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
                     and n - focus.unit <= 1 and focus.paragraph == u.paragraph:
                 rid, positive = "state.plain", not (_negated(s, k) or _list_negated(s, k))
@@ -1423,15 +1425,24 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
 _STATE_HEADED = re.compile(r"S:")  # "State: Pain, no Province, ...": the unit is the state, listed
 
 
-def _one_item_gone(s: str, k: int) -> bool:
+def _one_item_gone(s: str, k: int, ur: UnitReading | None = None) -> bool:
     """Under "State:", a removal word right after the list's last item says that item is gone,
-    not the items before it ("State: Harmony, Province a and b, Pain b removed.")."""
+    not the items before it ("State: Harmony, Province a and b, Pain b removed.", "State:
+    Province a, Harmony, Province b is gone.": the last item's own singular verb; "..., Harmony
+    are false" denies them all)."""
     if not _STATE_HEADED.match(s):
         return False
     j = k + 1
     while j < len(s) and s[j] in "Ff,&":
         j += 1
-    return j < len(s) and s[j] in "XN" and j - 1 != k and s[j - 1] in "Ff"
+    last = j - 1
+    if ur is not None and j + 1 < len(s) and s[j] == "_" and s[last] in "Ff" and s[j - 2:j - 1] != "&" \
+            and ur.unit.tokens[ur.starts[j]].norm in _SINGULAR_COPULA:
+        j += 1
+    return j < len(s) and s[j] in "XN" and last != k and s[last] in "Ff"
+
+
+_SINGULAR_COPULA = frozenset({"is", "was", "'s"})
 
 
 def _item_start(s: str, k: int) -> bool:
@@ -1450,7 +1461,7 @@ def _list_negated(s: str, k: int) -> bool:
     return j >= 0 and s[j] in "Nn" and (j == 0 or s[j - 1] in ",:(~")
 
 
-def _list_denied(s: str, k: int) -> bool:
+def _list_denied(s: str, k: int, ur: UnitReading | None = None) -> bool:
     """A fact in a list that a negative word after the list denies ("Province a, Planet a,
     Harmony are false")."""
     j = k + 1
@@ -1458,7 +1469,7 @@ def _list_denied(s: str, k: int) -> bool:
         j += 1
     if j + 1 < len(s) and s[j + 1] in "Ff" or s[j - 1:j] == ",":
         return False  # "Pain a, no Harmony", "Planet a and c, not b": the "no" opens the next item
-    if _one_item_gone(s, k):
+    if _one_item_gone(s, k, ur):
         return False
     return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
 
