@@ -853,3 +853,23 @@ def test_a_step_found_blocked_by_an_earlier_steps_removal_is_not_taken() -> None
     here = [c for c in report.claims if c.span == (at, at + len(sentence))]
     assert len(here) == 5 and "(feast b c)" not in here[0].line_actions
     assert [str(c.atom) for c in here if c.holds is False] == [str(("province", "b"))]
+
+
+def test_an_action_after_a_comma_that_ends_the_after_phrase_is_no_link_of_it() -> None:
+    """"after Attack a, Succumb a to get Province a": Succumb a is the sentence's own (proposed)
+    step, not a second action the state is after ("after Attack b, Succumb b, we have ..." is);
+    the need checked next, "But Pain a is present", holds after Attack a (planted-claims set 5)."""
+    assert _false_actions("1. Attack a.\n\n2. Succumb a.\n\nAlternatively, after Attack a, Succumb a to get "
+                          "Province a.\n\nBut Pain a is present.") == []
+
+
+def test_an_action_named_as_a_purpose_or_a_role_keeps_the_line() -> None:
+    """"to unstack a block, the block being unstacked (red) needs to be clear": rule talk, no step
+    taken, so the walk goes on and the next claim on it is judged (planted-claims set 5)."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("5d1ebc"))
+    task, vocab = planning_task(row["problem"], row["domain"])[:2]
+    trace = ("So unstack red from orange. Wait, but to unstack a block, the block being unstacked (red) needs to be "
+             "clear. Then I'll be holding red. Now orange still isn't clear.")
+    claims = ClaimReader.for_task(task, vocab).read(trace).claims
+    assert [(c.holds, c.message) for c in claims] == [
+        (False, "says (clear c) (the orange block is clear) does not hold after (unstack a c), but it holds")]

@@ -484,8 +484,10 @@ class ClaimReader:
             after = ur.rows("event.after")
             if after:
                 chain = [after[0].start("act")]
-                while (more := _CHAIN.match(shape, chain[-1] + 1)) is not None:
-                    chain.append(more.start(1))  # "after Attack b and Overcome b from c": after the last of them
+                while (more := _CHAIN.match(shape, chain[-1] + 1)) is not None \
+                        and ("&" in more.group() or shape[more.end():more.end() + 1] in (",", "&")):
+                    chain.append(more.start(1))  # "after Attack b and Overcome b from c": after the last of them;
+                    # "after Attack c, Succumb c to get ...": the second is the sentence's own step, no link
                 here = line
                 opens = re.search(r"[FfYNDXRS]", shape[:chain[0]]) is None  # "After X, ...", not "... hold after X"
                 for at in chain:
@@ -574,7 +576,8 @@ class ClaimReader:
             elif ur.matches("event.unnamed") and modality == "asserted":
                 run.book.lose(line, u.span[0], "event.unnamed")  # "Then put it down.": a step we cannot read; the line may have moved
             if modality == "asserted" and not ur.cues.has("cant") \
-                    and any(m.ground is None and any(a is not None for a in m.args) for _, m in ur.actions):
+                    and any(m.ground is None and any(a is not None for a in m.args) and not _role_or_purpose(u, m)
+                            for _, m in ur.actions):
                 run.book.lose(line, u.span[0], "partial_action")  # "after unstacking orange": an action we read only in part; the line may have moved
                 # ("So can't Feast b.": an action rejected is not taken, and the line stays where it is)
             if line.actions and (performs or after or len(line.actions) != actions_before or line.id != line_before):
@@ -969,8 +972,11 @@ class ClaimReader:
                 if not in_needs:
                     continue
             checked = rid == "state.holds" and not in_needs and not about_init and not any(ch in s for ch in "SWT") \
-                and focus is not None and focus.needs_listed and n - focus.unit == 1 and focus.paragraph == u.paragraph \
-                and f.atom in {lit.atom for lit in focus.action.pre if lit.positive}
+                and focus is not None and n - focus.unit == 1 and f.atom in {lit.atom for lit in focus.action.pre if lit.positive} \
+                and ((focus.needs_listed and focus.paragraph == u.paragraph)
+                     or (focus.performed and f.atom in focus.action.delete and positive and u.paragraph - focus.paragraph <= 1))
+            # ... and "Succumb c to get Province c. But Pain c is present.": a need of the step just named,
+            # which the step removes, said present with no time word: the need checked, before the step
             # "Step 6: Overcome b from a requires Province a and Pain b. Province a is present (yes), ...": the
             # needs just listed, checked one by one, in the state before the step
             if rid in ("state.list", "state.gone", "state.no") and focus is not None and focus.unit == n and focus.performed \
@@ -1413,6 +1419,12 @@ def _asked(ur: UnitReading) -> bool:
         return False
     at = ur.starts[ur.shape.index("C", 0, m.end())]
     return not (at > 0 and ur.unit.tokens[at - 1].norm in _SUBJECTS)
+
+
+def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
+    """An action named after "to" or "being" ("to unstack orange, red must be clear", "the block
+    being unstacked (red) needs to be clear"): a purpose or a role in a rule, not a step taken."""
+    return m.i > 0 and u.tokens[m.i - 1].norm in ("to", "being")
 
 
 def _rejected_step(ur: UnitReading, s: str) -> int | None:
