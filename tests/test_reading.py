@@ -890,3 +890,26 @@ def test_wordings_of_planted_set_5_are_read_as_claims() -> None:
     assert judged(walk + "So I could pick up blue right away too.") == [("applicability", False)]  # hand full
     assert judged(walk + "At that point orange is clear.") == [("state", True)]
     assert _false_actions("1. Attack a.\n\nThat satisfies the goal.") == ["goal"]
+
+
+def test_an_action_that_would_be_possible_is_not_taken() -> None:
+    """"Succumb a would also be possible": a conditional about doing it, not a step, so "Now Pain a
+    is present" is judged after Attack a alone (planted-claims set 5)."""
+    assert _false_actions("1. Attack a.\n\nSuccumb a would also be possible.\n\nNow Pain a is present.") == []
+
+
+def test_planted_claims_set_5_floor() -> None:
+    """False claims a tester planted, one per copy, into clean R1 traces (tests/data/
+    planted_claims_set5.jsonl; bench/planted_score.py). Rules were built on half P; half Q is the
+    figure to trust. Measured when the set was made: P 4/17, Q 3/23; after the readings built on
+    P: P 9/17, Q 5/23. No copy may gain a flag away from its plant."""
+    import bench.planted_score as ps
+
+    if not ps.BASES.exists():
+        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
+    result = ps.score(ps.load_plants())
+    for half in ("P", "Q"):
+        print("\nplanted set 5, " + result.summary(half))
+    found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("P", "Q")}
+    assert found["P"] >= 9 and found["Q"] >= 5
+    assert result.caused["P"] == result.caused["Q"] == 0

@@ -501,6 +501,7 @@ class ClaimReader:
                     line = here
             described = bool(head) and re.match(r"[\)]?>?(?:,[_~]{1,4},)?[_~]{0,1}[DXRk]", shape[head[0].end():]) is not None \
                 and u.item is None and not u.bullet  # "Attack b removes Planet b", "Attack b -> needs ...": what it does, not a step taken
+            described = described or (bool(head) and u.item is None and not u.bullet and _would_be_possible(ur, head[0].end()))
             performs = (head_m is not None and head_act and modality in ("asserted", "proposed") and not described
                         and not ur.cues.has("cant") and not after and "I" not in shape[:head[0].start("act")]
                         and re.search(r"[,~]N[.!]?$", shape) is None)  # "Overcome a from b: Requires ..., so no."
@@ -1425,6 +1426,17 @@ def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
     """An action named after "to" or "being" ("to unstack orange, red must be clear", "the block
     being unstacked (red) needs to be clear"): a purpose or a role in a rule, not a step taken."""
     return m.i > 0 and u.tokens[m.i - 1].norm in ("to", "being")
+
+
+def _would_be_possible(ur: UnitReading, end: int) -> bool:
+    """"Feast a from c would also be possible here": the action is what a conditional says could be
+    done, an applicability claim about it, not a step taken (a walk says "Feast a from c: possible")."""
+    m = re.match(r"[_~]{1,3}C", ur.shape[end:])
+    if m is None:
+        return False
+    toks = ur.unit.tokens
+    first, last = ur.starts[end], ur.starts[end + m.end() - 1]
+    return any(t.norm in ("would", "could") for t in toks[first:last])
 
 
 def _rejected_step(ur: UnitReading, s: str) -> int | None:
