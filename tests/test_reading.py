@@ -902,7 +902,7 @@ def test_planted_claims_set_5_floor() -> None:
     """False claims a tester planted, one per copy, into clean R1 traces (tests/data/
     planted_claims_set5.jsonl; bench/planted_score.py). Rules were built on half P; half Q is the
     figure to trust. Measured when the set was made: P 4/17, Q 3/23; after the readings built on
-    P: P 9/17, Q 5/23. No copy may gain a flag away from its plant."""
+    P: P 10/17, Q 5/23. No copy may gain a flag away from its plant."""
     import bench.planted_score as ps
 
     if not ps.BASES.exists():
@@ -911,5 +911,17 @@ def test_planted_claims_set_5_floor() -> None:
     for half in ("P", "Q"):
         print("\nplanted set 5, " + result.summary(half))
     found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("P", "Q")}
-    assert found["P"] >= 9 and found["Q"] >= 5
+    assert found["P"] >= 10 and found["Q"] >= 5
     assert result.caused["P"] == result.caused["Q"] == 0
+
+
+def test_an_aside_between_an_object_and_its_fact_is_read_past() -> None:
+    """"Red, on the other hand, isn't clear right now." reads as "Red isn't clear right now"
+    (planted-claims set 5): after Unstack red from orange, orange is clear, red is held."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("5d1ebc"))
+    task, vocab = planning_task(row["problem"], row["domain"])[:2]
+    walk = "So unstack red from orange. Then I'll be holding red. "
+    for aside, holds in (("Orange, on the other hand, isn't clear right now.", False),
+                         ("Orange, however, is clear now.", True)):
+        claims = ClaimReader.for_task(task, vocab).read(walk + aside).claims
+        assert [(c.kind, c.holds) for c in claims if c.holds is not None] == [("state", holds)], aside

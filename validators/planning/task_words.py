@@ -351,6 +351,8 @@ class TaskWords:
             at = range(len(words))
         else:
             at = [n for n, t in enumerate(tokens) if t.norm not in SKIP]
+        if "," in words and _ASIDE_FIRSTS.intersection(words):
+            words, at = _without_asides(words, list(at))
         if self.typed_names and len(words) < len(tokens):
             typed = self.typed_names
             for k, n in enumerate(at):
@@ -606,6 +608,29 @@ class TaskWords:
 _ARTICLES = frozenset({"a", "an"})
 _BEFORE_ARTICLE = frozenset({"is", "was", "be", "are", "were", "as", "not", "have", "has", "had", "get", "gets",
                              "with", "need", "needs", "becomes", "become", "into", "like", "called"})
+
+
+# Asides set off by commas between an object and what is said of it ("Red, on the other hand,
+# isn't clear", "Province b, however, is gone"): read past, as the sentence reads without them.
+_ASIDES = (("on", "the", "other", "hand"), ("however",), ("though",), ("in", "turn"), ("of", "course"),
+           ("by", "contrast"), ("in", "contrast"), ("for", "its", "part"), ("meanwhile",), ("again",))
+_ASIDES = tuple(tuple(w for w in aside if w not in SKIP) for aside in _ASIDES)
+_ASIDE_FIRSTS = frozenset(aside[0] for aside in _ASIDES)
+
+
+def _without_asides(words: list[str], at: list[int]) -> tuple[list[str], list[int]]:
+    """`words` (and their token indexes) without each ", <aside>," that follows a word."""
+    k = 1
+    while k < len(words):
+        if words[k] == ",":
+            for aside in _ASIDES:
+                end = k + 1 + len(aside)
+                if tuple(words[k + 1:end]) == aside and end < len(words) and words[end] == ",":
+                    del words[k:end + 1]
+                    del at[k:end + 1]
+                    break
+        k += 1
+    return words, at
 
 
 def _unique(candidates: Iterable[_Candidate]) -> tuple[_Candidate, ...]:
