@@ -708,6 +708,8 @@ REVIEWED_NOT_FALSE = {
     "'Alternatively, in step 1, after X, ...' turns back to that state for what follows, not for the unit alone":
         ("aad2a03968ef9d63", "Alternatively, in step 1, after Feast a from b, Province b exists. Then, Feast b from c "
                              "requires Province b and Harmony. But Harmony is gone."),
+    "a paragraph headed 'Pre:' under a step checks the step's needs, in the state before it (review 7)":
+        ("6d91ceda125828c5", "So Province(a) is present, Pain(b) from step 1. So yes."),
     "'Step 5: X' in a list walked from its start is not a re-walk of the line's step 1 that is X":
         ("aad2a03968ef9d63", "Step 5: Feast a from b (but a no longer craves b). So can't."),
 }
@@ -925,3 +927,11 @@ def test_an_aside_between_an_object_and_its_fact_is_read_past() -> None:
                          ("Orange, however, is clear now.", True)):
         claims = ClaimReader.for_task(task, vocab).read(walk + aside).claims
         assert [(c.kind, c.holds) for c in claims if c.holds is not None] == [("state", holds)], aside
+
+
+def test_a_paragraph_headed_pre_under_a_step_is_judged_before_it() -> None:
+    """"2. Succumb a.\n\nPre: Pain a ... So Pain a is present.": the needs of step 2, so before it;
+    under "Post:" the same words speak of the state after it (Succumb a removes Pain a)."""
+    walk = "1. Attack a.\n\n2. Succumb a.\n\n"
+    assert _false_actions(walk + "Pre: Pain a (is it there?). Wait, Attack a added it. Yes. So Pain a is present.") == []
+    assert _false_actions(walk + "Post: Province a. Wait, Succumb a added it. Yes. So Pain a is present.") == ["state"]

@@ -188,6 +188,7 @@ class _Run:
     branch_doubt: tuple[int, int] | None = None  # (line id, paragraph) of an 'Alternatively' branch in doubt
     described: tuple[GroundAction, int, int] | None = None  # (action, unit, paragraph): "Succumb b adds ..." not taken
     binding: tuple[str, dict[str, str], int] | None = None  # "Let's say Feast x from y": (action, var -> param, paragraph)
+    needs_of: tuple[int, "_Focus"] | None = None  # (paragraph, step): a paragraph that opens with "Pre: ..." under the step
 
     @property
     def lines(self) -> list[LineOfReasoning]:
@@ -380,6 +381,10 @@ class ClaimReader:
         pending_some: tuple[str, int] | None = None
         for n, ur in enumerate(readings):
             u = ur.unit
+            if n == 0 or readings[n - 1].unit.paragraph != u.paragraph:
+                f0 = run.focus
+                run.needs_of = (u.paragraph, f0) if _NEEDS_LABEL.match(ur.shape) and f0 is not None and f0.performed \
+                    and f0.paragraph == u.paragraph - 1 and f0.pre is not None else None
             if not ur.actions and line.actions and line.known and any(t.norm == "it" for t in u.tokens):
                 it_read = self._it_read(ur, line)  # "Unstack blue from red. Then put it down."
                 if it_read is None:
@@ -976,10 +981,15 @@ class ClaimReader:
                 and focus is not None and n - focus.unit == 1 and f.atom in {lit.atom for lit in focus.action.pre if lit.positive} \
                 and ((focus.needs_listed and focus.paragraph == u.paragraph)
                      or (focus.performed and f.atom in focus.action.delete and positive and u.paragraph - focus.paragraph <= 1))
-            # ... and "Succumb c to get Province c. But Pain c is present.": a need of the step just named,
-            # which the step removes, said present with no time word: the need checked, before the step
             # "Step 6: Overcome b from a requires Province a and Pain b. Province a is present (yes), ...": the
-            # needs just listed, checked one by one, in the state before the step
+            # needs just listed, checked one by one, in the state before the step; and "Succumb c to get
+            # Province c. But Pain c is present.": a need of the step just named, which the step removes,
+            # said present with no time word: the need checked, before the step
+            needs_step = run.needs_of[1] if run.needs_of is not None and run.needs_of[0] == u.paragraph \
+                and rid == "state.holds" and not in_needs and not about_init and not any(ch in s for ch in "ST") \
+                and f.atom in {lit.atom for lit in run.needs_of[1].action.pre if lit.positive} else None
+            # "Step 2: Overcome b from a.\n\nPre: ..., Yes. So Province(a) is present, Pain(b) from step 1.": a
+            # paragraph headed "Pre:" under the step checks the step's needs, before it
             if rid in ("state.list", "state.gone", "state.no") and focus is not None and focus.unit == n and focus.performed \
                     and "S" not in s and "W" not in s and "T" not in s:
                 continue  # facts beside an action just taken: before or after it is not said
@@ -989,6 +999,8 @@ class ClaimReader:
                 state, where = self.init, "in the initial state"
             elif (in_needs and focus is not None and focus.line == line.id) or checked:
                 state, where = focus.pre, f"before {focus.action.text()}"  # type: ignore[union-attr]
+            elif needs_step is not None:
+                state, where = needs_step.pre, f"before {needs_step.action.text()}"
             elif in_needs:
                 continue
             elif reason and focus is not None and focus.performed and focus.line == line.id:
@@ -1446,6 +1458,7 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
+_NEEDS_LABEL = re.compile(r"[~_]{0,2}R:")  # "Pre: Province a, ...", "Requires: ...": a paragraph of needs
 _STATE_HEADED = re.compile(r"S:")  # "State: Pain, no Province, ...": the unit is the state, listed
 
 
