@@ -1,15 +1,16 @@
 """Recall of false claims planted into clean R1 thinking traces, and the flags a plant causes
 elsewhere (docs/thinking-claims-reviews.md, "Recall where no one annotated").
 
-Each row of tests/data/planted_claims_set5.jsonl is one false sentence, written by a tester with
-their own STRIPS simulator into a copy of a PlanBench R1 trace whose answer is right (`inserted`
-at character `at` of the base trace, from ../shared/data/dev/planbench_r1_thinking.jsonl). A plant
-is found when the audit's verdict has an invalid step overlapping the planted sentence; a copy
-causes a flag elsewhere when it has an invalid step, away from the plant, whose message the base
-trace's verdict does not have. The rows are split in two halves by base trace: rules were built on
-half P and half Q is the figure to trust.
+Each row of a planted set (tests/data/planted_claims_set*.jsonl) is one sentence, written by a
+tester with their own STRIPS simulator into a copy of a PlanBench R1 trace whose answer is right
+(`inserted` at character `at` of the base trace, from ../shared/data/dev/planbench_r1_thinking.jsonl),
+false unless its `truth` says "true". A false plant is found when the audit's verdict has an invalid
+step overlapping the planted sentence; a true plant so flagged is a false flag. A copy causes a
+flag elsewhere when it has an invalid step, away from the plant, whose message the base trace's
+verdict does not have. Each set is split in two halves by base trace (`half`): rules were built on
+the first (P in set 5, R in set 6) and the second is the figure to trust.
 
-    .venv/bin/python bench/planted_score.py [--show]
+    .venv/bin/python bench/planted_score.py [--show] [--set 5|6]
 """
 
 from __future__ import annotations
@@ -28,13 +29,16 @@ from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 
 PLANTS = REPO / "tests" / "data" / "planted_claims_set5.jsonl"
+SETS = {"5": PLANTS, "6": REPO / "tests" / "data" / "planted_claims_set6.jsonl"}
 BASES = REPO.parent / "shared" / "data" / "dev" / "planbench_r1_thinking.jsonl"
 
 
 @dataclass
 class PlantedScore:
-    found: Counter = field(default_factory=Counter)
-    total: Counter = field(default_factory=Counter)
+    found: Counter = field(default_factory=Counter)    # (half, kind) -> false plants flagged
+    total: Counter = field(default_factory=Counter)    # (half, kind) -> false plants
+    true_flagged: Counter = field(default_factory=Counter)  # half -> true plants flagged (false flags)
+    true_total: Counter = field(default_factory=Counter)
     caused: Counter = field(default_factory=Counter)   # copies with a flag caused away from the plant
     lines: list[str] = field(default_factory=list)
 
@@ -42,7 +46,10 @@ class PlantedScore:
         by_kind = {k[1]: f"{self.found[k]}/{n}" for k, n in sorted(self.total.items()) if k[0] == half}
         n = sum(v for k, v in self.total.items() if k[0] == half)
         hit = sum(v for k, v in self.found.items() if k[0] == half)
-        return f"half {half}: found {hit}/{n}, copies with a flag caused elsewhere {self.caused[half]}/{n}; by kind {by_kind}"
+        copies = n + self.true_total[half]
+        true_part = f", true plants flagged {self.true_flagged[half]}/{self.true_total[half]}" if self.true_total[half] else ""
+        return (f"half {half}: false plants found {hit}/{n}{true_part}, copies with a flag caused elsewhere "
+                f"{self.caused[half]}/{copies}; by kind {by_kind}")
 
 
 def _invalid(row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -72,21 +79,31 @@ def score(plants: list[dict[str, Any]], bases_path: Path = BASES) -> PlantedScor
         flags = _invalid({**base, "id": f"{base['id']}-p5-{p['id']}", "trace": text})
         here = [s for s in flags if s["span"][0] < end and start < s["span"][1]]
         caused = [s for s in flags if s not in here and s["message"] not in base_flags[p["base_id"]]]
-        key = (p["half"], p["kind"])
-        out.total[key] += 1
-        out.found[key] += bool(here)
+        true = p.get("truth", "false") == "true"
+        if true:
+            out.true_total[p["half"]] += 1
+            out.true_flagged[p["half"]] += bool(here)
+            mark = "FALSE FLAG" if here else "ok (true)"
+        else:
+            key = (p["half"], p["kind"])
+            out.total[key] += 1
+            out.found[key] += bool(here)
+            mark = "FOUND" if here else "miss "
         out.caused[p["half"]] += bool(caused)
-        out.lines.append(f"{'FOUND' if here else 'miss '} {p['half']} {p['id']} {p['kind']:<13} {p['sentence'][:90]}"
+        out.lines.append(f"{mark} {p['half']} {p['id']} {p['kind']:<13} {p['sentence'][:90]}"
+                         + "".join(f"\n      here: {s['message'][:140]}" for s in here[:1] if true)
                          + "".join(f"\n      caused: {s['message'][:140]}" for s in caused[:2]))
     return out
 
 
 def main(argv: list[str]) -> None:
-    result = score(load_plants())
+    which = argv[argv.index("--set") + 1] if "--set" in argv else "5"
+    plants = load_plants(SETS[which])
+    result = score(plants)
     if "--show" in argv:
         print("\n".join(result.lines))
-    for half in ("P", "Q"):
-        print(result.summary(half))
+    for half in sorted({p["half"] for p in plants}):
+        print(f"set {which}, " + result.summary(half))
 
 
 if __name__ == "__main__":
