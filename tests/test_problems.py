@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from audit import audit_record
-from core.intake import iter_jsonl
+from records_io.intake import iter_jsonl
 from core.problem_key import answer_key, canonical_pddl, problem_hash
 from core.record import record_from_json
 from core.selection import majority, majority_at_k, selection_row, verified_at_k
