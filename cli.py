@@ -401,8 +401,8 @@ def _file_agreement_rows(verdicts_path: str, labels_path: str) -> list[tuple[str
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from core.agreement import KINDS, agreement_table
-    from core.score_agreement import SCORE_COLUMNS
+    from metrics.agreement import KINDS, agreement_table
+    from metrics.score_agreement import SCORE_COLUMNS
 
     scores: list[dict] = []
     try:
@@ -438,8 +438,8 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
 
 def cmd_labels_import(args: argparse.Namespace) -> int:
-    """Outside judgments (core.outside_labels) joined by id to the stored records."""
-    from core.outside_labels import read_judgments
+    """Outside judgments (metrics.outside_labels) joined by id to the stored records."""
+    from metrics.outside_labels import read_judgments
 
     try:
         with open(args.file, "rb") as fh:

@@ -20,8 +20,8 @@ from db.trace_kinds import summary_trace_count
 from db.agreement import label_agreement, score_agreement
 from db.outside import judgments_revision
 from db.summary import flat_rows, summary
-from core.agreement import KINDS
-from core.score_agreement import DEFAULT_THRESHOLD, SCORE_COLUMNS
+from metrics.agreement import KINDS
+from metrics.score_agreement import DEFAULT_THRESHOLD, SCORE_COLUMNS
 from app_pages._common import engine, go_to
 from app_pages._table import dashed
 

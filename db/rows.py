@@ -10,7 +10,7 @@ from typing import Any
 
 from audit import AuditResult
 from records_io.intake import InputUnit
-from core.problem_key import answer_key, problem_hash
+from metrics.problem_key import answer_key, problem_hash
 from core.record import canonical_json, record_to_json
 from core.verdicts import trace_check
 

@@ -22,7 +22,7 @@ import pytest
 
 from tests.conftest import REPO
 
-LAYERS = {"core": 0, "textscan": 0, "records_io": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "sources": 4, "db": 5,
+LAYERS = {"core": 0, "textscan": 0, "records_io": 0, "metrics": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "sources": 4, "db": 5,
           "pipeline": 6, "capture": 7, "engines": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
 # Optional extras and the only top-level packages that may import them.
 EXTRAS = {"ray": {"engines", "tests", "bench"}, "inspect_ai": {"sources", "tests"}, "zstandard": {"sources", "tests"}}

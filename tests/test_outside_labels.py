@@ -12,7 +12,7 @@ import pytest
 
 import cli
 from records_io.intake import iter_jsonl
-from core.outside_labels import first_flag, judgment_first_mistake, read_judgments
+from metrics.outside_labels import first_flag, judgment_first_mistake, read_judgments
 from db.engine import make_engine
 from db.outside import judged_records, judgments_of
 from db.queries import recent_traces, trace_by_share_id

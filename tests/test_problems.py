@@ -15,9 +15,9 @@ import sqlalchemy as sa
 
 from audit import audit_record
 from records_io.intake import iter_jsonl
-from core.problem_key import answer_key, canonical_pddl, problem_hash
+from metrics.problem_key import answer_key, canonical_pddl, problem_hash
 from core.record import record_from_json
-from core.selection import majority, majority_at_k, selection_row, verified_at_k
+from metrics.selection import majority, majority_at_k, selection_row, verified_at_k
 from db.engine import make_engine
 from db.problems import ALL_MODELS, problem_records, problems_with_samples, selection_metrics
 from pipeline import audit_units

@@ -160,7 +160,7 @@ def test_owner_signs_by_name_remembered_and_labels_a_comment(app):  # noqa: F811
 
 
 def test_steps_align_on_equal_text_and_the_parting_step_is_the_first_difference():
-    from core.step_align import AlignedRow, align_steps, parting_row
+    from metrics.step_align import AlignedRow, align_steps, parting_row
 
     rows = align_steps(["Start.", "7 * 8 = 54", "So 54.", "Done."], ["start.", "7 * 8  = 56", "Check: ok.", "So 56.",
                                                                      "Done."])
