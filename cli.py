@@ -19,8 +19,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO
 
-from core.intake import Converter
-from core.verdict_files import VerdictWriter, tally
+from records_io.intake import Converter
+from records_io.verdict_files import VerdictWriter, tally
 from sources.base import Options, SourceError
 
 
@@ -277,7 +277,7 @@ def _export_record(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     if args.id:
         return _export_record(args)
-    from core.report import to_csv, to_html, to_json, to_parquet
+    from records_io.report import to_csv, to_html, to_json, to_parquet
     from db.engine import database_url, make_engine
     from db.queries import CorpusFilter, comments_for, filtered_pks, verdict_rows
 
@@ -380,7 +380,7 @@ def _file_agreement_rows(verdicts_path: str, labels_path: str) -> list[tuple[str
     """Verdict lines beside the labelled rows they were audited from: by id when both have ids, else line by line."""
     import json
 
-    from core.step_rows import LABEL_KEYS
+    from records_io.step_rows import LABEL_KEYS
 
     def lines(path: str) -> list[dict]:
         with open(path, encoding="utf-8") as fh:
@@ -401,8 +401,8 @@ def _file_agreement_rows(verdicts_path: str, labels_path: str) -> list[tuple[str
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from core.agreement import KINDS, agreement_table
-    from core.score_agreement import SCORE_COLUMNS
+    from metrics.agreement import KINDS, agreement_table
+    from metrics.score_agreement import SCORE_COLUMNS
 
     scores: list[dict] = []
     try:
@@ -438,8 +438,8 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
 
 def cmd_labels_import(args: argparse.Namespace) -> int:
-    """Outside judgments (core.outside_labels) joined by id to the stored records."""
-    from core.outside_labels import read_judgments
+    """Outside judgments (metrics.outside_labels) joined by id to the stored records."""
+    from metrics.outside_labels import read_judgments
 
     try:
         with open(args.file, "rb") as fh:

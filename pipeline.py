@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from audit import BULK_GC_THRESHOLD, audit_record, error_verdict, fewer_collections
-from core.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_bytes
+from records_io.intake import InputUnit, iter_jsonl, object_to_record, unit_from_json_bytes
 from core.limits import Limits, current_limits
 from core.record import TraceRecord
 from db.rows import ResultRows, malformed_rows, result_rows

@@ -1,4 +1,4 @@
-"""A step's text with the spans its comments quote highlighted (core/quote_anchor.py). Model text
+"""A step's text with the spans its comments quote highlighted (metrics/quote_anchor.py). Model text
 is never markup: every character is escaped (`html.escape`, quotes too), the page holds no script
 and no link, and it is shown in a sandboxed `data:` frame like the reading view."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from core.quote_anchor import Anchor, holds, merged_spans
+from metrics.quote_anchor import Anchor, holds, merged_spans
 
 _STYLE = ("body{font:14px/1.55 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0;padding:8px 10px;"
           "color:#222;background:#f6f6f8;white-space:pre-wrap;word-wrap:break-word}"

@@ -14,8 +14,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.agreement import compare, has_label, label_first_mistake
-from core.outside_labels import judgment_first_mistake
+from metrics.agreement import compare, has_label, label_first_mistake
+from metrics.outside_labels import judgment_first_mistake
 from app_pages._text import md_escape
 
 DISAGREE = "✗ disagrees"

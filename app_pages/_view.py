@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import plotly.graph_objects as go
 
-from core.report import rollout_rewards
+from records_io.report import rollout_rewards
 from core.verdicts import trace_label
 
 Outline = Sequence[tuple[int, "int | None", str, "str | None", "str | None", str]]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.step_align import align_steps, parting_row
+from metrics.step_align import align_steps, parting_row
 from core.trace_kind import SUMMARY_BANNER, is_summary, verdict_is_summary
 from core.verdicts import trace_label
 from db.queries import data_revision, steps_of, trace_by_share_id

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.report import to_csv, to_html, to_json, to_parquet
+from records_io.report import to_csv, to_html, to_json, to_parquet
 from db.search import SYNTAX as SEARCH_SYNTAX, parse_query
 from db.queries import (first_hits, ANSWER_CHOICES, POS_BINS, TRACE_CHOICES, CorpusFilter, corpus_matrix, count_traces,
                         comments_for, data_revision, filter_options, filtered_pks, first_invalid_histogram,
@@ -20,8 +20,8 @@ from db.trace_kinds import summary_trace_count
 from db.agreement import label_agreement, score_agreement
 from db.outside import judgments_revision
 from db.summary import flat_rows, summary
-from core.agreement import KINDS
-from core.score_agreement import DEFAULT_THRESHOLD, SCORE_COLUMNS
+from metrics.agreement import KINDS
+from metrics.score_agreement import DEFAULT_THRESHOLD, SCORE_COLUMNS
 from app_pages._common import engine, go_to
 from app_pages._table import dashed
 

@@ -16,8 +16,8 @@ from db.problems import problem_size
 from db.record_export import record_json
 from db.queries import (comments_of, data_revision, latest_state, search_steps, step_detail, step_outline,
                         step_payloads, step_spans, step_states, steps_of, trace_by_share_id)
-from core.quote_anchor import anchor_in, occurrences
-from core.score_agreement import DEFAULT_THRESHOLD
+from metrics.quote_anchor import anchor_in, occurrences
+from metrics.score_agreement import DEFAULT_THRESHOLD
 from core.trace_kind import SUMMARY_BANNER, SUMMARY_NOTE, is_summary, verdict_is_summary
 from core.verdicts import trace_label
 from app_pages._text import md_escape

@@ -17,7 +17,7 @@ from capture.keys import find_api_key, key_variables, provider_of, scrub, secret
 from capture.modulo import run_capture
 from capture.prompts import PromptError, problem_of, render, templates_for
 from capture.store import problem_domains, store_capture, stored_problems
-from core.intake import object_to_record
+from records_io.intake import object_to_record
 from core.record import RecordError, TraceRecord
 from core.trace_kind import SUMMARY, SUMMARY_BANNER, verdict_is_summary
 from validators.registry import list_domains

@@ -1,6 +1,6 @@
 """Problems: every sample of one problem side by side (`?problem=<hash>`, a link a reviewer can
 share), and without one, what choosing among samples gains per model and domain (selection
-metrics, core/selection.py) and the problems with the most samples. Read-only: everything comes
+metrics, metrics/selection.py) and the problems with the most samples. Read-only: everything comes
 from db/problems.py; nothing is parsed here."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.selection import MIN_CURVE_PROBLEMS, majority, verified_at_k
+from metrics.selection import MIN_CURVE_PROBLEMS, majority, verified_at_k
 from db.problems import (ALL_MODELS, problem_records, problem_text, problems_with_samples, selection_metrics)
 from db.queries import data_revision, filter_options
 from app_pages._common import engine, go_to

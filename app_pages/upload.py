@@ -8,9 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from core.limits import current_limits
-from core.outside_labels import read_judgments
+from metrics.outside_labels import read_judgments
 from core.verdicts import TRACE_LABELS, trace_label
-from core.report import summary, to_csv, to_html, to_json
+from records_io.report import summary, to_csv, to_html, to_json
 from core.trace_kind import SUMMARY_BANNER, SUMMARY_LABEL, SUMMARY_NOTE, marked_label, verdict_is_summary
 from db.column_maps import StoredColumnMaps
 from db.outside import import_judgments

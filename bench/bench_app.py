@@ -48,7 +48,7 @@ def _page_time(url: str, page: str, params: dict[str, str]) -> tuple[float, floa
 def run(quick: bool) -> list[dict]:
     import io
 
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from db.engine import make_engine
     from db.queries import corpus_counts, recent_traces
     from pipeline import audit_units

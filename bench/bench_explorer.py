@@ -83,7 +83,7 @@ def _empty_explorer():
 
 
 def run(quick: bool) -> list[dict]:
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from db.engine import make_engine
     from db.queries import recent_traces
     from pipeline import audit_units

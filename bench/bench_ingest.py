@@ -29,7 +29,7 @@ def make_jsonl(path: Path, n: int, seed: int = 7, domain: str = "freeform") -> N
 
 
 def ingest(path: Path, url: str, workers: int = 1) -> int:
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from db.engine import make_engine
     from pipeline import audit_units
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import print_table, row  # noqa: E402
 from audit import audit_record  # noqa: E402
-from core.intake import object_to_record  # noqa: E402
+from records_io.intake import object_to_record  # noqa: E402
 from tests.lengths_fixtures import length_records, root_scores  # noqa: E402
 
 

@@ -116,7 +116,7 @@ def _timed(fn) -> tuple[float, float, object]:
 
 def _python_grouping(url: str) -> object:
     """The reference: every row loaded, grouped in Python, then the same metrics."""
-    from core.selection import selection_row
+    from metrics.selection import selection_row
     from db.engine import make_engine
 
     groups: dict = defaultdict(lambda: defaultdict(list))

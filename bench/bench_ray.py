@@ -102,7 +102,7 @@ def _count(url: str, table: str) -> int:
 
 
 def _units(path: Path, n: int) -> list:
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
 
     with open(path, "rb") as fh:
         out = []

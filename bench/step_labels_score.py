@@ -43,8 +43,8 @@ except ImportError:  # run as a script
     from bench import _common  # noqa: F401
 
 from audit import audit_record  # noqa: E402
-from core.agreement import harmonic_mean  # noqa: E402
-from core.intake import iter_jsonl  # noqa: E402
+from metrics.agreement import harmonic_mean  # noqa: E402
+from records_io.intake import iter_jsonl  # noqa: E402
 from validators.registry import get_domain  # noqa: E402
 from validators.step_rows import StepRowsConverter  # noqa: E402
 

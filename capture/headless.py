@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from capture.client import ModelSettings
 from capture.keys import find_api_key, scrub, secret_values
 from capture.prompts import PromptError, get_template
-from core.intake import object_to_record
+from records_io.intake import object_to_record
 from core.record import TraceRecord
 from core.trace_kind import SUMMARY_BANNER, is_summary
 

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from core.intake import InputUnit, object_to_record
+from records_io.intake import InputUnit, object_to_record
 from core.record import TraceRecord
 from db.store import RECORD
 

@@ -3,8 +3,8 @@ page alike, so both show the same numbers.
 
 Labels: each record's reference labels (by the record's source, the file it came in) and each
 outside judgment that names a first mistake (by the judgment's source), against our first
-invalid step (core.agreement). Scores: each outside judgment with per-step scores against our
-step verdicts at a threshold (core.score_agreement).
+invalid step (metrics.agreement). Scores: each outside judgment with per-step scores against our
+step verdicts at a threshold (metrics.score_agreement).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from core.agreement import agreement_table
-from core.score_agreement import DEFAULT_THRESHOLD, score_table
+from metrics.agreement import agreement_table
+from metrics.score_agreement import DEFAULT_THRESHOLD, score_table
 from db.outside import judged_records
 from db.queries import labelled_verdicts
 

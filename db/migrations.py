@@ -165,9 +165,9 @@ def _keyset_pages(conn: Connection, sql: str, size: int = 5_000) -> Iterator[lis
 
 def _m0008_problem_identity(conn: Connection) -> None:
     """Each record's canonical problem hash and each verdict's normalised answer
-    (core/problem_key.py), indexed so that grouping the samples of a problem is a query. Rows
+    (metrics/problem_key.py), indexed so that grouping the samples of a problem is a query. Rows
     stored before get theirs here, computed from what they hold, in batches."""
-    from core.problem_key import answer_key, problem_hash
+    from metrics.problem_key import answer_key, problem_hash
 
     conn.execute(text("ALTER TABLE record ADD COLUMN problem_hash VARCHAR(32)"))
     conn.execute(text("ALTER TABLE trace_verdict ADD COLUMN answer_key VARCHAR(32)"))
@@ -247,7 +247,7 @@ def _m0011_trace_check(conn: Connection) -> None:
 
 def _m0012_outside_judgments(conn: Connection) -> None:
     """Per-step scores and first mistakes from elsewhere (a PRM, an LLM judge), one row per
-    record and source (core.outside_labels), joined by id at import; the replay never reads them."""
+    record and source (metrics.outside_labels), joined by id at import; the replay never reads them."""
     md = MetaData()
     Table("record", md, Column("pk", Integer, primary_key=True))  # the foreign key's target, already there
     judgments = Table(
@@ -270,7 +270,7 @@ def _m0013_comment_labels(conn: Connection) -> None:
 
 
 def _m0014_comment_anchors(conn: Connection) -> None:
-    """The span of its step a comment quotes (core/quote_anchor.py): the quoted text and its
+    """The span of its step a comment quotes (metrics/quote_anchor.py): the quoted text and its
     character offsets in the step's text; all three empty for a comment on the whole step."""
     conn.execute(text("ALTER TABLE comment ADD COLUMN quote TEXT"))
     conn.execute(text("ALTER TABLE comment ADD COLUMN quote_start INTEGER"))

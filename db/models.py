@@ -27,7 +27,7 @@ class Record(SQLModel, table=True):
     format: str | None = Field(default=None, max_length=64)
     model: str | None = Field(default=None, index=True, max_length=256)
     problem_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
-    # core.problem_key.problem_hash: the same problem however written (indexed with model, migration 8)
+    # metrics.problem_key.problem_hash: the same problem however written (indexed with model, migration 8)
     problem_hash: str | None = Field(default=None, max_length=32)
     trace: str = Field(default="", sa_column=Column(Text, nullable=False))
     answer: str = Field(default="", sa_column=Column(Text, nullable=False))
@@ -87,7 +87,7 @@ class TraceVerdictRow(SQLModel, table=True):
     first_invalid_step: int | None = None
     first_invalid_rel: float | None = None
     answer_error_kind: str | None = Field(default=None, max_length=32)
-    answer_key: str | None = Field(default=None, max_length=32)  # core.problem_key.answer_key: what a vote counts
+    answer_key: str | None = Field(default=None, max_length=32)  # metrics.problem_key.answer_key: what a vote counts
     verdict_json: str = Field(sa_column=Column(Text, nullable=False))
     notes_json: str | None = Field(default=None, sa_column=Column(Text))
     audited_at: datetime = Field(default_factory=utcnow)
@@ -117,7 +117,7 @@ class Comment(SQLModel, table=True):
 
 
 class OutsideJudgmentRow(SQLModel, table=True):
-    """One outside source's judgment of a record's steps (core.outside_labels): a PRM's per-step
+    """One outside source's judgment of a record's steps (metrics.outside_labels): a PRM's per-step
     scores or a judge's first mistake, kept beside the reference labels; no replay reads it."""
 
     __tablename__ = "outside_judgment"

@@ -1,4 +1,4 @@
-"""Outside judgments (core.outside_labels) joined to stored records by id, written and read.
+"""Outside judgments (metrics.outside_labels) joined to stored records by id, written and read.
 
 They live in their own table, one row per record and source, so a re-audit (which rewrites
 steps and verdicts) keeps them and a re-import of a source replaces only that source's row.
@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.engine import Engine
 
-from core.outside_labels import OutsideJudgment
+from metrics.outside_labels import OutsideJudgment
 from db.store import OUTSIDE, RECORD, STEP_VERDICT, TRACE_VERDICT
 
 _CHUNK = 500

@@ -1,6 +1,6 @@
 """Read-only queries over problems: every sample of one problem, the problems with several
 samples, and the grouped votes selection metrics are computed from. Problems are identified by
-`record.problem_hash` (core/problem_key.py), indexed with the model, so grouping is a query."""
+`record.problem_hash` (metrics/problem_key.py), indexed with the model, so grouping is a query."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, Collection
 from sqlalchemy import case, exists, func, select
 from sqlalchemy.engine import Engine
 
-from core.selection import SelectionRow, Vote, selection_row
+from metrics.selection import SelectionRow, Vote, selection_row
 from db.store import GAP, RECORD, TRACE_VERDICT
 from db.trace_kinds import KIND_META, flag_summary
 

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.engine import Engine
 
-from core.report import jsonable_comment
+from records_io.report import jsonable_comment
 from db.queries import comments_of, trace_by_share_id
 from db.store import RECORD
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audit import AuditResult
-from core.intake import InputUnit
-from core.problem_key import answer_key, problem_hash
+from records_io.intake import InputUnit
+from metrics.problem_key import answer_key, problem_hash
 from core.record import canonical_json, record_to_json
 from core.verdicts import trace_check
 

@@ -13,8 +13,8 @@ from sqlalchemy import Table, insert, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from core.intake import InputUnit
-from core.quote_anchor import Anchor, holds
+from records_io.intake import InputUnit
+from metrics.quote_anchor import Anchor, holds
 from db.models import Comment, OutsideJudgmentRow, Record, Step, StepVerdictRow, TraceVerdictRow, VerdictGap
 from db.rows import STEP_COLUMNS, STEP_VERDICT_COLUMNS, ResultRows, clean_text, record_row
 from db.tally import Delta, apply as apply_tally, subtract_stored

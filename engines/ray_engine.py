@@ -4,10 +4,10 @@ Ray Data does the work; nothing here schedules anything. The plan is two operato
 
 * **ReadRecords** (this module's `RecordFiles` datasource): one read task per input file (a JSONL
   file or shard, or a Parquet file with the record columns). It only splits the file into lines,
-  with `core.intake.iter_jsonl_lines` (the local engine's own reader: line numbers, UTF-8 BOM,
+  with `records_io.intake.iter_jsonl_lines` (the local engine's own reader: line numbers, UTF-8 BOM,
   UTF-16, lines over the size limit), and ships them in blocks of about `pipeline.BATCH_BYTES`,
   so one large file still feeds every core.
-* **MapBatches(audit_block)**: turns each line into an input unit (`core.intake.unit_from_line`)
+* **MapBatches(audit_block)**: turns each line into an input unit (`records_io.intake.unit_from_line`)
   and audits it with the pure audit (`pipeline.unit_rows`); with `--db` it goes through
   `pipeline.audit_units`, which stores each batch's raw records and then its results in
   PostgreSQL (COPY; records keyed by content hash, results replaced under row locks), so a task
@@ -41,10 +41,10 @@ import ray
 from ray.data import Datasource, ReadTask
 from ray.data.block import BlockMetadata
 
-from core.intake import Converter, RawLine, iter_jsonl_lines, iter_parquet_lines, unit_from_line
+from records_io.intake import Converter, RawLine, iter_jsonl_lines, iter_parquet_lines, unit_from_line
 from core.limits import Limits, current_limits
-from core.verdict_files import VerdictWriter, tally, verdict_json
-from core.verdict_files import schema as verdict_schema
+from records_io.verdict_files import VerdictWriter, tally, verdict_json
+from records_io.verdict_files import schema as verdict_schema
 from pipeline import ANALYZE_FIRST, BATCH_BYTES, BATCH_SIZE, BULK_GC_THRESHOLD, audit_units, unit_rows
 
 REPO = Path(__file__).resolve().parent.parent

@@ -159,7 +159,7 @@ def _problem(domain: str, row: Mapping[str, Any], prompt: str) -> tuple[dict[str
 
 
 class RolloutConverter:
-    """The intake's hook (core.intake.Converter): rollout rows become records, any other object
+    """The intake's hook (records_io.intake.Converter): rollout rows become records, any other object
     passes unchanged. With a layout named, every row is read in that layout. A class rather than a
     closure so that it pickles (worker processes, Ray tasks)."""
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Mapping, Protocol
 
-from core.intake import Converter, RawLine
+from records_io.intake import Converter, RawLine
 
 
 class SourceError(ValueError):

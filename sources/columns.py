@@ -147,7 +147,7 @@ def row_to_record(row: Mapping[str, Any], cmap: ColumnMap, default_domain: str |
 
 
 class ColumnConverter:
-    """The intake's hook (core.intake.Converter) for table rows; pickles (worker processes)."""
+    """The intake's hook (records_io.intake.Converter) for table rows; pickles (worker processes)."""
 
     def __init__(self, cmap: ColumnMap, domain: str | None = None, where: Mapping[str, Any] | None = None) -> None:
         self.cmap = cmap

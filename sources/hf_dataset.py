@@ -7,7 +7,7 @@ is never loaded whole, and `datasets` is not needed):
   split;
 * Parquet: one file, or a folder of shards (the Hub's `data/train-00000-of-00002.parquet`).
 
-Rows become JSONL lines (core.intake.line_from_columns) numbered across the files, so a bad row
+Rows become JSONL lines (records_io.intake.line_from_columns) numbered across the files, so a bad row
 or a file cut short is one unit with its reason and every other row still goes through.
 """
 
@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from core.intake import RawLine, iter_parquet_lines, line_from_columns
+from records_io.intake import RawLine, iter_parquet_lines, line_from_columns
 from sources.base import Options, Plan, Probe, Source, SourceError
 from sources.columns import RECORD_FIELDS, ColumnConverter, ColumnMap, MappingError, plan_columns
 

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import IO, Iterator
 
-from core.binary import SAMPLE_BYTES, binary_message, binary_reason
-from core.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit, unit_from_line
+from records_io.binary import SAMPLE_BYTES, binary_message, binary_reason
+from records_io.intake import InputUnit, guess_format, iter_json_document, iter_jsonl, iter_parquet, text_unit, unit_from_line
 from sources.base import Options, Plan, Probe, SourceError
 from sources.registry import plan_input
 

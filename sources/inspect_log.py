@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import IO, Any, Iterator, Mapping
 
-from core.intake import RawLine
+from records_io.intake import RawLine
 from rewards.split import split_completion
 from sources.base import Options, Plan, Probe, Source, SourceError
 from sources.lm_eval import task_domain

@@ -157,7 +157,7 @@ def sample_to_record(obj: Any, file_name: str = "", task: str | None = None) -> 
 
 
 class LmEvalConverter:
-    """The intake's hook (core.intake.Converter): sample lines become records; with `then`, other
+    """The intake's hook (records_io.intake.Converter): sample lines become records; with `then`, other
     objects go on to it (auto detection), without it they are refused (`--source lm_eval`). A class
     rather than a closure so that it pickles."""
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from core.intake import Converter
+from records_io.intake import Converter
 from core.record import RecordError
-from core.step_rows import is_step_row
+from records_io.step_rows import is_step_row
 from rewards.rollouts import RolloutConverter, is_rollout_row, rollout_to_record
 from sources.base import Options, Plan, Probe, Source
 from validators.step_rows import StepRowsConverter

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from audit import audit_record
-from core.intake import object_to_record
+from records_io.intake import object_to_record
 from validators.last_letter.generate import generate as last_letter_problems
 from validators.last_letter.synthetic import INJECTIONS as LETTER_INJECTIONS
 from validators.last_letter.synthetic import synthetic_trace as letter_trace

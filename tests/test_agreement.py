@@ -6,7 +6,7 @@ import json
 import pytest
 
 import cli
-from core.agreement import agreement_table, compare, label_first_mistake
+from metrics.agreement import agreement_table, compare, label_first_mistake
 from tests.conftest import DEV_DATA
 
 TASKS = ("dyck_languages", "logical_deduction", "multistep_arithmetic", "tracking_shuffled_objects", "word_sorting")

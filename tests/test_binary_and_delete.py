@@ -7,7 +7,7 @@ import random
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.binary import binary_reason
+from records_io.binary import binary_reason
 from db.engine import make_engine
 from db.sources import list_sources
 from tests.conftest import REPO

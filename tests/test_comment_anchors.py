@@ -12,8 +12,8 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from core.quote_anchor import Anchor, anchor_in, merged_spans, occurrences
-from core.report import to_csv, to_html, to_json
+from metrics.quote_anchor import Anchor, anchor_in, merged_spans, occurrences
+from records_io.report import to_csv, to_html, to_json
 from db.engine import make_engine
 from db.queries import comments_for, comments_of, recent_traces, steps_of
 from db.record_export import record_document

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel
 
 import db.models  # noqa: F401 - registers the SQLModel tables
-from core.intake import iter_jsonl
+from records_io.intake import iter_jsonl
 from db.engine import make_engine
 from db.migrations import LATEST, MIGRATIONS, migrate
 from db.queries import (comments_of, corpus_counts, search_steps, steps_of, trace_by_share_id)

@@ -17,7 +17,7 @@ def _upload_maze(server) -> tuple[str, int]:
 
     from db.engine import make_engine
     from pipeline import audit_units
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
 
     maze = _faulty_maze()
     maze["id"] = "deep-link-maze"

@@ -9,7 +9,7 @@ import json
 import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
-from core.intake import iter_jsonl
+from records_io.intake import iter_jsonl
 from db.engine import make_engine
 from db.problems import problem_records, problems_with_samples, selection_metrics
 from db.queries import corpus_counts

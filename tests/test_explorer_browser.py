@@ -30,7 +30,7 @@ LOCAL = re.compile(r"^(?:https?://127\.0\.0\.1[:/]|data:|blob:|about:)")
 
 def _store(server, records: list[dict]) -> dict[str, str]:
     """Audit records into the server's database; their share ids by record id."""
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from db.engine import make_engine
     from db.queries import recent_traces
     from pipeline import audit_units

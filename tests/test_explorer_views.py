@@ -148,7 +148,7 @@ def test_hanoi_pegs_of_a_thinking_trace_come_from_its_move_lists():
 
 
 def test_explorer_shows_the_map_and_the_sokoban_picture(app):  # noqa: F811
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from db.engine import make_engine
     from db.queries import recent_traces
     from pipeline import audit_units

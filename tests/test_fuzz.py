@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit import audit_record
-from core.intake import iter_jsonl
+from records_io.intake import iter_jsonl
 from core.record import record_from_json
 from tests.conftest import DEV_DATA
 from trace_parsers import list_formats

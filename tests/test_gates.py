@@ -1,4 +1,4 @@
-"""Literal gates (core/gates.py): a gate may only skip windows its pattern cannot
+"""Literal gates (textscan/gates.py): a gate may only skip windows its pattern cannot
 match, so every gated search must answer exactly as the bare pattern does."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 import sys
 import re
 
-from core.gates import AnyOf, Gated, Scan, _top_branches, alphabet, leading, lowered, required
+from textscan.gates import AnyOf, Gated, Scan, _top_branches, alphabet, leading, lowered, required
 from tests.conftest import load_dev
 from trace_parsers import _thinking
 from validators.planning import thinking

@@ -102,7 +102,7 @@ def test_a_million_tiny_lines_stream_in_bounded_memory():
     import io
     import tracemalloc
 
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
 
     data = b"1\n" * 1_000_000
     tracemalloc.start()

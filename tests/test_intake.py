@@ -1,7 +1,7 @@
 import io
 import json
 
-from core.intake import guess_format, iter_json_document, iter_jsonl, text_unit
+from records_io.intake import guess_format, iter_json_document, iter_jsonl, text_unit
 
 GOOD = {"id": "g1", "domain": "freeform", "trace": "step one\n\nstep two", "answer": "2"}
 

@@ -27,8 +27,8 @@ EVIL = '<img src=x onerror="top.__xss=1">judge'
 
 def _store(db_url: str) -> str:
     """The dataset row as uploaded, with an id to join judgments to; returns its share id."""
-    from core.intake import iter_jsonl
-    from core.outside_labels import read_judgments
+    from records_io.intake import iter_jsonl
+    from metrics.outside_labels import read_judgments
     from db.engine import make_engine
     from db.outside import import_judgments
     from db.queries import recent_traces

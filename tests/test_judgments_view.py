@@ -9,7 +9,7 @@ import json
 from app_pages._judgments import AGREE, DISAGREE, step_rows, trace_rows
 from db.engine import make_engine
 from db.outside import import_judgments
-from core.outside_labels import read_judgments
+from metrics.outside_labels import read_judgments
 from db.queries import recent_traces
 from tests.test_outside_labels import _dyck
 from tests.test_pages import app  # noqa: F401 - the AppTest fixture

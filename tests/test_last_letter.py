@@ -4,7 +4,7 @@ SYNTHETIC traces with injected errors (tests/lengths_fixtures.py)."""
 from __future__ import annotations
 
 from audit import audit_record
-from core.intake import object_to_record
+from records_io.intake import object_to_record
 from tests.lengths_fixtures import assert_injected_errors_found
 from validators.last_letter.generate import generate
 from validators.last_letter.problem import problem_length

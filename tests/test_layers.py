@@ -1,16 +1,21 @@
 """The import direction of the layers (README, "How it fits together"), checked on the source:
 
-core <- trace_parsers <- validators <- audit.py <- rewards, sources <- db <- pipeline.py <- capture, engines <- cli.py, app.py, app_pages
+core, textscan, records_io, metrics <- trace_parsers <- validators <- audit.py <- rewards, sources <- db <- pipeline.py
+<- capture, engines <- cli.py, app.py, app_pages
 
-Every import points down (function-level imports included); parsers and validators never import
-the database, the pages or Streamlit, and parsers never import validators. The reward functions
-(rewards/, loaded inside training jobs) import core, trace_parsers, validators and audit only:
-nothing from the database, the pages, capture, the pipeline or the CLI, and never Streamlit,
-SQLAlchemy or litellm; the input sources (sources/, beside rewards/) may use the rollout layout,
-never the other way round. A domain family (a package under validators/) keeps its private modules
-(`_name.py`) to itself. Ray, an optional extra, is imported only by engines/ (and by the tests and
-benchmarks of the Ray engine), so the default install never needs it; inspect_ai, another, only by
-sources/ (inspect_log.py, inside the functions that read a log) and the tests.
+Every import points down (function-level imports included). The bottom layer is core, the model
+(records, steps, verdicts, limits), which imports nothing else of the project; beside it are the
+packages that need only the model: textscan (regex prefilters), records_io (files in and out) and
+metrics (agreement, problem identity, selection), which may import core and nothing above. Parsers
+and validators never import the database, the pages or Streamlit, and parsers never import
+validators. The reward functions (rewards/, loaded inside training jobs) import the bottom layer,
+trace_parsers, validators and audit only: nothing from the database, the pages, capture, the
+pipeline or the CLI, and never Streamlit, SQLAlchemy or litellm; the input sources (sources/,
+beside rewards/) may use the rollout layout, never the other way round. A domain family (a
+package under validators/) keeps its private modules (`_name.py`) to itself. Ray, an optional
+extra, is imported only by engines/ (and by the tests and benchmarks of the Ray engine), so the
+default install never needs it; inspect_ai, another, only by sources/ (inspect_log.py, inside the
+functions that read a log) and the tests.
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ import pytest
 
 from tests.conftest import REPO
 
-LAYERS = {"core": 0, "trace_parsers": 1, "validators": 2, "audit": 3, "rewards": 4, "sources": 4, "db": 5,
-          "pipeline": 6, "capture": 7, "engines": 7, "cli": 8, "app": 8, "app_pages": 8, "pages": 8}
+LAYERS = {"core": 0, "textscan": 0, "records_io": 0, "metrics": 0, "trace_parsers": 1, "validators": 2, "audit": 3,
+          "rewards": 4, "sources": 4, "db": 5, "pipeline": 6, "capture": 7, "engines": 7, "cli": 8, "app": 8,
+          "app_pages": 8, "pages": 8}
 # Optional extras and the only top-level packages that may import them.
 EXTRAS = {"ray": {"engines", "tests", "bench"}, "inspect_ai": {"sources", "tests"}, "zstandard": {"sources", "tests"}}
 PURE = ("trace_parsers", "validators")
@@ -74,6 +80,8 @@ def _violations(path: Path) -> list[str]:
             found.append(f"{where} (a higher layer)")
         if target in EXTRAS and top not in EXTRAS[target]:
             found.append(f"{where} (an optional extra, only for {', '.join(sorted(EXTRAS[target]))})")
+        if top == "core" and target in LAYERS and target != "core":
+            found.append(f"{where} (core holds the model and imports nothing else of the project)")
         if top in LAYERS and LAYERS[top] == LAYERS.get(target) == 6 and top != target:
             found.append(f"{where} (capture and engines are side by side)")
         if top in PURE and target in NEVER_IN_PURE:
@@ -125,6 +133,26 @@ def test_the_checker_catches_what_it_should(tmp_path, monkeypatch, line, expecte
 def test_rewards_import_only_the_layers_below(tmp_path, monkeypatch, line, expected):
     (tmp_path / "rewards").mkdir()
     module = tmp_path / "rewards" / "x.py"
+    module.write_text(line + "\n")
+    monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
+    found = " ".join(_violations(module))
+    assert (expected in found) if expected else found == ""
+
+
+@pytest.mark.parametrize("package, line, expected", [
+    ("core", "from core.record import TraceRecord", None),
+    ("core", "from records_io.intake import iter_jsonl", "core holds the model"),
+    ("core", "from metrics.problem_key import problem_hash", "core holds the model"),
+    ("core", "from textscan.gates import Gated", "core holds the model"),
+    ("core", "from trace_parsers.base import ParsedTrace", "a higher layer"),
+    ("records_io", "from core.record import TraceRecord", None),
+    ("metrics", "from core.cells import cell_of", None),
+    ("metrics", "from validators.registry import get_domain", "a higher layer"),
+    ("textscan", "from trace_parsers.base import ParsedTrace", "a higher layer"),
+])
+def test_the_bottom_layer_is_the_model_and_packages_that_need_only_it(tmp_path, monkeypatch, package, line, expected):
+    (tmp_path / package).mkdir()
+    module = tmp_path / package / "x.py"
     module.write_text(line + "\n")
     monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
     found = " ".join(_violations(module))

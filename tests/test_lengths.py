@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from audit import audit_record
 from cli import main as cli_main
-from core.intake import InputUnit, object_to_record
+from records_io.intake import InputUnit, object_to_record
 from db.engine import make_engine
 from db.queries import length_curves, length_domains
 from tests.conftest import REPO

@@ -4,7 +4,7 @@ on SYNTHETIC long-multiplication traces with injected errors (tests/lengths_fixt
 from __future__ import annotations
 
 from audit import audit_record
-from core.intake import object_to_record
+from records_io.intake import object_to_record
 from tests.lengths_fixtures import assert_injected_errors_found
 from validators.multiplication.generate import generate, generate_pairs
 from validators.multiplication.problem import problem_length

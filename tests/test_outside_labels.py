@@ -11,8 +11,8 @@ import json
 import pytest
 
 import cli
-from core.intake import iter_jsonl
-from core.outside_labels import first_flag, judgment_first_mistake, read_judgments
+from records_io.intake import iter_jsonl
+from metrics.outside_labels import first_flag, judgment_first_mistake, read_judgments
 from db.engine import make_engine
 from db.outside import judged_records, judgments_of
 from db.queries import recent_traces, trace_by_share_id

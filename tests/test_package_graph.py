@@ -14,7 +14,7 @@ module, even in the same package: a helper one sibling needs is public for that 
 name says so. A private *module* (`from trace_parsers import _thinking`, `validators/x/_y.py`)
 is a different thing: tests/test_layers.py lets a family's private modules be used inside it,
 and this test leaves module imports alone. Not covered: the tests (they reach into internals on
-purpose) and other people's privates (core/gates.py reads CPython's `re._parser`; that is a
+purpose) and other people's privates (textscan/gates.py reads CPython's `re._parser`; that is a
 dependency on Python, not a crossing between our modules).
 
 ALLOWED_PRIVATE_IMPORTS names the packages excused from the private-name rule, each with why;

@@ -3,6 +3,7 @@ fills problem hashes in for rows stored before it."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import random
@@ -13,14 +14,14 @@ import pytest
 import sqlalchemy as sa
 
 from audit import audit_record
-from core.intake import iter_jsonl
-from core.problem_key import answer_key, canonical_pddl, problem_hash
+from records_io.intake import iter_jsonl
+from metrics.problem_key import answer_key, canonical_pddl, problem_hash
 from core.record import record_from_json
-from core.selection import majority, majority_at_k, selection_row, verified_at_k
+from metrics.selection import majority, majority_at_k, selection_row, verified_at_k
 from db.engine import make_engine
 from db.problems import ALL_MODELS, problem_records, problems_with_samples, selection_metrics
 from pipeline import audit_units
-from tests.conftest import load_dev
+from tests.conftest import SAMPLE_DATA, load_dev
 from tests.test_pages import app  # noqa: F401 - the AppTest factory fixture
 
 PLANBENCH = ("planbench_plans.jsonl", "planbench_plans_more.jsonl", "planbench_r1_thinking.jsonl")
@@ -173,6 +174,27 @@ def test_problem_records_and_selection_metrics_from_the_database(db_url) -> None
     gamma = by_model[("gamma", rows[0]["domain"])]
     assert (gamma.pass_at_1, gamma.majority, gamma.verified, gamma.gap) == (0.0, 0.0, 0.0, 0.0)
     assert ("alpha", rows[0]["domain"]) not in by_model  # one sample: nothing to select among
+
+
+# What every key of the sampled dev records (tests/data/dev) hashes to: the problem hash as the
+# writer computes it (with the trace, db/rows.py) and as migration 8 does for a stored row (without
+# it), and the answer key. Databases hold these keys, so moving or reworking the code that makes
+# them must leave the digest as it is.
+DEV_KEYS_DIGEST = (177, "0c83d275569380040b299b565361d455826911537f1411efb29a6b7f8712b568")
+
+
+def test_the_keys_of_the_dev_records_are_the_ones_databases_hold() -> None:
+    digest, n = hashlib.sha256(), 0
+    for path in sorted(SAMPLE_DATA.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            rec = record_from_json(json.loads(line))
+            keys = [path.name, problem_hash(rec.domain, rec.problem, rec.trace), problem_hash(rec.domain, rec.problem),
+                    answer_key(rec.answer)]
+            digest.update(json.dumps(keys).encode())
+            n += 1
+    assert (n, digest.hexdigest()) == DEV_KEYS_DIGEST
 
 
 def test_migration_gives_rows_stored_before_it_their_problem_hash_and_answer_key(tmp_path) -> None:

@@ -34,7 +34,7 @@ def test_the_token_must_match_exactly_and_be_set():
 
 
 def _audit_into(db_url: str, tmp, records: list[dict], name: str) -> None:
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from db.engine import make_engine
     from pipeline import audit_units
 

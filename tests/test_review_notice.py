@@ -25,7 +25,7 @@ def test_the_review_view_shows_the_notice_and_full_mode_does_not(tmp_path, monke
     monkeypatch.setenv("STEPSCOPE_DEMO", "0")
     src = tmp_path / "r.jsonl"
     src.write_text(json.dumps({"id": "r1", "domain": "freeform", "trace": "1 + 1 = 2", "answer": "2"}) + "\n")
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from pipeline import audit_units
 
     engine = make_engine(f"sqlite:///{tmp_path / 'r.db'}")

@@ -23,7 +23,7 @@ def test_screenshots_of_the_review_views(server, browser, tmp_path):
     from db.engine import make_engine
     from db.queries import trace_by_share_id
     from db.store import add_comment
-    from core.quote_anchor import anchor_in
+    from metrics.quote_anchor import anchor_in
 
     shares = _store(server, SAMPLES)
     a, b = shares["review-a"], shares["review-b"]

@@ -106,7 +106,7 @@ def test_corpus_meta_filter_picks_a_key_then_a_value_and_keeps_them_in_the_url(a
 
 
 def test_labelled_comments_are_stored_filtered_and_exported(db_url, tmp_path):
-    from core.report import to_csv, to_html
+    from records_io.report import to_csv, to_html
     from db.comment_labels import DEFAULT_LABELS, label_set, labels_offered, save_label_set
     from db.queries import CorpusFilter, comments_for, count_traces, verdict_rows
 
@@ -160,7 +160,7 @@ def test_owner_signs_by_name_remembered_and_labels_a_comment(app):  # noqa: F811
 
 
 def test_steps_align_on_equal_text_and_the_parting_step_is_the_first_difference():
-    from core.step_align import AlignedRow, align_steps, parting_row
+    from metrics.step_align import AlignedRow, align_steps, parting_row
 
     rows = align_steps(["Start.", "7 * 8 = 54", "So 54.", "Done."], ["start.", "7 * 8  = 56", "Check: ok.", "So 56.",
                                                                      "Done."])

@@ -24,7 +24,7 @@ from db.engine import make_engine
 from db.queries import recent_traces, verdict_rows
 from audit import audit_record
 from core.record import record_from_json
-from core.report import to_csv, to_html, to_json
+from records_io.report import to_csv, to_html, to_json
 from rewards.rollouts import RolloutConverter, RolloutError, detect_layout, rollout_to_record
 from tests.conftest import REPO, load_dev
 from tests.test_pages import app  # noqa: F401 - the AppTest factory fixture
@@ -261,7 +261,7 @@ def test_the_ray_engines_audit_block_converts_rollouts_as_the_local_engine_does(
     """The Ray engine's task body (engines/ray_engine.py, audit_block) called directly, without a
     cluster: with the CLI's converter it gives the local engine's verdict line for line."""
     ray_engine = pytest.importorskip("engines.ray_engine")
-    from core.intake import iter_jsonl
+    from records_io.intake import iter_jsonl
     from core.limits import current_limits
     from pipeline import unit_rows
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import cli
-from core.score_agreement import score_table
+from metrics.score_agreement import score_table
 from db.engine import make_engine
 from db.queries import steps_of
 from tests.test_outside_labels import _dyck, _store

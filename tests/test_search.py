@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 
-from core.intake import iter_jsonl
+from records_io.intake import iter_jsonl
 from db.engine import make_engine
 from db.queries import CorpusFilter, count_traces, first_hits, list_traces, search_steps
 from db.search import SYNTAX, parse_query

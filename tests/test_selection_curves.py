@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 
-from core.selection import MIN_CURVE_PROBLEMS, selection_row
+from metrics.selection import MIN_CURVE_PROBLEMS, selection_row
 from tests.test_pages import app  # noqa: F401 - the AppTest factory fixture
 from tests.test_problems import _store
 

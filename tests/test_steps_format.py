@@ -7,9 +7,9 @@ import json
 import pytest
 
 from audit import audit_record
-from core.intake import iter_jsonl, object_to_record
+from records_io.intake import iter_jsonl, object_to_record
 from core.record import RecordError, record_from_json, record_to_json
-from core.step_rows import is_step_row, step_row_to_record
+from records_io.step_rows import is_step_row, step_row_to_record
 from db.engine import make_engine
 from db.queries import steps_of, trace_by_share_id
 from pipeline import audit_units, reaudit_stale

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.intake import iter_jsonl
+from records_io.intake import iter_jsonl
 from db.engine import make_engine
 from db.summary import summary
 from pipeline import audit_units

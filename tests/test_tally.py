@@ -11,7 +11,7 @@ import threading
 
 import sqlalchemy as sa
 
-from core.intake import iter_jsonl
+from records_io.intake import iter_jsonl
 from db.engine import make_engine
 from db.queries import (CorpusFilter, corpus_matrix, count_traces, filter_options, first_invalid_histogram,
                         invalid_by_rule)

@@ -11,11 +11,11 @@ from dataclasses import replace
 
 import pytest
 
-from core.gates import _firsts, _tree
+from textscan.gates import _firsts, _tree
 from core.record import TraceRecord, record_from_json
 from core.steps import StepGraph
 from core.verdicts import StepVerdict
-from core.window_gates import WindowGate
+from textscan.window_gates import WindowGate
 from tests.conftest import load_dev
 from trace_parsers import _thinking as T
 from trace_parsers import metacot

@@ -12,8 +12,8 @@ import sys
 
 import sqlalchemy as sa
 
-from core.intake import iter_jsonl
-from core.report import summary as report_summary, to_csv, to_html
+from records_io.intake import iter_jsonl
+from records_io.report import summary as report_summary, to_csv, to_html
 from db.engine import make_engine
 from db.queries import CorpusFilter, corpus_matrix, list_traces, verdict_rows
 from db.summary import summary

@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.gates import Gated, lowered
+from textscan.gates import Gated, lowered
 from core.steps import Step, StepGraph
 from trace_parsers.plain_text import paragraph_spans
 
@@ -97,7 +97,7 @@ _STEP_REF = Gated(re.compile(r"\b(?:step|item)[ \t]*(\d{1,3})\b", re.I))
 _NEW_ATTEMPT = Gated(re.compile(r"alternative|another (?:approach|idea|way|option|possibility)|start over|different approach"
                           r"|try (?:a )?different|new approach|re-?think", re.I))
 
-# _PASS and _FAIL are searched clause by clause: gated (core/gates.py), as most clauses hold none of their words.
+# _PASS and _FAIL are searched clause by clause: gated (textscan/gates.py), as most clauses hold none of their words.
 _PASS = Gated(re.compile(
     r"\b(?:(?:this|that|it|the plan|the sequence|the solution|these steps|this plan|this sequence"
     r"|(?:this|that|the)[ \t]+(?:order|ordering|list|approach|(?:sequence|set|series|list)[ \t]+of[ \t]+(?:actions|moves|steps))"
@@ -251,7 +251,7 @@ def segment(text: str, base: int = 0, limit: int | None = None) -> list[Segment]
 
 def _has_claim_hint(text: str) -> bool:
     """`_CLAIM_HINT.search(text)`, without the pattern's slow case-insensitive scan where the
-    lower-cased text stands for the text (core/gates.py: `lowered`)."""
+    lower-cased text stands for the text (textscan/gates.py: `lowered`)."""
     low = lowered(text)
     return _CLAIM_HINT.admits(low) if low is not None else _CLAIM_HINT.search(text) is not None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from core.record import TraceRecord
-from core.step_rows import STEPS_FORMAT
+from records_io.step_rows import STEPS_FORMAT
 from core.steps import Step, StepGraph
 from core.verdicts import ParseError
 from trace_parsers.base import FormatSpec, ParsedTrace

@@ -1,12 +1,12 @@
-"""The intake's hook for step-labelled dataset rows: the layout is core's (core/step_rows.py),
+"""The intake's hook for step-labelled dataset rows: the layout is core's (records_io/step_rows.py),
 the task a row poses is decided here, from the domains' recognisers."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.intake import Converter
-from core.step_rows import is_step_row, row_problem, row_task, step_row_to_record
+from records_io.intake import Converter
+from records_io.step_rows import is_step_row, row_problem, row_task, step_row_to_record
 from validators.registry import infer_domain
 
 

@@ -49,7 +49,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from core.gates import AnyOf, foldable, required
+from textscan.gates import AnyOf, foldable, required
 from core.record import TraceRecord
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -77,7 +77,7 @@ _REJECT = re.compile(
 _CLAUSE_RUN = re.compile(r"[^.;:!?\n,]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n,]")
 _LAST_BREAK = re.compile(r".*[.;:!?\n,]", re.S)
-_REJECTED = AnyOf(_REJECT)  # each alternative behind its own gate (core/gates.py)
+_REJECTED = AnyOf(_REJECT)  # each alternative behind its own gate (textscan/gates.py)
 _CALL_STYLE = re.compile(r"^[A-Za-z][\w\-]*\s*\(")
 _CALL_ANY = re.compile(r"[A-Za-z][\w\-]*\s*\([^()]*\)")
 _SEPARATOR = re.compile(r"[\s,;→>=\-]*(?:(?:then|and)[\s,;→>=\-]*)?", re.I)
@@ -509,7 +509,7 @@ def _mentions(text: str, lexicon: Lexicon) -> list[str]:
 
 def _keyword_clauses(text: str, keyword: re.Pattern[str]) -> Iterator[tuple[int, int]]:
     """The [start, end) of each clause (`_CLAUSE_RUN`) that holds a string every match of
-    `keyword` holds (core/gates.py `required`), in order; every clause where that cannot be
+    `keyword` holds (textscan/gates.py `required`), in order; every clause where that cannot be
     told. A trace has tens of thousands of clauses and names actions in few: the strings are
     found in the lower-cased text at once, and a clause is found around each."""
     needs = required(keyword, most=1)

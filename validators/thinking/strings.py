@@ -35,8 +35,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.gates import Gated, lowered
-from core.window_gates import WindowGate
+from textscan.gates import Gated, lowered
+from textscan.window_gates import WindowGate
 from core.steps import Step
 from core.verdicts import Gap, StepVerdict
 from trace_parsers.base import ParsedTrace
@@ -244,7 +244,7 @@ def _parts(kind: str, m: re.Match[str]) -> tuple[str | None, tuple[str, ...], tu
 
 def _readers() -> list[tuple[str, Gated, object, str | None, bool]]:
     """(kind, pattern, checker, value group that must end its clause, bare subject must lead).
-    Each pattern is gated (core/gates.py): a step that passes `_GATE` mostly lacks the words of
+    Each pattern is gated (textscan/gates.py): a step that passes `_GATE` mostly lacks the words of
     all but one of them."""
     return ([("position", Gated(_POSITION), _position, None, False), ("positions", Gated(_POSITIONS), _positions, None, False)]
             + [("count", Gated(p), _count, None, i == 0) for i, p in enumerate(_COUNTS)]

@@ -2,7 +2,7 @@
 step verdicts, counted per source and domain at a threshold.
 
 A score below the threshold is the scorer saying "this step is wrong". Two questions, as for
-reference labels (core.agreement) but with the scorer in the label's place: where do the first
+reference labels (metrics.agreement) but with the scorer in the label's place: where do the first
 flags fall (ours against the scorer's first low score: exact, earlier, later, we_flag_none,
 scorer_flags_none), and step by step, how well do the scorer's low scores pick out our invalid
 steps (precision: of the steps it flags, how many we find invalid; recall: of our invalid
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from core.agreement import compare, harmonic_mean
-from core.outside_labels import first_flag
+from metrics.agreement import compare, harmonic_mean
+from metrics.outside_labels import first_flag
 
 DEFAULT_THRESHOLD = 0.5
 LOCATION_KINDS = ("exact", "earlier", "later", "we_flag_none", "scorer_flags_none")

@@ -1,4 +1,4 @@
-"""A literal gate (core/gates.py) asked of every window of one text, such as each step of a trace.
+"""A literal gate (textscan/gates.py) asked of every window of one text, such as each step of a trace.
 
 `Gated` lower-cases each window it is asked about and looks for each needed string in it; over
 the ten thousand steps of a long trace that Python work costs more than the searches it saves.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 
-from core.gates import Gated, foldable
+from textscan.gates import Gated, foldable
 
 
 def _occurrences(low: str, strings: tuple[str, ...]) -> tuple[list[int], list[int]]:
@@ -33,7 +33,7 @@ def _occurrences(low: str, strings: tuple[str, ...]) -> tuple[list[int], list[in
 
 class WindowGate:
     """The gate of `gated` over windows of `text`. A text whose lower case cannot stand for it
-    position by position (core/gates.py `foldable`), or a needed string that is not ASCII (its
+    position by position (textscan/gates.py `foldable`), or a needed string that is not ASCII (its
     lower case may depend on the letters around it), admits every window."""
 
     def __init__(self, gated: Gated, text: str) -> None:

@@ -77,7 +77,7 @@ def chat_completion_to_record(obj: dict[str, Any]) -> dict[str, Any]:
 
 # Turns a decoded object of another layout into a record object, or returns it unchanged; raises
 # RecordError with the reason. The layers above own the layouts (e.g. rewards/rollouts.py for RL
-# rollout dumps): core knows none of them.
+# rollout dumps): the intake knows none of them.
 Converter = Callable[[Any], Any]
 
 

@@ -2,7 +2,7 @@
 
 * **pass@1**: the mean correctness of single samples (c / n per problem).
 * **majority@k** (self-consistency, Wang et al. 2023): the most frequent answer among k samples,
-  by `core.problem_key.answer_key`, is correct. Samples without an answer do not vote. A tie
+  by `metrics.problem_key.answer_key`, is correct. Samples without an answer do not vote. A tie
   between the most frequent answers counts as the expected correctness of picking one of them at
   random (each tied answer equally likely): deterministic, and no answer is favoured by its
   position in the corpus. An answer's correctness is the share of its samples judged correct (its
