@@ -82,7 +82,7 @@ def _violations(path: Path) -> list[str]:
             found.append(f"{where} (an optional extra, only for {', '.join(sorted(EXTRAS[target]))})")
         if top == "core" and target in LAYERS and target != "core":
             found.append(f"{where} (core holds the model and imports nothing else of the project)")
-        if top in LAYERS and LAYERS[top] == LAYERS.get(target) == 6 and top != target:
+        if top in LAYERS and LAYERS[top] == LAYERS.get(target) == LAYERS["capture"] and top != target:
             found.append(f"{where} (capture and engines are side by side)")
         if top in PURE and target in NEVER_IN_PURE:
             found.append(f"{where} (parsers and validators stay pure)")
