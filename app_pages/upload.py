@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.limits import current_limits
+from core.record import GENERIC_DOMAIN
 from metrics.outside_labels import read_judgments
 from core.verdicts import TRACE_LABELS, trace_label
 from records_io.report import summary, to_csv, to_html, to_json
@@ -82,7 +83,7 @@ if st.button("Audit", type="primary", disabled=not files):
         # file (lm-eval samples, step-labelled rows, rollouts, chat completions, records), its
         # rows converted alike. The picker's default (freeform) does not override the task a
         # step-labelled row surely poses; it is only the last resort.
-        generic = domain == "freeform"
+        generic = domain == GENERIC_DOMAIN
         options = Options(domain=None if generic else domain,
                           fallback=auto_chain(None if generic else domain, fallback=domain if generic else None),
                           memory=StoredColumnMaps(eng))  # a table's columns read as a --map said before

@@ -31,6 +31,11 @@ _PLANBENCH_DOMAINS = {"blocksworld-4ops": "blocksworld", "mystery-4ops": "myster
 _PDDL_NAME = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.I)
 
 
+# The domain a record falls back to when nothing names its task: free-form questions, whose
+# checks assume nothing of the problem.
+GENERIC_DOMAIN = "freeform"
+
+
 def infer_domain(problem: dict[str, Any]) -> tuple[str, str]:
     """The domain of a record that names none, and what decided it: the one domain whose fields
     the problem has, else `freeform` (whose checks know nothing of disks, words or PDDL, so it
@@ -41,9 +46,9 @@ def infer_domain(problem: dict[str, Any]) -> tuple[str, str]:
             found[domain] = " and ".join(f"problem.{k}" for k in keys)
     if len(found) > 1:
         fits = " and of ".join(f"{d}, {why}" for d, why in found.items())
-        return "freeform", f"freeform (the record has no domain, and the problem has the fields of {fits})"
+        return GENERIC_DOMAIN, f"{GENERIC_DOMAIN} (the record has no domain, and the problem has the fields of {fits})"
     if not found:
-        return "freeform", "freeform (the record has no domain, and no problem field names one)"
+        return GENERIC_DOMAIN, f"{GENERIC_DOMAIN} (the record has no domain, and no problem field names one)"
     domain, why = next(iter(found.items()))
     if domain == "pddl":
         name = _PDDL_NAME.search(str(problem.get("domain_pddl")))
