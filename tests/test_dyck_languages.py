@@ -75,3 +75,17 @@ def test_recognition_and_closing():
     assert recognise({"input": "[ { < >"}) and recognise({"input": "Input: ( ["})
     assert not recognise({"input": "(((-9 - 5) * 2) + 1) ="}) and not recognise({"input": "kitten cat"})
     assert closing(["(", "<", "["]) == ["]", ">", ")"]
+
+
+def test_a_bracket_counted_in_words_pops_that_many_times():
+    """'pop out "[" twice and "{" once in that order' is [ [ { (BIG-Bench Mistake dyck, dev B
+    row 219: labelled without a mistake, which is right; we had read "[ {")."""
+    steps = ["We should process each input one by one and keep track of the stack configuration.",
+             "stack: empty", "{ ; stack: {", "[ ; stack: { [", "[ ; stack: { [ [",
+             "Now, we have reached the end. The final stack is \"{ [ [\".",
+             "We will need to pop out \"[\" twice and \"{\" once in that order.",
+             "So, we need \"]\", \"]\", \"}\". So the answer is ] ] }"]
+    v = _audit("{ [ [", steps, "] ] }")
+    assert v["invalid_steps"] == [] and v["answer_correct"] is True
+    wrong = steps[:6] + ["We will need to pop out \"[\" once and \"{\" once in that order."] + steps[7:]
+    assert _invalid(_audit("{ [ [", wrong, "] ] }")) == {6: ("wrong_pop_order", None)}

@@ -1,7 +1,7 @@
 """In a real Chromium: the explorer on a BIG-Bench Mistake record whose label disagrees with our
-verdict (dyck_languages row 219: labelled "no mistake", our replay flags step 10, a final stack
-written `"<<"` for `< <`) shows both, with imported judgments beside them; a source name holding
-HTML stays text."""
+verdict (dyck_languages row 261: labelled with a mistake at step 8, the pop order `< { {` of the
+stack `{ { <`, which is right; our replay flags nothing) shows both, with imported judgments beside them;
+a source name holding HTML stays text."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ pytestmark = [
                        reason="Debian chromium is not installed"),
 ]
 
-ROW = 219
+ROW = 261
 EVIL = '<img src=x onerror="top.__xss=1">judge'
 
 
@@ -36,18 +36,17 @@ def _store(db_url: str) -> str:
     from validators.step_rows import StepRowsConverter
 
     lines = dev_path("bigbench_mistake/dyck_languages.jsonl").read_text().splitlines()
-    row = dict(json.loads(lines[ROW]), id="bbm-dyck-219")
-    assert row["mistake_index"] is None
+    row = dict(json.loads(lines[ROW]), id="bbm-dyck-261")
+    assert row["mistake_index"] == 8
     eng = make_engine(db_url)
     data = io.BufferedReader(io.BytesIO(json.dumps(row).encode() + b"\n"))
     list(audit_units(iter_jsonl(data, convert=StepRowsConverter("dyck_languages")), eng,
                      source="dyck_languages.jsonl"))
-    scores = [0.95] * len(row["steps"])
-    scores[10] = 0.05
-    good, bad = read_judgments([json.dumps({"id": "bbm-dyck-219", "source": "toy-prm", "step_scores": scores}),
-                                json.dumps({"id": "bbm-dyck-219", "source": EVIL, "first_mistake": 4})])
+    scores = [0.95] * len(row["steps"])  # a scorer that agrees with us: no step below the threshold
+    good, bad = read_judgments([json.dumps({"id": "bbm-dyck-261", "source": "toy-prm", "step_scores": scores}),
+                                json.dumps({"id": "bbm-dyck-261", "source": EVIL, "first_mistake": 4})])
     assert not bad and import_judgments(eng, good).imported == 2
-    return next(r["share_id"] for r in recent_traces(eng, 5) if r["record_id"] == "bbm-dyck-219")
+    return next(r["share_id"] for r in recent_traces(eng, 5) if r["record_id"] == "bbm-dyck-261")
 
 
 @pytest.fixture(scope="module")
@@ -66,14 +65,14 @@ def test_explorer_shows_a_disagreeing_label_beside_our_verdict(labelled_server, 
     page.dialogs = []
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     try:
-        page.goto(f"{labelled_server['base']}/explorer?trace={labelled_server['share']}&step=10",
+        page.goto(f"{labelled_server['base']}/explorer?trace={labelled_server['share']}&step=8",
                   wait_until="domcontentloaded")
         page.get_by_text("Outside judgments beside ours").wait_for(timeout=60_000)
         page.get_by_text("Outside judgments of this step").wait_for(timeout=30_000)
         warning = page.get_by_test_id("stAlertContentWarning").filter(has_text="outside judgment").inner_text()
         # ours and the label's, both on screen; the PRM agrees with us, the hostile judge does not
-        assert "2 of 3 outside judgment(s) put the first mistake elsewhere than our replay (step 10)" in warning
-        assert "dyck_languages.jsonl says no mistake" in warning and f"{EVIL} says step 4" in warning
+        assert "2 of 3 outside judgment(s) put the first mistake elsewhere than our replay (no mistake)" in warning
+        assert "dyck_languages.jsonl says step 8" in warning and f"{EVIL} says step 4" in warning
         # the two tables (trace and step) are drawn on a canvas: their cells are checked by the AppTest
         page.locator("[data-testid='stDataFrame']:visible").nth(1).wait_for(timeout=30_000)
         assert _xss_fired(page) == []

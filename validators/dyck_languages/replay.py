@@ -50,9 +50,17 @@ def brackets(text: str) -> list[str]:
     return _BRACKET.findall(text)
 
 
+_COUNTED = re.compile(r"(?P<b>[\[\](){}<>])[\"'”’]?\s*(?P<n>once|twice|thrice|(?:two|three|four|\d+)\s+times)?", re.I)
+_TIMES = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4}
+
+
 def _stack_claim(text: str) -> list[str] | None:
-    """The stack a claim names: its brackets, or nothing for "empty"; None when it names none."""
-    found = brackets(text)
+    """The stack a claim names: its brackets, each as often as a count after it says ('pop out
+    "[" twice and "{" once': [ [ {), or nothing for "empty"; None when it names none."""
+    found: list[str] = []
+    for m in _COUNTED.finditer(text):
+        n = (m.group("n") or "once").lower().split()[0]
+        found += [m.group("b")] * (int(n) if n.isdigit() else _TIMES.get(n, 1))
     if found:
         return found
     return [] if re.search(r"\bempty\b|\bnothing\b", text, re.I) else None
