@@ -935,3 +935,25 @@ def test_a_paragraph_headed_pre_under_a_step_is_judged_before_it() -> None:
     walk = "1. Attack a.\n\n2. Succumb a.\n\n"
     assert _false_actions(walk + "Pre: Pain a (is it there?). Wait, Attack a added it. Yes. So Pain a is present.") == []
     assert _false_actions(walk + "Post: Province a. Wait, Succumb a added it. Yes. So Pain a is present.") == ["state"]
+
+
+def test_an_action_named_with_no_objects_said_doable_is_judged_on_every_grounding() -> None:
+    """"Initial Province is c, Planet is b, Harmony is present. So Attack could be done." (R1,
+    450898, the trace's first root in an outside annotation: R1 pairs one object's Province with
+    another's Planet): true when some grounding fits the state, false when none does; a question
+    ("Let's see how ...") and a bare name that speaks of the step in focus are not such claims."""
+    assert _false_actions("1. Attack a.\n\nSo Feast could be done now.") == ["applicability"]  # no craving
+    assert _false_actions("1. Attack a.\n\nSo Succumb could be done now.") == []  # Succumb a: Pain a
+    assert _false_actions("1. Attack a.\n\nLet's see how Feast can do that.") == []
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == "4508982184ee927b")
+    from core.record import record_from_json
+    from audit import audit_record
+    first = audit_record(record_from_json(row)).verdict.to_json()["invalid_steps"][0]
+    assert first["rule"] == "false_applicability_claim" and "So Attack could be done." in first["message"]
+
+
+def test_a_rule_heading_naming_an_action_keeps_the_line() -> None:
+    """"Attack object:" over "- Pre: ..." bullets lays out the rule; no step was taken, so the walk
+    after it is judged (R1, 450898)."""
+    assert _false_actions("Attack object:\n- Pre: Province, Planet, Harmony.\n\nSo Attack a. Now Harmony holds.") \
+        == ["state"]

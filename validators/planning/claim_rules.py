@@ -95,8 +95,8 @@ ROWS: tuple[Row, ...] = (
         "after '2. Attack a.' and its needs listed ('- Pre: ..., Harmony (no).'), when Attack a is not applicable on "
         "the line: the model found the step blocked and did not take it (review of 2026-12-04)"),
     Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
-        r"^[~J#:,]*a(?![^.]*[RDXgn&a])",
-        "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step"),
+        r"^[~J#:,]*a(?![^.]*[RDXgn&aC])",
+        "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step, nor is 'So Attack could be done'"),
     # -- applicability ---------------------------------------------------------------------
     Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}C",
         "Then, with Pain present, we can Succumb c.", "doc", "also a bullet 'Put down blue: allowed.'"),
@@ -110,6 +110,10 @@ ROWS: tuple[Row, ...] = (
         "'we can Succumb', then 'Let's Succumb c': the doable claim is about the action then named"),
     Row("app.some_needs", "needs of an action named without objects, with objects", r"^[~_]*a[^AQDXIH]*R[^AQ]*F",
         "Attack action requires Province (b), Planet (a), Harmony. All present.", "R1"),
+    Row("app.some_can", "applicability +: an action named with no objects said doable: is any grounding?",
+        r"^[~_c,]*a[~_]{0,2}C[~_W]*[.!]?$", "So Attack could be done here.", "R1",
+        "after the state is laid out ('The Province is b, Planet is a, and Harmony exists.'): R1 pairs the "
+        "Province of one object with the Planet of another; judged in the line's state (no Attack fits there)"),
     Row("app.all_present", "'All present.' after such needs: some grounding is said doable", r"^[~,_]*Y[~_]*[.!]?$",
         "All present.", "R1"),
     Row("app.walk", "applicability +: an item that takes the action and states its effects", r"^[~J#:,()]*A",

@@ -579,7 +579,7 @@ class ClaimReader:
                     pre = self._named_step_pre(run, line, ur, only.ground)  # type: ignore[arg-type]
                 run.focus = _Focus(only.ground, pre, line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", u.span, paragraph=u.paragraph)
-            elif ur.matches("event.unnamed") and modality == "asserted":
+            elif ur.matches("event.unnamed") and modality == "asserted" and not _RULE_HEADING.match(shape):
                 run.book.lose(line, u.span[0], "event.unnamed")  # "Then put it down.": a step we cannot read; the line may have moved
             if modality == "asserted" and not ur.cues.has("cant") \
                     and any(m.ground is None and any(a is not None for a in m.args) and not _role_or_purpose(u, m)
@@ -1125,6 +1125,16 @@ class ClaimReader:
                                          state=_atoms(line.state), rules=("app.some_needs", "app.all_present"),
                                          modality=modality))
                     return
+                bare = next((m for _, m in ur.actions if m.ground is None and all(a is None for a in m.args)), None)
+                if bare is not None and ur.matches("app.some_can") and modality == "asserted" and line.known \
+                        and not any(t.norm in _ASKING for t in u.tokens[:bare.i]) \
+                        and not (focus is not None and focus.action.name == bare.name) \
+                        and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS:
+                    holds, msg = self.judge.some_applicable(bare.name, line.state)  # "So Attack could be done here.";
+                    # "4. Stack Red on Orange. ... So stacking is allowed." speaks of the step in focus
+                    self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, line.id,
+                                         state=_atoms(line.state), rules=("app.some_can",), modality=modality))
+                    return
         if "R" in s and focus is not None and focus.unit == n:
             focus.needs_listed = True
         if rid is not None and target is not None and not positive and target.performed and line.actions \
@@ -1458,6 +1468,8 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
+_RULE_HEADING = re.compile(r"[~_]*a[~_]*:$")  # "Attack object:" over "- Pre: ..." bullets: the rule, no step
+_ASKING = frozenset({"how", "whether", "if", "see", "check", "when", "which", "what", "once", "unless"})
 _NEEDS_LABEL = re.compile(r"[~_]{0,2}R:")  # "Pre: Province a, ...", "Requires: ...": a paragraph of needs
 _STATE_HEADED = re.compile(r"S:")  # "State: Pain, no Province, ...": the unit is the state, listed
 
