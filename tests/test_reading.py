@@ -957,3 +957,24 @@ def test_a_rule_heading_naming_an_action_keeps_the_line() -> None:
     after it is judged (R1, 450898)."""
     assert _false_actions("Attack object:\n- Pre: Province, Planet, Harmony.\n\nSo Attack a. Now Harmony holds.") \
         == ["state"]
+
+
+def test_blocksworld_wordings_of_planted_set_6_are_facts() -> None:
+    """"X has Y sitting on it", "free on top", "in hand", "nothing sits on X" (set 6, half R)."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("5d1ebc"))
+    task, vocab = planning_task(row["problem"], row["domain"])[:2]
+    walk = "So unstack red from orange. Then I'll be holding red. "
+    for sentence, holds in (("Orange, meanwhile, still has red sitting on it.", False), ("Now orange is free on top.", True),
+                            ("Now red is in hand.", True), ("Now nothing sits on orange.", True)):
+        claims = ClaimReader.for_task(task, vocab).read(walk + sentence).claims
+        assert [(c.kind, c.holds) for c in claims if c.holds is not None] == [("state", holds)], sentence
+
+
+def test_a_rule_headed_with_another_object_binds_its_variables() -> None:
+    """"**Feast object X from another object Y:**" then "- Adds: Pain Y, Province Y." (R1, d21a6b:
+    the trace's first root in an outside annotation, Feast read as giving Pain to Y)."""
+    (task, vocab, _, _), _ = _mystery_task()
+    trace = ("**Feast object X from another object Y:**\n- Requires: X craves Y, Province X, Harmony.\n"
+             "- Adds: Pain Y, Province Y.")
+    claims = ClaimReader.for_task(task, vocab).read(trace).claims
+    assert [c.message for c in claims if c.holds is False] == ["says feast x y adds (pain y), but it adds (pain x), (province y)"]
