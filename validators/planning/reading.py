@@ -189,6 +189,8 @@ class _Run:
     described: tuple[GroundAction, int, int] | None = None  # (action, unit, paragraph): "Succumb b adds ..." not taken
     binding: tuple[str, dict[str, str], int] | None = None  # "Let's say Feast x from y": (action, var -> param, paragraph)
     needs_of: tuple[int, "_Focus"] | None = None  # (paragraph, step): a paragraph that opens with "Pre: ..." under the step
+    initial_paragraph: tuple[int, int] | None = None  # (paragraph, events then): it opens on the initial state
+    after_heading: tuple[GroundAction, int] | None = None  # "After Feast c from a:" and the unit it was last read at
 
     @property
     def lines(self) -> list[LineOfReasoning]:
@@ -385,6 +387,7 @@ class ClaimReader:
                 f0 = run.focus
                 run.needs_of = (u.paragraph, f0) if _NEEDS_LABEL.match(ur.shape) and f0 is not None and f0.performed \
                     and f0.paragraph == u.paragraph - 1 and f0.pre is not None else None
+                run.initial_paragraph = (u.paragraph, len(run.book.events)) if "Z" in ur.shape and not ur.actions else None
             if not ur.actions and line.actions and line.known and any(t.norm == "it" for t in u.tokens):
                 it_read = self._it_read(ur, line)  # "Unstack blue from red. Then put it down."
                 if it_read is None:
@@ -611,6 +614,8 @@ class ClaimReader:
             # a heading sets what its lines are
             if u.end == ":":
                 run.heading = self._heading(ur, n, u, modality, line)
+                if run.heading is not None and run.heading.kind == "after" and run.heading.action is not None:
+                    run.after_heading = (run.heading.action, n)
             # -- claims
             start = len(run.claims)
             if self.variables and modality != "questioned":
@@ -846,6 +851,11 @@ class ClaimReader:
             after_act = heading.action
             rid_after = "heading.after"
             lo = 0
+        elif run.after_heading is not None and n - run.after_heading[1] == 1 and "A" not in s and _EFFECT_LEAD.match(s):
+            after_act = run.after_heading[0]  # "After Feast c from a:\n\nAdds Pain a, Province a.\n\nRemoves ...": its
+            rid_after = "heading.after"      # effects, a paragraph each
+            lo = 0
+            run.after_heading = (after_act, n)
         if after_act is not None and (asserted or modality == "proposed"):
             base = self._state_before(line, after_act)
             other_act = min((i for i, _ in ur.actions if i >= lo), default=len(s))
@@ -1126,15 +1136,24 @@ class ClaimReader:
                                          modality=modality))
                     return
                 bare = next((m for _, m in ur.actions if m.ground is None and all(a is None for a in m.args)), None)
-                if bare is not None and ur.matches("app.some_can") and modality == "asserted" and line.known \
+                if bare is not None and ur.matches("app.some_can") and modality == "asserted" \
                         and not any(t.norm in _ASKING for t in u.tokens[:bare.i]) \
-                        and not (focus is not None and focus.action.name == bare.name) \
-                        and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS:
-                    holds, msg = self.judge.some_applicable(bare.name, line.state)  # "So Attack could be done here.";
-                    # "4. Stack Red on Orange. ... So stacking is allowed." speaks of the step in focus
-                    self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, line.id,
-                                         state=_atoms(line.state), rules=("app.some_can",), modality=modality))
-                    return
+                        and not (focus is not None and focus.action.name == bare.name):
+                    # "So Attack could be done here."; "4. Stack Red on Orange. ... So stacking is allowed." speaks
+                    # of the step in focus. Judged where the line stands, or in the initial state when the
+                    # paragraph opened on it and nothing was done since ("The initial state has Province b,
+                    # Planet a, Harmony. So possible first steps: ... So Attack could be done here.")
+                    where: frozenset[Atom] | None = None
+                    if line.known and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS:
+                        where = line.state
+                    elif run.initial_paragraph is not None and run.initial_paragraph[0] == u.paragraph and not any(
+                            e.kind in ("perform", "fork", "step_back") for e in run.book.events[run.initial_paragraph[1]:]):
+                        where = self.init
+                    if where is not None:
+                        holds, msg = self.judge.some_applicable(bare.name, where)
+                        self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, line.id,
+                                             state=_atoms(where), rules=("app.some_can",), modality=modality))
+                        return
         if "R" in s and focus is not None and focus.unit == n:
             focus.needs_listed = True
         if rid is not None and target is not None and not positive and target.performed and line.actions \
@@ -1468,6 +1487,7 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
+_EFFECT_LEAD = re.compile(r"[~]*[DX]")  # a unit that opens with what is added or removed ("Adds Pain a, ...")
 _RULE_HEADING = re.compile(r"[~_]*a[~_]*:$")  # "Attack object:" over "- Pre: ..." bullets: the rule, no step
 _ASKING = frozenset({"how", "whether", "if", "see", "check", "when", "which", "what", "once", "unless"})
 _NEEDS_LABEL = re.compile(r"[~_]{0,2}R:")  # "Pre: Province a, ...", "Requires: ...": a paragraph of needs
