@@ -1014,3 +1014,20 @@ def test_outside_root_annotation_floor() -> None:
     result = rs.score()
     print(f"\noutside roots: {result['roots_found']}/{result['roots']}, first {result['first_located']}/{result['traces']}")
     assert result["roots_found"] >= 4 and result["first_located"] >= 3
+
+
+def test_a_rule_of_needs_told_without_objects_is_judged_on_the_schema() -> None:
+    """"Succumb needs Province." (row rule.req; its needs were never judged before: only adds and
+    removals were) is false, "Attack requires Province, Planet, and Harmony." true; "Stacking, on
+    the other hand, only needs an empty hand." false in Blocksworld (planted set 6, half R)."""
+    (task, vocab, _, _), _ = _mystery_task()
+
+    def rules(trace: str, t=task, v=vocab) -> list[bool | None]:
+        return [c.holds for c in ClaimReader.for_task(t, v).read(trace).claims if c.kind == "rule"]
+
+    assert rules("Succumb needs Province.") == [False]
+    assert rules("Attack requires Province, Planet, and Harmony.") == [True, True, True]
+    assert rules("Succumb X needs Province X.") == [False]  # once, as the rule with X bound
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("29ce88"))
+    bw_task, bw_vocab = planning_task(row["problem"], row["domain"])[:2]
+    assert rules("Stacking, on the other hand, only needs an empty hand.", bw_task, bw_vocab) == [False]

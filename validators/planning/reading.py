@@ -764,6 +764,12 @@ class ClaimReader:
             fired = [rid for rid in ("rule.req", "rule.add", "rule.del") if ur.matches(rid)]
             if fired:
                 groups = _cue_groups(s, -1, "fF")
+                need = s.find("R")
+                if "rule.req" in fired and need >= 0:  # "Succumb needs Province.": the needs after the cue
+                    taken = {k for g in groups for k in g[2]}
+                    end = next((k for k in range(need + 1, len(s)) if s[k] in ".;:?!DX"), len(s))
+                    groups.append((need, "req", [k for k in range(need + 1, end) if s[k] in "fF" and k not in taken]))
+                bound = {(c.atom[0] if c.atom else None) for c in run.claims[-12:] if c.span == u.span and "rule.bound" in c.rules}
                 for c, what, ks in groups:
                     act = _nearest(ur, c, "a")
                     if act is None:
@@ -772,6 +778,8 @@ class ClaimReader:
                         f = ur.items[k]
                         if f.atom is not None and len(f.atom) > 1:  # type: ignore[union-attr]
                             continue
+                        if f.predicate in bound:  # type: ignore[union-attr]
+                            continue  # "Succumb X needs Province X": judged as the rule with X bound (rule.bound)
                         holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                         self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                              rules=(f"rule.{what}",), modality=modality))
