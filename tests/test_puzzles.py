@@ -243,6 +243,25 @@ def test_an_explicit_moves_list_wins_over_later_prose():
                                           "answer": code})).verdict.answer_correct is True
 
 
+@pytest.mark.parametrize("after", [
+    "`[1, 0, 2]` means move disk 1 from peg 0 to peg 2.",
+    "```python\ndef hanoi(n, source, target, aux):\n    if n == 1:\n        return [[n, source, target]]\n```",
+])
+def test_a_moves_list_keeps_its_trailing_comma_and_wins_over_an_explanation_or_code(after):
+    """Issue 34, defect 6: a trailing comma does not reject the list, and a line explaining one move
+    ('`[1, 0, 2]` means ...') or Python after it (`[[n, source, target]]`) is no other answer;
+    a wrong list is still wrong with them."""
+    full = "[[1, 0, 2], [2, 0, 1], [1, 2, 1], [3, 0, 2], [1, 1, 0], [2, 1, 2], [1, 0, 2]]"
+
+    def right(answer: str) -> bool | None:
+        return audit_record(record_from_json({"domain": "hanoi", "problem": {"disks": 3}, "trace": "",
+                                              "answer": answer})).verdict.answer_correct
+
+    assert right("moves = " + full[:-1] + ",]") is True
+    assert right(f"moves = {full}\n\n{after}") is True
+    assert right(f"moves = {full.replace('[1, 0, 2]]', '[1, 0, 1]]')}\n\n{after}") is False
+
+
 def test_prose_fragments_continue_their_line_of_reasoning():
     """A walkthrough cut into one-move fragments by state lines is one line from the initial state,
     not three lists each from the start ("disk 2 is not on top of peg 0"); a real error is still found."""
