@@ -1031,3 +1031,22 @@ def test_a_rule_of_needs_told_without_objects_is_judged_on_the_schema() -> None:
     row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("29ce88"))
     bw_task, bw_vocab = planning_task(row["problem"], row["domain"])[:2]
     assert rules("Stacking, on the other hand, only needs an empty hand.", bw_task, bw_vocab) == [False]
+
+
+def test_an_effect_claimed_through_a_purpose_is_judged_on_the_schema() -> None:
+    """"3. Feast c from b to get Province c and Pain c." (R1, e3382e: a root in an outside
+    annotation) says Feast c from b gives both: Province c is false (it gives Province b). A far aim
+    of another predicate ("Attack a to get a craves c") is no such claim."""
+    (task, vocab, _, _), _ = _mystery_task()
+
+    def effects(trace: str) -> list[tuple[bool | None, str]]:
+        return [(c.holds, c.message.split(";")[0]) for c in ClaimReader.for_task(task, vocab).read(trace).claims
+                if c.kind == "effect"]
+
+    assert effects("1. Feast c from b to get Province c and Pain c.") == [
+        (False, "(feast c b) does not add (province c) (province object c)"), (True, "(feast c b) adds (pain c) (pain object c): right")]
+    assert effects("To create c craves a, we need Overcome a from c.") == [
+        (False, "(overcome a c) does not add (craves c a) (object c craves object a)")]
+    assert effects("To get Pain a, Attack a.") == [(True, "(attack a) adds (pain a) (pain object a): right")]
+    assert effects("Attack a to get a craves c.") == []
+    assert _false_actions("1. Attack a.\n\n2. Overcome b from c to get b craves c.") == []  # a step proposed, not said doable

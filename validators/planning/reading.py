@@ -672,6 +672,37 @@ class ClaimReader:
             run.book.undo(line, ur.unit.span[0], "event.blocked")
         return line
 
+    def _purposes(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
+                  modality: str) -> None:
+        s = ur.shape
+        if "M" not in s or "Q" in s or "I" in s:
+            return
+        grounded = [(i, m) for i, m in ur.actions if m.ground is not None]
+        pairs: list[tuple[ActionMention, int, list[int]]] = []
+        for m in _PURPOSE_AFTER.finditer(s):  # "A to get F, F"
+            act = ur.items[m.start("act")]
+            pairs.append((act, m.start("m"), [k for k in range(m.start("m") + 1, m.end()) if s[k] == "F"]))  # type: ignore[arg-type]
+        lead = _PURPOSE_FIRST.match(s)  # "To get F, (we need) A" with no other action in the unit
+        if lead is not None and len(grounded) == 1:
+            pairs.append((ur.items[lead.start("act")], lead.start("m"),  # type: ignore[arg-type]
+                          [k for k in range(lead.start("m") + 1, lead.start("act")) if s[k] == "F"]))
+        for act, at, ks in pairs:
+            if act.ground is None:
+                continue
+            cue = ur.unit.tokens[ur.starts[at]:ur.starts[at + 1] if at + 1 < len(ur.starts) else None]
+            what = "del" if any(t.norm in ("remove", "removing") for t in cue) else "add"
+            made = act.ground.add if what == "add" else act.ground.delete
+            for k in ks:
+                f = ur.items[k]
+                if k in judged_facts or not isinstance(f, FactMention) or f.atom is None or f.absent_word \
+                        or f.atom[0] not in {a[0] for a in made}:
+                    continue
+                judged_facts.add(k)
+                holds, msg = self.judge.effect(act.ground, f.atom, what)
+                self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                                     negative=what == "del", after=act.ground.text(), rules=("effect.purpose",),
+                                     modality=modality))
+
     def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
         """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
         the line itself), when the list's steps are its actions one for one; None: not known. The
@@ -847,6 +878,12 @@ class ClaimReader:
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=what == "del", after=focus.action.text(), rules=("effect.focus",),
                                          modality=modality))
+        # effects claimed through a purpose: "Feast c from b to get Province c and Pain c", "To create c
+        # craves a, we need Overcome a from c": the action is said to give the fact. A purpose can be a
+        # far aim ("Unstack red to get orange on blue"), so a fact is judged only when the action adds
+        # (or removes) facts of its predicate: then a wrong object is the model's misreading of the action
+        if modality in ("asserted", "proposed", "hypothetical"):
+            self._purposes(run, ur, line, text, judged_facts, modality)
         # the state after an action: an arrow list, or the lines under "After Attack a:"
         arrow = ur.rows("effect.arrow")
         after_act: GroundAction | None = None
@@ -893,6 +930,7 @@ class ClaimReader:
         if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
                 and focus.pre is not None and focus.item and any(
                     c.after == focus.action.text() and (c.kind == "effect" or "effect.arrow" in c.rules)
+                    and "effect.purpose" not in c.rules  # "2. Overcome a from c to get a craves c.": a step proposed
                     and c.span[0] >= focus.span[0] for c in run.claims[-8:]) and "N" not in s and "K" not in s \
                 and n - focus.unit <= 1:
             focus.judged = True
@@ -1495,6 +1533,8 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
+_PURPOSE_AFTER = re.compile(r"(?P<act>A)[~_]{0,2}(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*")
+_PURPOSE_FIRST = re.compile(r"^[~,c]*(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*,?[~_]{0,3}R?[~_]{0,2}(?P<act>A)[.!]?$")
 _EFFECT_LEAD = re.compile(r"[~]*[DX]")  # a unit that opens with what is added or removed ("Adds Pain a, ...")
 _RULE_HEADING = re.compile(r"[~_]*a[~_]*:$")  # "Attack object:" over "- Pre: ..." bullets: the rule, no step
 _ASKING = frozenset({"how", "whether", "if", "see", "check", "when", "which", "what", "once", "unless"})
