@@ -703,6 +703,37 @@ class ClaimReader:
                                      negative=what == "del", after=act.ground.text(), rules=("effect.purpose",),
                                      modality=modality))
 
+    def _needs_of(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, modality: str) -> None:
+        """"Feast a from c would require Craves(c, a), Province a, and Harmony.": what a named action
+        needs, said of its objects, is a claim about its schema (a rule claim: the model's reading of
+        the action), true or false wherever it stands; a need of a predicate the action does not
+        need at all is left to the rule rows (it may be a far aim, "requires getting Pain a first")."""
+        s = ur.shape
+        m = _NEEDS_OF.search(s)
+        if m is None or "Q" in s or "n" in s[m.start("r"):] or "N" in s[m.start("r"):m.start("r") + 2]:
+            return
+        act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
+        if act.ground is None:
+            return
+        pre = {lit.atom for lit in act.ground.pre if lit.positive}
+        preds = {a[0] for a in pre}
+        toks = ur.unit.tokens
+        end = next((k for k in range(m.start("r") + 1, len(s)) if s[k] in ".;?!AMIUc"
+                    or toks[ur.starts[k]].norm in ("which", "that", "since", "as", "but")), len(s))
+        depth = 0
+        for k in range(m.start("r") + 1, end):
+            depth += (s[k] == "(") - (s[k] == ")")
+            f = ur.items[k] if s[k] == "F" and depth <= 0 else None  # "Province b (no, Province is a)": the state
+            if not isinstance(f, FactMention) or f.atom is None or f.absent_word or f.atom[0] not in preds:
+                continue
+            holds = f.atom in pre
+            named = self.judge.named(f.atom)
+            msg = (f"{act.ground.text()} needs {named}: right" if holds else
+                   f"says {act.ground.text()} needs {named}, but it needs "
+                   + ", ".join(self.judge.named(a) for a in sorted(pre)))
+            self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                                 rules=("rule.needs_of",), modality=modality, action=act.ground.text()))
+
     def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
         """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
         the line itself), when the list's steps are its actions one for one; None: not known. The
@@ -884,6 +915,7 @@ class ClaimReader:
         # (or removes) facts of its predicate: then a wrong object is the model's misreading of the action
         if modality in ("asserted", "proposed", "hypothetical"):
             self._purposes(run, ur, line, text, judged_facts, modality)
+            self._needs_of(run, ur, line, text, modality)
         # the state after an action: an arrow list, or the lines under "After Attack a:"
         arrow = ur.rows("effect.arrow")
         after_act: GroundAction | None = None
@@ -1533,6 +1565,7 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
+_NEEDS_OF = re.compile(r"(?P<act>A)\)?:?,?c?[~_]{0,3}(?P<r>R)")  # "Feast a from c (would) require(s) ..."
 _PURPOSE_AFTER = re.compile(r"(?P<act>A)[~_]{0,2}(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*")
 _PURPOSE_FIRST = re.compile(r"^[~,c]*(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*,?[~_]{0,3}R?[~_]{0,2}(?P<act>A)[.!]?$")
 _EFFECT_LEAD = re.compile(r"[~]*[DX]")  # a unit that opens with what is added or removed ("Adds Pain a, ...")
