@@ -678,15 +678,16 @@ class ClaimReader:
         if "M" not in s or "Q" in s or "I" in s:
             return
         grounded = [(i, m) for i, m in ur.actions if m.ground is not None]
-        pairs: list[tuple[ActionMention, int, list[int]]] = []
-        for m in _PURPOSE_AFTER.finditer(s):  # "A to get F, F"
+        pairs: list[tuple[ActionMention, int, list[int], str]] = []
+        for m in BY_ID["effect.purpose"].regex.finditer(s):  # "A to get F, F"
             act = ur.items[m.start("act")]
-            pairs.append((act, m.start("m"), [k for k in range(m.start("m") + 1, m.end()) if s[k] == "F"]))  # type: ignore[arg-type]
-        lead = _PURPOSE_FIRST.match(s)  # "To get F, (we need) A" with no other action in the unit
+            pairs.append((act, m.start("m"), [k for k in range(m.start("m") + 1, m.end()) if s[k] == "F"],  # type: ignore[arg-type]
+                          "effect.purpose"))
+        lead = BY_ID["effect.purpose_first"].regex.match(s)  # "To get F, (we need) A", no other action in the unit
         if lead is not None and len(grounded) == 1:
             pairs.append((ur.items[lead.start("act")], lead.start("m"),  # type: ignore[arg-type]
-                          [k for k in range(lead.start("m") + 1, lead.start("act")) if s[k] == "F"]))
-        for act, at, ks in pairs:
+                          [k for k in range(lead.start("m") + 1, lead.start("act")) if s[k] == "F"], "effect.purpose_first"))
+        for act, at, ks, rid in pairs:
             if act.ground is None:
                 continue
             cue = ur.unit.tokens[ur.starts[at]:ur.starts[at + 1] if at + 1 < len(ur.starts) else None]
@@ -700,8 +701,7 @@ class ClaimReader:
                 judged_facts.add(k)
                 holds, msg = self.judge.effect(act.ground, f.atom, what)
                 self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
-                                     negative=what == "del", after=act.ground.text(), rules=("effect.purpose",),
-                                     modality=modality))
+                                     negative=what == "del", after=act.ground.text(), rules=(rid,), modality=modality))
 
     def _needs_of(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, modality: str) -> None:
         """"Feast a from c would require Craves(c, a), Province a, and Harmony.": what a named action
@@ -709,7 +709,7 @@ class ClaimReader:
         the action), true or false wherever it stands; a need of a predicate the action does not
         need at all is left to the rule rows (it may be a far aim, "requires getting Pain a first")."""
         s = ur.shape
-        m = _NEEDS_OF.search(s)
+        m = BY_ID["rule.needs_of"].regex.search(s)
         if m is None or "Q" in s or "n" in s[m.start("r"):] or "N" in s[m.start("r"):m.start("r") + 2]:
             return
         act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
@@ -962,7 +962,7 @@ class ClaimReader:
         if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
                 and focus.pre is not None and focus.item and any(
                     c.after == focus.action.text() and (c.kind == "effect" or "effect.arrow" in c.rules)
-                    and "effect.purpose" not in c.rules  # "2. Overcome a from c to get a craves c.": a step proposed
+                    and not any(r.startswith("effect.purpose") for r in c.rules)  # "2. Overcome a from c to get a craves c.": proposed
                     and c.span[0] >= focus.span[0] for c in run.claims[-8:]) and "N" not in s and "K" not in s \
                 and n - focus.unit <= 1:
             focus.judged = True
@@ -1565,9 +1565,6 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
-_NEEDS_OF = re.compile(r"(?P<act>A)\)?:?,?c?[~_]{0,3}(?P<r>R)")  # "Feast a from c (would) require(s) ..."
-_PURPOSE_AFTER = re.compile(r"(?P<act>A)[~_]{0,2}(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*")
-_PURPOSE_FIRST = re.compile(r"^[~,c]*(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*,?[~_]{0,3}R?[~_]{0,2}(?P<act>A)[.!]?$")
 _EFFECT_LEAD = re.compile(r"[~]*[DX]")  # a unit that opens with what is added or removed ("Adds Pain a, ...")
 _RULE_HEADING = re.compile(r"[~_]*a[~_]*:$")  # "Attack object:" over "- Pre: ..." bullets: the rule, no step
 _ASKING = frozenset({"how", "whether", "if", "see", "check", "when", "which", "what", "once", "unless"})
