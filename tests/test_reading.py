@@ -1068,3 +1068,33 @@ def test_the_needs_said_of_a_named_action_are_judged_on_its_schema() -> None:
     assert needs("Suppose we Feast a from c, but that would require Craves(c, a), Province a, and Harmony.") == [False, True, True]
     assert needs("Attack b requires Province b, Planet c, Harmony.") == [True, False, True]
     assert needs("Feast b from a: Requires b craves a (yes), Province b (no, Province is a), Harmony (yes).") == [True, True, True]
+
+
+def test_facts_said_to_allow_step_k_are_judged_before_it() -> None:
+    """"Orange is on the table and clear at that point, so step 3 is allowed." after the whole list:
+    step 3's needs, in the state before step 3; and "Picking up orange straight away would also be
+    allowed." is no step taken (planted set 7, two of its first precision failures)."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("a5ee9a"))
+    task, vocab = planning_task(row["problem"], row["domain"])[:2]
+
+    def judged(trace: str) -> list[tuple[str, bool | None]]:
+        return [(c.kind, c.holds) for c in ClaimReader.for_task(task, vocab).read(trace).claims if c.holds is not None]
+
+    walk = "1. Pick up red.\n2. Stack red on blue.\n3. Pick up orange.\n4. Stack orange on red.\n\n"
+    assert judged(walk + "Orange is on the table and clear at that point, so step 3 is allowed.") == [("state", True)] * 2
+    assert judged(walk + "Orange is held at that point, so step 3 is allowed.") == [("state", False)]
+    assert judged("Picking up orange straight away would also be allowed.\n\nNow the hand is empty.") == [("state", True)]
+
+
+def test_planted_claims_set_7_floor() -> None:
+    """Set 7 (tests/data/planted_claims_set7.jsonl: 36 false and 18 true sentences by a third
+    tester, in set 5's traces, in other words) was scored once, blind, on the code of its day:
+    5 of 36 false found, 1 of 18 true flagged, 1 of 54 copies flagged away from its plant. The two
+    precision failures are fixed since (each a test); its recall is the held-out figure to beat."""
+    import bench.planted_score as ps
+
+    if not ps.BASES.exists():
+        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
+    result = ps.score(ps.load_plants(ps.SETS["7"]))
+    print("\nplanted set 7, " + result.summary("H"))
+    assert sum(result.found.values()) >= 5 and result.true_flagged["H"] == 0 and result.caused["H"] == 0

@@ -1010,6 +1010,14 @@ class ClaimReader:
                     or line.item_of[run.item_base + kth - 1] not in (None, kth):
                 return  # "After step 5, we have ...": a state we cannot place
             step_state = line.states[run.item_base + kth]
+        step_allowed = _STEP_ALLOWED.search(s) if after_step is None else None
+        if step_allowed is not None:  # "Orange is on the table and clear at that point, so step 3 is allowed."
+            kth = ur.number_at(step_allowed.start() + 1)  # the facts are step 3's needs: the state before it
+            if kth is None or run.item_base is None or not 0 < run.item_base + kth <= len(line.actions) \
+                    or not line.known_at(run.item_base + kth - 1) \
+                    or line.item_of[run.item_base + kth - 1] not in (None, kth):
+                return
+            step_state, after_step = line.states[run.item_base + kth - 1], step_allowed
         governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
         means_at = s.find("M")
         vague_at = _vague_time(ur, line)
@@ -1082,7 +1090,8 @@ class ClaimReader:
                     and "S" not in s and "W" not in s and "T" not in s:
                 continue  # facts beside an action just taken: before or after it is not said
             if step_state is not None:
-                state, where = step_state, f"after step {kth} of the list"
+                state, where = step_state, (f"before step {kth} of the list" if step_allowed is not None
+                                            else f"after step {kth} of the list")
             elif about_init:
                 state, where = self.init, "in the initial state"
             elif (in_needs and focus is not None and focus.line == line.id) or checked:
@@ -1550,7 +1559,7 @@ def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
 def _would_be_possible(ur: UnitReading, end: int) -> bool:
     """"Feast a from c would also be possible here": the action is what a conditional says could be
     done, an applicability claim about it, not a step taken (a walk says "Feast a from c: possible")."""
-    m = re.match(r"[_~]{1,3}C", ur.shape[end:])
+    m = re.match(r"[_~]{1,5}C", ur.shape[end:])
     if m is None:
         return False
     toks = ur.unit.tokens
@@ -1565,6 +1574,7 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
+_STEP_ALLOWED = re.compile(r"J#[~_]{0,2}C")  # "so step 3 is allowed": the needs of the list's step 3
 _EFFECT_LEAD = re.compile(r"[~]*[DX]")  # a unit that opens with what is added or removed ("Adds Pain a, ...")
 _RULE_HEADING = re.compile(r"[~_]*a[~_]*:$")  # "Attack object:" over "- Pre: ..." bullets: the rule, no step
 _ASKING = frozenset({"how", "whether", "if", "see", "check", "when", "which", "what", "once", "unless"})
