@@ -214,7 +214,8 @@ def test_a_step_named_again_is_taken_once_and_its_needs_judged_before_it() -> No
     (task, vocab, _, _), _ = _mystery_task()
     report = ClaimReader.for_task(task, vocab).read(NOT_FALSE["the needs of the step just taken are checked in the state before it"])
     assert [a.text() for a in report.lines[report.claims[-1].line].actions] == ["(attack b)"]
-    assert [(c.kind, c.holds) for c in report.claims] == [("applicability", True)]
+    assert [(c.kind, c.holds) for c in report.claims if "rule.needs_of" not in c.rules] == [("applicability", True)]
+    assert [c.holds for c in report.claims if "rule.needs_of" in c.rules] == [True, True, True]  # what Attack b needs
     report = ClaimReader.for_task(task, vocab).read(NOT_FALSE["the action named again right after its step is the same step"])
     assert [a.text() for a in report.lines[-1].actions] == ["(attack a)"]
     # the same sentences with a false claim in them are still flagged
@@ -726,7 +727,9 @@ def test_reviewed_false_flags_stay_fixed(case: tuple[str, str]) -> None:
     report = ClaimReader.for_task(*planning_task(row["problem"], row["domain"])[:2]).read(row["trace"], (), steps)
     end = at + len(sentence)
     here = [c for c in report.claims if c.span[0] < end and at < c.span[1]]
-    assert [c.message for c in here if c.holds is False] == []
+    # each review was of a sentence judged in the wrong state; what the sentence says an action needs
+    # is judged on the schema, in no state ("Attack b requires ... Planet c": Attack b needs Planet b)
+    assert [c.message for c in here if c.holds is False and "rule.needs_of" not in c.rules] == []
     assert sum(c.holds is not None for c in report.claims) > 20  # the trace is still read and judged
 
 
@@ -1031,3 +1034,67 @@ def test_a_rule_of_needs_told_without_objects_is_judged_on_the_schema() -> None:
     row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("29ce88"))
     bw_task, bw_vocab = planning_task(row["problem"], row["domain"])[:2]
     assert rules("Stacking, on the other hand, only needs an empty hand.", bw_task, bw_vocab) == [False]
+
+
+def test_an_effect_claimed_through_a_purpose_is_judged_on_the_schema() -> None:
+    """"3. Feast c from b to get Province c and Pain c." (R1, e3382e: a root in an outside
+    annotation) says Feast c from b gives both: Province c is false (it gives Province b). A far aim
+    of another predicate ("Attack a to get a craves c") is no such claim."""
+    (task, vocab, _, _), _ = _mystery_task()
+
+    def effects(trace: str) -> list[tuple[bool | None, str]]:
+        return [(c.holds, c.message.split(";")[0]) for c in ClaimReader.for_task(task, vocab).read(trace).claims
+                if c.kind == "effect"]
+
+    assert effects("1. Feast c from b to get Province c and Pain c.") == [
+        (False, "(feast c b) does not add (province c) (province object c)"), (True, "(feast c b) adds (pain c) (pain object c): right")]
+    assert effects("To create c craves a, we need Overcome a from c.") == [
+        (False, "(overcome a c) does not add (craves c a) (object c craves object a)")]
+    assert effects("To get Pain a, Attack a.") == [(True, "(attack a) adds (pain a) (pain object a): right")]
+    assert effects("Attack a to get a craves c.") == []
+    assert _false_actions("1. Attack a.\n\n2. Overcome b from c to get b craves c.") == []  # a step proposed, not said doable
+
+
+def test_the_needs_said_of_a_named_action_are_judged_on_its_schema() -> None:
+    """"Suppose we Feast a from c, but that would require Craves(c, a), Province a, and Harmony."
+    (R1, b31b53: a root in an outside annotation) and "Attack b requires Province b, Planet c,
+    Harmony." (R1 reading Attack as taking whatever Planet there is): rule claims about the
+    action, wherever they stand; a parenthesis after a need is the state, not a need."""
+    (task, vocab, _, _), _ = _mystery_task()
+
+    def needs(trace: str) -> list[bool | None]:
+        return [c.holds for c in ClaimReader.for_task(task, vocab).read(trace).claims if "rule.needs_of" in c.rules]
+
+    assert needs("Suppose we Feast a from c, but that would require Craves(c, a), Province a, and Harmony.") == [False, True, True]
+    assert needs("Attack b requires Province b, Planet c, Harmony.") == [True, False, True]
+    assert needs("Feast b from a: Requires b craves a (yes), Province b (no, Province is a), Harmony (yes).") == [True, True, True]
+
+
+def test_facts_said_to_allow_step_k_are_judged_before_it() -> None:
+    """"Orange is on the table and clear at that point, so step 3 is allowed." after the whole list:
+    step 3's needs, in the state before step 3; and "Picking up orange straight away would also be
+    allowed." is no step taken (planted set 7, two of its first precision failures)."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("a5ee9a"))
+    task, vocab = planning_task(row["problem"], row["domain"])[:2]
+
+    def judged(trace: str) -> list[tuple[str, bool | None]]:
+        return [(c.kind, c.holds) for c in ClaimReader.for_task(task, vocab).read(trace).claims if c.holds is not None]
+
+    walk = "1. Pick up red.\n2. Stack red on blue.\n3. Pick up orange.\n4. Stack orange on red.\n\n"
+    assert judged(walk + "Orange is on the table and clear at that point, so step 3 is allowed.") == [("state", True)] * 2
+    assert judged(walk + "Orange is held at that point, so step 3 is allowed.") == [("state", False)]
+    assert judged("Picking up orange straight away would also be allowed.\n\nNow the hand is empty.") == [("state", True)]
+
+
+def test_planted_claims_set_7_floor() -> None:
+    """Set 7 (tests/data/planted_claims_set7.jsonl: 36 false and 18 true sentences by a third
+    tester, in set 5's traces, in other words) was scored once, blind, on the code of its day:
+    5 of 36 false found, 1 of 18 true flagged, 1 of 54 copies flagged away from its plant. The two
+    precision failures are fixed since (each a test); its recall is the held-out figure to beat."""
+    import bench.planted_score as ps
+
+    if not ps.BASES.exists():
+        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
+    result = ps.score(ps.load_plants(ps.SETS["7"]))
+    print("\nplanted set 7, " + result.summary("H"))
+    assert sum(result.found.values()) >= 5 and result.true_flagged["H"] == 0 and result.caused["H"] == 0

@@ -202,6 +202,18 @@ ROWS: tuple[Row, ...] = (
         "object' of a one-object action and 'any object' none (role_rules.py); read in asserted units that "
         "name one action without objects, no step and no negation ('doesn't mention that Succumb removes any "
         "Planet' says it does not)"),
+    Row("rule.needs_of", "rule: what a named action is said to need, of its objects, against its schema",
+        r"(?P<act>A)\)?:?,?c?[~_]{0,3}(?P<r>R)",
+        "Suppose we Feast a from c, but that would require Craves(c, a), Province a, and Harmony.", "R1",
+        "a belief about the action, judged wherever it stands (hypotheses too); a need of a predicate the action "
+        "does not need at all is left to the other rule rows; a parenthesis after a need is the state"),
+    Row("effect.purpose", "effect: an action taken for a purpose is said to give it ('X to get F')",
+        r"(?P<act>A)[~_]{0,2}(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*",
+        "3. Feast c from b to get Province c and Pain c.", "R1",
+        "judged only for a predicate the action changes: a far aim of another predicate is no claim"),
+    Row("effect.purpose_first", "effect: the purpose first, then the one action for it ('To get F, A')",
+        r"^[~,c]*(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*,?[~_]{0,3}R?[~_]{0,2}(?P<act>A)[.!]?$",
+        "To create c craves a, we need Overcome a from c.", "R1"),
     Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )

@@ -672,6 +672,68 @@ class ClaimReader:
             run.book.undo(line, ur.unit.span[0], "event.blocked")
         return line
 
+    def _purposes(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
+                  modality: str) -> None:
+        s = ur.shape
+        if "M" not in s or "Q" in s or "I" in s:
+            return
+        grounded = [(i, m) for i, m in ur.actions if m.ground is not None]
+        pairs: list[tuple[ActionMention, int, list[int], str]] = []
+        for m in BY_ID["effect.purpose"].regex.finditer(s):  # "A to get F, F"
+            act = ur.items[m.start("act")]
+            pairs.append((act, m.start("m"), [k for k in range(m.start("m") + 1, m.end()) if s[k] == "F"],  # type: ignore[arg-type]
+                          "effect.purpose"))
+        lead = BY_ID["effect.purpose_first"].regex.match(s)  # "To get F, (we need) A", no other action in the unit
+        if lead is not None and len(grounded) == 1:
+            pairs.append((ur.items[lead.start("act")], lead.start("m"),  # type: ignore[arg-type]
+                          [k for k in range(lead.start("m") + 1, lead.start("act")) if s[k] == "F"], "effect.purpose_first"))
+        for act, at, ks, rid in pairs:
+            if act.ground is None:
+                continue
+            cue = ur.unit.tokens[ur.starts[at]:ur.starts[at + 1] if at + 1 < len(ur.starts) else None]
+            what = "del" if any(t.norm in ("remove", "removing") for t in cue) else "add"
+            made = act.ground.add if what == "add" else act.ground.delete
+            for k in ks:
+                f = ur.items[k]
+                if k in judged_facts or not isinstance(f, FactMention) or f.atom is None or f.absent_word \
+                        or f.atom[0] not in {a[0] for a in made}:
+                    continue
+                judged_facts.add(k)
+                holds, msg = self.judge.effect(act.ground, f.atom, what)
+                self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                                     negative=what == "del", after=act.ground.text(), rules=(rid,), modality=modality))
+
+    def _needs_of(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, modality: str) -> None:
+        """"Feast a from c would require Craves(c, a), Province a, and Harmony.": what a named action
+        needs, said of its objects, is a claim about its schema (a rule claim: the model's reading of
+        the action), true or false wherever it stands; a need of a predicate the action does not
+        need at all is left to the rule rows (it may be a far aim, "requires getting Pain a first")."""
+        s = ur.shape
+        m = BY_ID["rule.needs_of"].regex.search(s)
+        if m is None or "Q" in s or "n" in s[m.start("r"):] or "N" in s[m.start("r"):m.start("r") + 2]:
+            return
+        act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
+        if act.ground is None:
+            return
+        pre = {lit.atom for lit in act.ground.pre if lit.positive}
+        preds = {a[0] for a in pre}
+        toks = ur.unit.tokens
+        end = next((k for k in range(m.start("r") + 1, len(s)) if s[k] in ".;?!AMIUc"
+                    or toks[ur.starts[k]].norm in ("which", "that", "since", "as", "but")), len(s))
+        depth = 0
+        for k in range(m.start("r") + 1, end):
+            depth += (s[k] == "(") - (s[k] == ")")
+            f = ur.items[k] if s[k] == "F" and depth <= 0 else None  # "Province b (no, Province is a)": the state
+            if not isinstance(f, FactMention) or f.atom is None or f.absent_word or f.atom[0] not in preds:
+                continue
+            holds = f.atom in pre
+            named = self.judge.named(f.atom)
+            msg = (f"{act.ground.text()} needs {named}: right" if holds else
+                   f"says {act.ground.text()} needs {named}, but it needs "
+                   + ", ".join(self.judge.named(a) for a in sorted(pre)))
+            self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                                 rules=("rule.needs_of",), modality=modality, action=act.ground.text()))
+
     def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
         """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
         the line itself), when the list's steps are its actions one for one; None: not known. The
@@ -847,6 +909,13 @@ class ClaimReader:
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=what == "del", after=focus.action.text(), rules=("effect.focus",),
                                          modality=modality))
+        # effects claimed through a purpose: "Feast c from b to get Province c and Pain c", "To create c
+        # craves a, we need Overcome a from c": the action is said to give the fact. A purpose can be a
+        # far aim ("Unstack red to get orange on blue"), so a fact is judged only when the action adds
+        # (or removes) facts of its predicate: then a wrong object is the model's misreading of the action
+        if modality in ("asserted", "proposed", "hypothetical"):
+            self._purposes(run, ur, line, text, judged_facts, modality)
+            self._needs_of(run, ur, line, text, modality)
         # the state after an action: an arrow list, or the lines under "After Attack a:"
         arrow = ur.rows("effect.arrow")
         after_act: GroundAction | None = None
@@ -893,6 +962,7 @@ class ClaimReader:
         if focus is not None and focus.performed and not focus.proposed and not focus.judged and asserted \
                 and focus.pre is not None and focus.item and any(
                     c.after == focus.action.text() and (c.kind == "effect" or "effect.arrow" in c.rules)
+                    and not any(r.startswith("effect.purpose") for r in c.rules)  # "2. Overcome a from c to get a craves c.": proposed
                     and c.span[0] >= focus.span[0] for c in run.claims[-8:]) and "N" not in s and "K" not in s \
                 and n - focus.unit <= 1:
             focus.judged = True
@@ -940,6 +1010,14 @@ class ClaimReader:
                     or line.item_of[run.item_base + kth - 1] not in (None, kth):
                 return  # "After step 5, we have ...": a state we cannot place
             step_state = line.states[run.item_base + kth]
+        step_allowed = _STEP_ALLOWED.search(s) if after_step is None else None
+        if step_allowed is not None:  # "Orange is on the table and clear at that point, so step 3 is allowed."
+            kth = ur.number_at(step_allowed.start() + 1)  # the facts are step 3's needs: the state before it
+            if kth is None or run.item_base is None or not 0 < run.item_base + kth <= len(line.actions) \
+                    or not line.known_at(run.item_base + kth - 1) \
+                    or line.item_of[run.item_base + kth - 1] not in (None, kth):
+                return
+            step_state, after_step = line.states[run.item_base + kth - 1], step_allowed
         governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
         means_at = s.find("M")
         vague_at = _vague_time(ur, line)
@@ -1012,7 +1090,8 @@ class ClaimReader:
                     and "S" not in s and "W" not in s and "T" not in s:
                 continue  # facts beside an action just taken: before or after it is not said
             if step_state is not None:
-                state, where = step_state, f"after step {kth} of the list"
+                state, where = step_state, (f"before step {kth} of the list" if step_allowed is not None
+                                            else f"after step {kth} of the list")
             elif about_init:
                 state, where = self.init, "in the initial state"
             elif (in_needs and focus is not None and focus.line == line.id) or checked:
@@ -1480,7 +1559,7 @@ def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
 def _would_be_possible(ur: UnitReading, end: int) -> bool:
     """"Feast a from c would also be possible here": the action is what a conditional says could be
     done, an applicability claim about it, not a step taken (a walk says "Feast a from c: possible")."""
-    m = re.match(r"[_~]{1,3}C", ur.shape[end:])
+    m = re.match(r"[_~]{1,5}C", ur.shape[end:])
     if m is None:
         return False
     toks = ur.unit.tokens
@@ -1495,6 +1574,7 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
+_STEP_ALLOWED = re.compile(r"J#[~_]{0,2}C")  # "so step 3 is allowed": the needs of the list's step 3
 _EFFECT_LEAD = re.compile(r"[~]*[DX]")  # a unit that opens with what is added or removed ("Adds Pain a, ...")
 _RULE_HEADING = re.compile(r"[~_]*a[~_]*:$")  # "Attack object:" over "- Pre: ..." bullets: the rule, no step
 _ASKING = frozenset({"how", "whether", "if", "see", "check", "when", "which", "what", "once", "unless"})
