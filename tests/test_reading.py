@@ -1098,3 +1098,14 @@ def test_planted_claims_set_7_floor() -> None:
     result = ps.score(ps.load_plants(ps.SETS["7"]))
     print("\nplanted set 7, " + result.summary("H"))
     assert sum(result.found.values()) >= 5 and result.true_flagged["H"] == 0 and result.caused["H"] == 0
+
+
+def test_an_action_word_used_as_a_noun_keeps_the_line() -> None:
+    """"So the stack is red → orange" and "since the initial stack is red (clear) on orange" name
+    no step (planted set 6, half R: the line was lost there, and every claim after it unjudged)."""
+    row = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"].startswith("5d1ebc"))
+    task, vocab = planning_task(row["problem"], row["domain"])[:2]
+    for lead in ("So the stack is red → orange, with orange on the table.",
+                 "First, since the initial stack is red (clear) on orange, we start there."):
+        claims = ClaimReader.for_task(task, vocab).read(lead + " So unstack red from orange. Now orange is not clear.").claims
+        assert [(c.kind, c.holds) for c in claims if c.holds is not None] == [("state", False)], lead

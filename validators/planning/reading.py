@@ -1552,8 +1552,11 @@ def _asked(ur: UnitReading) -> bool:
 
 def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
     """An action named after "to" or "being" ("to unstack orange, red must be clear", "the block
-    being unstacked (red) needs to be clear"): a purpose or a role in a rule, not a step taken."""
-    return m.i > 0 and u.tokens[m.i - 1].norm in ("to", "being")
+    being unstacked (red) needs to be clear"), or as a noun after an article ("So the stack is Blue
+    -> Orange -> Red"): a purpose, a role in a rule or a thing, not a step taken."""
+    toks = u.tokens
+    return (m.i > 0 and toks[m.i - 1].norm in ("to", "being", "the", "a", "this", "that", "each")) \
+        or (m.i + 1 < len(toks) and toks[m.i + 1].norm in ("is", "was", "are", "looks"))  # "the initial stack is Blue"
 
 
 def _would_be_possible(ur: UnitReading, end: int) -> bool:
