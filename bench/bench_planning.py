@@ -54,8 +54,23 @@ def _problems() -> list[tuple[str, dict]]:
     return list(seen.values())
 
 
+_BATCHES: dict[int, list[dict]] = {}
+
+
 def make_batch(n: int, seed: int = 7) -> list[dict]:
-    """n plan texts with their problems: random applicable walks, half of them corrupted."""
+    """n plan texts with their problems: random applicable walks, half of them corrupted.
+
+    Plan i draws from the generator after plans 0..i-1 whatever n is, so the first n plans of a
+    longer batch of the same seed are this batch: one made earlier in the process (bench_planning's
+    1,000 before bench_rewards in one run.py) is reused, copied, not made again (its A* searches
+    are most of the time)."""
+    made = _BATCHES.get(seed)
+    if made is None or len(made) < n:
+        made = _BATCHES[seed] = _make_batch(n, seed)
+    return [dict(job) for job in made[:n]]
+
+
+def _make_batch(n: int, seed: int) -> list[dict]:
     rng = random.Random(seed)
     problems = _problems()
     batch = []
