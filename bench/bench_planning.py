@@ -160,7 +160,7 @@ def _per_process(batch: list[dict]) -> tuple[float, list]:
 
 def run(quick: bool) -> list[dict]:
     batch = make_batch(1000)
-    sample = batch[:15] if quick else batch  # each costs a Python start-up (~0.5 s); 15 give the mean
+    sample = batch[:10] if quick else batch  # each costs a Python start-up (~0.3-0.5 s); 10 give the mean
     _in_process(batch[:20], optimality=False)  # imports and regex warm-up, as in a long-lived app
     _clear_caches()
     t_in, res_in = _in_process(batch, optimality=False)
