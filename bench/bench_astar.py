@@ -8,6 +8,8 @@ interleaved repetitions, so machine load hits both sides alike):
 * parse: the format's parser (text -> steps -> StepGraph);
 * audit: audit.audit_record end to end (parse + replay + verdict assembly);
 * lark: the LALR grammar trace_parsers/astar_trace.lark on the same text, against the regex reader.
+
+--quick: 8 mazes and best of 3 repetitions (40 and 7 in full).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from validators.astar.maze import replay as maze_replay  # noqa: E402
 
 
 def run(quick: bool) -> list[dict]:
-    n_mazes, reps = (8, 5) if quick else (40, 7)
+    n_mazes, reps = (8, 3) if quick else (40, 7)
     problems = [random_maze(random.Random(seed), 30, 30) for seed in range(n_mazes)]
     rows: list[dict] = []
     for dialect in DIALECTS:

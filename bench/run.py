@@ -19,7 +19,8 @@ from bench._common import print_table  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="smaller inputs (under 3 minutes in all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="smaller inputs, every headline figure (under 2 minutes in all on 2 cores)")
     parser.add_argument("--only", action="append", default=[], help="run only bench_<NAME> (repeatable)")
     args = parser.parse_args()
     names = sorted(p.stem for p in Path(__file__).parent.glob("bench_*.py"))
