@@ -12,7 +12,7 @@ working tree, reference, working tree ...) so the machine's load falls on both a
 
 Figures per side: MB of thinking text audited per second (the characters of every trace over the
 wall time of a pass, min of the passes and median), the median of the per-trace times (each
-trace's best pass), the peak RSS of the child (getrusage), and the working tree's ratio to the
+trace's best pass), the peak RSS of the child (VmHWM), and the working tree's ratio to the
 reference (new / reference: above 1 is faster for MB/s, slower or bigger for ms and MB). The
 whole audit only calls `audit_record`, so it holds whatever reader the tree has.
 
@@ -170,7 +170,13 @@ class ReaderClock:
 
 
 def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    """The child's own peak RSS: VmHWM of this process image (ru_maxrss would carry the parent's
+    peak over fork and exec, so under bench/run.py both sides read the runner's memory)."""
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM")) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 def measure(rows: list[dict[str, Any]], reps: int, reader_reps: int, hooks: list[str]) -> dict[str, Any]:
