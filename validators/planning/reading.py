@@ -675,7 +675,7 @@ class ClaimReader:
     def _purposes(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
                   modality: str) -> None:
         s = ur.shape
-        if "M" not in s or "Q" in s or "I" in s:
+        if "M" not in s or "F" not in s or "A" not in s or "Q" in s or "I" in s:
             return
         grounded = [(i, m) for i, m in ur.actions if m.ground is not None]
         pairs: list[tuple[ActionMention, int, list[int], str]] = []
@@ -709,6 +709,8 @@ class ClaimReader:
         the action), true or false wherever it stands; a need of a predicate the action does not
         need at all is left to the rule rows (it may be a far aim, "requires getting Pain a first")."""
         s = ur.shape
+        if "R" not in s or "A" not in s:
+            return
         m = BY_ID["rule.needs_of"].regex.search(s)
         if m is None or "Q" in s or "n" in s[m.start("r"):] or "N" in s[m.start("r"):m.start("r") + 2]:
             return
@@ -1010,7 +1012,7 @@ class ClaimReader:
                     or line.item_of[run.item_base + kth - 1] not in (None, kth):
                 return  # "After step 5, we have ...": a state we cannot place
             step_state = line.states[run.item_base + kth]
-        step_allowed = _STEP_ALLOWED.search(s) if after_step is None else None
+        step_allowed = _STEP_ALLOWED.search(s) if after_step is None and "J" in s else None
         if step_allowed is not None:  # "Orange is on the table and clear at that point, so step 3 is allowed."
             kth = ur.number_at(step_allowed.start() + 1)  # the facts are step 3's needs: the state before it
             if kth is None or run.item_base is None or not 0 < run.item_base + kth <= len(line.actions) \

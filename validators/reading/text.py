@@ -92,19 +92,36 @@ def item_marker(text: str, start: int = 0, end: int | None = None) -> "re.Match[
     return _MARKER.match(text, start, len(text) if end is None else end)
 
 
-def tokens_of(text: str, start: int, end: int) -> list[Token]:
+def tokens_of(text: str, start: int, end: int, low: str | None = None) -> list[Token]:
+    """The tokens of text[start:end]. `low`: the whole text lower-cased with curly apostrophes
+    straightened, when it has the text's length (read_text makes it once for all units)."""
     out = []
     add = out.append
+    new = tuple.__new__
+    if low is None:
+        for m in _TOKEN.finditer(text, start, end):
+            kind = m.lastgroup or "punct"
+            if kind == "arrow":
+                norm = "->"
+            else:
+                norm = m.group().lower()
+                if "\u2019" in norm:
+                    norm = norm.replace("\u2019", "'")
+            add(new(Token, (m.start(), m.end(), norm, kind)))
+        return out
     for m in _TOKEN.finditer(text, start, end):
+        a, b = m.span()
         kind = m.lastgroup or "punct"
-        if kind == "arrow":
-            norm = "->"
-        else:
-            norm = m.group().lower()
-            if "\u2019" in norm:
-                norm = norm.replace("\u2019", "'")
-        add(Token(m.start(), m.end(), norm, kind))
+        add(new(Token, (a, b, "->" if kind == "arrow" else low[a:b], kind)))
     return out
+
+
+def _lowered(text: str) -> str | None:
+    """`text` lower-cased with "\u2019" as "'", or None when lower-casing changes its length."""
+    low = text.lower()
+    if len(low) != len(text):
+        return None
+    return low.replace("\u2019", "'") if "\u2019" in low else low
 
 
 def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -146,6 +163,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 def read_text(text: str, step_spans: Sequence[tuple[int, int]] = ()) -> Reading:
     """Units of `text`, each placed in the parser step its start falls in (step 0 when none)."""
     starts = sorted(s for s, _ in step_spans) or [0]
+    low = _lowered(text)
     units: list[Unit] = []
     paragraph = 0
     blank = False
@@ -175,7 +193,7 @@ def read_text(text: str, step_spans: Sequence[tuple[int, int]] = ()) -> Reading:
                 continue
             first = k == 0
             span = (l0 + indent if first and marker else a, b)
-            toks = tokens_of(text, a, b)
+            toks = tokens_of(text, a, b, low)
             if inline is not None:
                 toks = toks[1:] if toks and toks[0].kind == "num" else toks
                 toks = toks[1:] if toks and toks[0].norm in (".", ")") else toks
