@@ -54,6 +54,13 @@ class Judge:
             return True, f"{action.text()} removes {self.named(atom)}: right"
         return False, f"{action.text()} does not remove {self.named(atom)}; it removes {dels}"
 
+    def needs(self, action: GroundAction, atom: Atom) -> tuple[bool, str]:
+        """A fact said to be among the action's preconditions ("Attack b requires Planet c")."""
+        pre = sorted(lit.atom for lit in action.pre if lit.positive)
+        if atom in pre:
+            return True, f"{action.text()} needs {self.named(atom)}: right"
+        return False, f"says {action.text()} needs {self.named(atom)}, but it needs " + ", ".join(map(self.named, pre))
+
     def applicable(self, action: GroundAction, pre: frozenset[Atom], positive: bool) -> tuple[bool, str]:
         unmet = unmet_preconditions(action, pre)
         if positive:

@@ -728,11 +728,7 @@ class ClaimReader:
             f = ur.items[k] if s[k] == "F" and depth <= 0 else None  # "Province b (no, Province is a)": the state
             if not isinstance(f, FactMention) or f.atom is None or f.absent_word or f.atom[0] not in preds:
                 continue
-            holds = f.atom in pre
-            named = self.judge.named(f.atom)
-            msg = (f"{act.ground.text()} needs {named}: right" if holds else
-                   f"says {act.ground.text()} needs {named}, but it needs "
-                   + ", ".join(self.judge.named(a) for a in sorted(pre)))
+            holds, msg = self.judge.needs(act.ground, f.atom)
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                  rules=("rule.needs_of",), modality=modality, action=act.ground.text()))
 
