@@ -573,7 +573,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--meta-key", help="records whose meta has this key (the corpus page's 'Meta key')")
     export.add_argument("--meta-value", help="... with this value, as the corpus page lists it (e.g. 0.7, true)")
     export.add_argument("--id", help="one record (its share id, or its record id) as one JSON document: the record, "
-                        "its verdict and its comments, as the explorer's 'Download this record' writes it")
+                        "its verdict and its comments, as the explorer's 'Download this record' writes it (an id "
+                        "that begins with '-', from a database older than that rule, is written --id=ID)")
     export.add_argument("--label", help="records with a comment carrying this label (e.g. 'misread rule')")
     export.add_argument("--comments", action="store_true", help="include reviewer comments")
     export.add_argument("--base-url", default="", help="the app's address, for links in the HTML report "

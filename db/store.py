@@ -32,9 +32,16 @@ _STATUS, _RULE = STEP_VERDICT_COLUMNS.index("status"), STEP_VERDICT_COLUMNS.inde
 def new_share_ids(n: int) -> list[str]:
     """Random, URL-safe, unguessable share ids (96 bits each), as secrets.token_urlsafe(12)
     makes them but from one read of the OS generator per batch: a read per record was ~8 us
-    of system time each (bench/bench_ingest.py)."""
+    of system time each (bench/bench_ingest.py). An id never begins with "-": a shell user
+    passes it as an argument (`cli.py export --id ID`), and argparse reads "-D8n..." as an
+    option; one id in 64 would start so, and those are drawn again."""
     pool = secrets.token_bytes(12 * n)
-    return [base64.urlsafe_b64encode(pool[i:i + 12]).decode("ascii") for i in range(0, 12 * n, 12)]
+    ids = [base64.urlsafe_b64encode(pool[i:i + 12]).decode("ascii") for i in range(0, 12 * n, 12)]
+    for i, sid in enumerate(ids):
+        while sid.startswith("-"):
+            sid = base64.urlsafe_b64encode(secrets.token_bytes(12)).decode("ascii")
+        ids[i] = sid
+    return ids
 
 
 def _now() -> datetime:

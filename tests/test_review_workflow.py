@@ -46,6 +46,22 @@ def test_cli_export_id_writes_the_record_verdict_and_comments(db_url, tmp_path):
     assert run_cli("export", "--db", db_url, "--format", "csv", "--id", "w1").returncode == 2
 
 
+def test_share_ids_never_begin_with_a_dash_and_old_ones_export_with_equals(db_url, tmp_path):
+    """CI once drew "-D8nxZ1v3lNFhPSL" and `--id -D8n...` became an unknown option."""
+    from sqlalchemy import update
+
+    from db.store import RECORD, new_share_ids
+    assert not [s for s in new_share_ids(20_000) if s.startswith("-")]
+    _audit(db_url, tmp_path)
+    engine = make_engine(db_url)
+    [share] = find_records(engine, "w2")
+    with engine.begin() as conn:
+        conn.execute(update(RECORD).where(RECORD.c.share_id == share).values(share_id="-" + share[1:]))
+    proc = run_cli("export", "--db", db_url, "--format", "json", "--id=-" + share[1:])
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert json.loads(proc.stdout)["id"] == "w2"
+
+
 def _pk(engine, share: str) -> int:
     from db.queries import trace_by_share_id
 
