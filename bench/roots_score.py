@@ -10,7 +10,7 @@ step of the verdict overlaps it; the first root is located when the verdict's fi
 overlaps it. Measured blind: 0 of 7 roots, 0 of 4 first roots; the readings built on them since
 make the figures below no held-out evidence.
 
-    .venv/bin/python bench/roots_score.py [--show]
+    .venv/bin/python bench/roots_score.py [--show] [--set 1|3]
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 
 ROOTS = REPO / "tests" / "data" / "roots_outside_r1.jsonl"
+SETS = {"1": ROOTS, "3": REPO / "tests" / "data" / "roots_outside_r1_set3.jsonl"}
 TRACES = REPO.parent / "shared" / "data" / "dev" / "planbench_r1_thinking.jsonl"
 
 
@@ -36,29 +37,42 @@ def score(roots_path: Path = ROOTS, traces_path: Path = TRACES) -> dict[str, Any
     wanted = {r["trace_id"] for r in roots}
     with open(traces_path, encoding="utf-8") as fh:
         rows = {row["id"]: row for row in map(json.loads, filter(str.strip, fh)) if row["id"] in wanted}
-    found = total = located = 0
+    found = total = located = claims_found = claims = flagged = flags_on_claims = 0
     lines = []
     for tid in sorted(wanted):
         flags = audit_record(record_from_json(rows[tid])).verdict.to_json()["invalid_steps"] or []
         first = min(flags, key=lambda s: s["span"][0]) if flags else None
-        for r in sorted((r for r in roots if r["trace_id"] == tid), key=lambda r: r["start"]):
+        mine = sorted((r for r in roots if r["trace_id"] == tid), key=lambda r: r["start"])
+        flagged += len(flags)
+        flags_on_claims += sum(any(s["span"][0] < r["end"] and r["start"] < s["span"][1] for r in mine) for s in flags)
+        for r in mine:
             hit = any(s["span"][0] < r["end"] and r["start"] < s["span"][1] for s in flags)
             if not r["questionable"]:
-                total += 1
-                found += hit
+                claims += 1
+                claims_found += hit
+                if r.get("root", True):  # set 1 marks roots only; set 3 marks consequences too
+                    total += 1
+                    found += hit
             if r["first"]:
                 located += first is not None and first["span"][0] < r["end"] and r["start"] < first["span"][1]
             lines.append(f"{'FOUND' if hit else 'miss '} {tid[:6]} {'first ' if r['first'] else '      '}"
+                         f"{'' if r.get('root', True) else '(consequence) '}"
                          f"{'(questionable) ' if r['questionable'] else ''}{r['kind']}: {r['text'][:90]}")
-    return {"roots_found": found, "roots": total, "first_located": located, "traces": len(wanted), "lines": lines}
+    firsts = sum(1 for r in roots if r["first"])
+    return {"roots_found": found, "roots": total, "first_located": located, "traces": len(wanted), "lines": lines,
+            "firsts": firsts, "claims_found": claims_found, "claims": claims, "flags": flagged,
+            "flags_on_claims": flags_on_claims}
 
 
 def main(argv: list[str]) -> None:
-    result = score()
+    which = argv[argv.index("--set") + 1] if "--set" in argv else "1"
+    result = score(SETS[which])
     if "--show" in argv:
         print("\n".join(result["lines"]))
-    print(f"outside root annotation: roots found {result['roots_found']}/{result['roots']}, "
-          f"first root located {result['first_located']}/{result['traces']}")
+    print(f"outside root annotation set {which}: roots found {result['roots_found']}/{result['roots']}, "
+          f"first root located {result['first_located']}/{result['firsts']} (of {result['traces']} traces); "
+          f"false claims found {result['claims_found']}/{result['claims']}; flags on an annotated claim "
+          f"{result['flags_on_claims']}/{result['flags']}")
 
 
 if __name__ == "__main__":

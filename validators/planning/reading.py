@@ -129,6 +129,8 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             continue
         h = best.get(k)
         if h is not None:
+            if h.cls == "guess" and toks[h.j - 1].norm == "be" and h.j in acts and acts[h.j].form == "ed":
+                h = Hit("can", "can.doable", h.i, h.j)  # "Orange could be picked up now": doable, not a guess
             emit(LETTER.get(h.cls, "_"), h, k)
             k = max(h.j, k + 1)
             continue
@@ -469,7 +471,9 @@ class ClaimReader:
             if recap is not None and modality in ("asserted", "proposed"):
                 k_recap = ur.number_at(recap.end() - 1)
                 at_k = self._recap(run, line, k_recap, u)
+                names = _STEP_NAMED.match(shape, recap.end() - 2)  # "After step 1 (Feast b from a):" names the step
                 branch = next((m for i, m in ur.actions if i > recap.end() and m.ground is not None
+                               and not (names is not None and i == names.end() - 1)
                                and not any(ch in shape[recap.end():i] for ch in "RMI")), None)
                 # "So, after step 1, we need to restore Harmony to Feast b from c": a purpose, not the branch's step
                 if at_k is not None and k_recap is not None and _another_step_k(run, at_k, k_recap, ur):
@@ -480,6 +484,9 @@ class ClaimReader:
                 elif branch is not None:  # "Alternatively, after step 1, Succumb c.": a new line from step 1
                     line = at_k
                     self._perform(run, line, branch.ground, u.span[1], False, "recap")  # type: ignore[arg-type]
+                    run.moved[line.id] = u.paragraph
+                elif at_k.id != line.id and _RECAP_HEADING.match(shape):
+                    line = at_k  # "After step 6:" over the state and the checks that follow: the text is there now
                     run.moved[line.id] = u.paragraph
                 elif at_k.id != line.id:
                     recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
@@ -654,7 +661,8 @@ class ClaimReader:
                 and f.pre is not None and unmet_preconditions(f.action, f.pre):
             run.book.undo(line, ur.unit.span[0], "event.cant")  # "2. Attack a. - Pre: ... Harmony (no). Can't perform."
             return line
-        if n - f.unit != 1 or ur.unit.paragraph != f.paragraph or not ur.matches("event.blocked"):
+        if not 1 <= n - f.unit <= CANT_REACH or ur.unit.paragraph != f.paragraph or not ur.matches("event.blocked"):
+            # "5. Overcome c from a. To make c crave a. Requires Province a and Pain c. But Pain c is not present."
             return line
         said_gone = {c.atom for c in run.claims[start:] if c.kind in ("state", "effect") and c.negative and not c.retracted}
         # "But Harmony was removed in step 3": an earlier step's removal, said of the need
@@ -741,7 +749,7 @@ class ClaimReader:
                 and len(line.actions) - run.list_start[1] == run.list_start[2]:
             base = run.list_start[1]
         if k is None or base is None or not 0 < base + k <= len(line.actions) or not line.known_at(base + k):
-            return None
+            return self._recap_by_name(run, line, k, u)
         if k in run.step_named and run.step_named[k] != line.actions[base + k - 1]:
             return None  # "Wait, step 2 is Succumb b": not the line's step 2
         if line.item_of[base + k - 1] not in (None, k):
@@ -750,6 +758,25 @@ class ClaimReader:
         if base + k == len(line.actions):
             return line
         return self._fork(run, line, base + k, u.span[0])
+
+    def _recap_by_name(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
+        """"After step 1 (Feast b from a):" where the list's numbers are not the line's steps (its
+        items hold a goal or a remark: "1. Create Pain b.", "2. Now, Province c is still present."):
+        the step is the action the recap names, when the line took it exactly once; the state after
+        it is the line's, whatever number the model gave it. The list's items go on unnumbered."""
+        named = run.step_named.get(k) if k is not None else None
+        if named is None:
+            return None
+        at = [i for i, a in enumerate(line.actions) if a == named]
+        if len(at) != 1 or not line.known_at(at[0] + 1):
+            return None
+        if at[0] + 1 < len(line.actions) and (line.item_of[at[0] + 1] or 0) <= k:  # type: ignore[operator]
+            return None  # the next action is no later numbered item: the model's step k may hold it too
+            # ("So step 1: Unstack Blue from Orange. ... Then, I can put Blue down." then "After step 1: Blue is on the table.")
+        run.item_base, run.list_start = None, None
+        if at[0] + 1 == len(line.actions):
+            return line
+        return self._fork(run, line, at[0] + 1, u.span[0])
 
     @staticmethod
     def _pre(run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit) -> frozenset[Atom] | None:
@@ -1155,7 +1182,7 @@ class ClaimReader:
         rid = None
         target: _Focus | None = None
         positive = True
-        cant = next((m for m in ur.rows("app.cant") if _about_action(s, m.start())), None)
+        cant = next((m for m in ur.rows("app.cant") if _about_action(s, m.start(), ur)), None)
         if cant is not None and modality != "hypothetical":
             rid, positive = "app.cant", False
             grounded = [m for _, m in ur.actions if m.ground is not None]
@@ -1187,7 +1214,7 @@ class ClaimReader:
                 if _by_means(ur, m.start(), m.start(grp)):
                     continue  # "a craves c: this can be done with Overcome a from c": how, not whether it can be done now
                 performed_here = focus is not None and focus.unit == n and focus.action == act.ground
-                said_now = "W" in s or "R" in s or "U" in s
+                said_now = "W" in s or "R" in s or "U" in s or _in_this_state(u)
                 if not (performed_here or said_now):
                     break  # "you can stack red on orange": doable in principle or after steps left out; unjudged
                 if _about_initial(s):  # "But in the initial state, we could Feast c from a, since ..."
@@ -1344,6 +1371,12 @@ def _by_means(ur: UnitReading, cue: int, act: int) -> bool:
     if not (0 <= cue < act < len(ur.starts)):
         return False
     return any(t.norm in _MEANS_WORDS for t in ur.unit.tokens[ur.starts[cue]:ur.starts[act]])
+
+
+def _in_this_state(u: Unit) -> bool:
+    """"Red can be picked up in this state": the state the line is in, as "now" says it."""
+    words = [t.norm for t in u.tokens]
+    return any(words[k] in ("this", "that", "current") and words[k + 1] == "state" for k in range(len(words) - 1))
 
 
 def _about_initial(s: str) -> bool:
@@ -1523,7 +1556,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
 _FACT_IN_STEP = re.compile(r"F,?[~_]{0,3}(?P<cue>[DX])_?J#")  # "Province b, which was removed in step 5"
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
 _STATE_OF_STEP = re.compile(r"S[~_]?J#")  # "State after step 3:", "State at step 3:" (the lexicon reads "after step" as a step)
-_STEP_OF_EFFECT = re.compile(r"[DX]_?J#|" + _AFTER_STEP.pattern)  # "Province c was removed in step 1", "gone after
+_STEP_OF_EFFECT = re.compile(r"[DX]_?J#|J#(?=n?[DX])|" + _AFTER_STEP.pattern)  # "Province c was removed in step 1", "gone after
 # step 1": when a fact changed, not the step the sentence says cannot be done
 _STEP_NAMED = re.compile(r"J#[~_(:]{0,2}A")  # "step 3 is Feast b from a", "step 3 (Attack a)", "step 6: Overcome c from a"
 _ASKED = re.compile(r"[~,W]*C[~_]?A")  # "Now, can Overcome c from a: ..." (see _asked)
@@ -1532,6 +1565,7 @@ _REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its re
 # of ("Since after Feast, ...", "Because now ..."): the model concludes, in a state it places itself
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
+_RECAP_HEADING = re.compile(r"^[~,GHc]*T[~_]{0,1}J#:$")  # "After step 6:", alone on its line
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
 VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
 RULE_ROWS = ("rule.req", "rule.add", "rule.del", "rule.passive")
@@ -1657,10 +1691,12 @@ def _proposal(heading: _Heading | None) -> bool:
     return heading is not None and heading.kind == "proposal"
 
 
-def _about_action(s: str, k: int) -> bool:
-    """"So can't.", "can't do that", "Attack a can't be done": a rejection of an action; not
-    "I can't verify", "I can't find a valid sequence"."""
+def _about_action(s: str, k: int, ur: UnitReading | None = None) -> bool:
+    """"So can't.", "can't do that", "Attack a can't be done", "Red can't be stacked on orange":
+    a rejection of an action; not "I can't verify", "I can't find a valid sequence"."""
     rest = s[k + 1:k + 3]
+    if rest == "_A" and ur is not None and ur.unit.tokens[ur.starts[k + 1]].norm == "be":
+        return True
     return rest == "" or rest[0] in ".,;:!)A" or (rest[0] == "_" and (len(rest) == 1 or rest[1] in ".,;:!"))
 
 

@@ -42,6 +42,10 @@ _TYPE_WORDS = frozenset({"block", "blocks", "object", "objects"})
 _WORD_LETTERS = frozenset({"a", "i"})  # one-letter names that are also English words
 _NOT = frozenset({"not", "isn't", "aren't", "no"})
 _LIST = frozenset({",", "and", "&"})
+_MODALS = frozenset({"can", "could", "cannot", "can't", "couldn't", "would", "wouldn't", "will", "won't", "should",
+                     "shouldn't", "must", "may", "might"})
+_PASSIVE_ADVERBS = frozenset({"not", "then", "directly", "immediately", "just", "safely", "first", "easily", "only",
+                              "right", "away", "straight", "legally", "finally", "next"})
 _NO_OBJECT = "\x01"    # no object starts here (no token is a control character)
 _MEMO_LIMIT = 50_000   # remembered word contexts per task: a bound on memory, not reached on R1 traces
 
@@ -393,6 +397,8 @@ class TaskWords:
             if got is None:
                 continue
             end, named, name, form = got
+            if form == "ed" or words[start] == "put":
+                named = self._passive(v, start, named)
             args = tuple(named)
             ground = None
             if None not in args:
@@ -403,6 +409,27 @@ class TaskWords:
             out.append(_action_mention(at[start], at[end - 1] + 1, name, args, ground, form))
             k = end
         return out
+
+    def _passive(self, v: _View, k: int, named: list[str | None]) -> list[str | None]:
+        """The objects of an action said in the passive after a modal, "Orange could be picked up
+        now", "Blue can be unstacked from red": the subject is its first object and the objects
+        after the head are the rest. Only after a modal, so "red is stacked on blue" (a fact) and
+        "blue was picked up" (a narrated step) are read as before."""
+        words, obj = v.words, v.obj
+        if not named or named[-1] is not None:
+            return named
+        p = k - 1
+        while p >= 0 and words[p] in _PASSIVE_ADVERBS:
+            p -= 1
+        if p < 1 or words[p] not in _MODALS:
+            return named
+        p -= 1
+        while p >= 0 and words[p] in _PASSIVE_ADVERBS:
+            p -= 1
+        subject = next((obj[q][0] for q in v.objects_at if q <= p and obj[q] is not None and obj[q][1] == p + 1), None)
+        if subject is None:
+            return named
+        return [subject, *named[:len(named) - 1]]
 
     def _read_action(self, v: _View, k: int, head: _Head) -> tuple[int, list[str | None], str, str] | None:
         rest, name, form, particle, arity = head
