@@ -1109,3 +1109,55 @@ def test_an_action_word_used_as_a_noun_keeps_the_line() -> None:
                  "First, since the initial stack is red (clear) on orange, we start there."):
         claims = ClaimReader.for_task(task, vocab).read(lead + " So unstack red from orange. Now orange is not clear.").claims
         assert [(c.kind, c.holds) for c in claims if c.holds is not None] == [("state", False)], lead
+
+
+def test_an_action_said_in_the_passive_after_a_modal_is_judged() -> None:
+    """"Orange could be picked up right now as well." and "Red can't be stacked on orange yet"
+    (planted sets 7 and 6): the subject is the action's first object; "could be" before an action
+    says it is doable, not a guess. "blue is on red" (a fact) is read as before."""
+    reader = _bw_reader()
+    held = reader.read("1. Unstack blue from red. Now holding blue. Red could be picked up right now as well.")
+    assert [(c.action, c.holds, c.rules) for c in held.claims if c.kind == "applicability"] == [
+        ("(pick-up a)", False, ("app.can",))]
+    down = reader.read("1. Unstack blue from red. 2. Put down blue. Red can be picked up in this state.")
+    assert [(c.action, c.holds) for c in down.claims if c.kind == "applicability"] == [("(pick-up a)", True)]
+    cant = reader.read("1. Unstack blue from red. Now holding blue. Blue can't be stacked on red yet.")
+    assert [(c.action, c.holds, c.negative) for c in cant.claims if c.kind == "applicability"] == [
+        ("(stack b a)", False, True)]
+
+
+def test_a_step_found_blocked_three_sentences_on_is_not_taken() -> None:
+    """"5. Overcome c from a. To make c crave a. Requires Province a and Pain c. But Pain c is not
+    present." (R1, outside roots set 3): the model found the step blocked; the state after it is
+    the one before it, so the next state list is judged there."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack a.\n\n2. Overcome b from c. To make b crave c. Requires Province c and Pain b. "
+        "But Pain b is not present.\n\nState: Pain a, Province c.")
+    assert [a.text() for a in report.lines[-1].actions] == ["(attack a)"]
+    assert [(c.kind, c.holds) for c in report.claims if c.text.startswith("State")] == [("state", True)] * 2
+
+
+def test_a_recap_that_names_its_step_is_placed_by_that_step() -> None:
+    """"After step 1 (Feast b from a):" in a list whose items 1 and 2 hold no step (R1, outside roots
+    set 3): the state is the line's after the action named, not a lost line; but not when the
+    next action of the line is no later item, which the model's step 1 may include."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    named = reader.read("So steps:\n\n1. Create Pain a.\n\nHow? Attack a.\n\n2. Now, Province b is present.\n\n"
+                        "3. Overcome a from b.\n\nAfter step 1 (Attack a):\n\n- Harmony: Yes.")
+    assert [e.kind for e in named.events if e.rule == "recap"] == []
+    assert [(c.holds, c.message) for c in named.claims if c.text == "- Harmony: Yes."] == [
+        (False, "says (harmony) holds after (attack a), but it does not hold")]
+    told = reader.read("So step 1: Attack a. Then, I can Succumb a.\n\nAfter step 1:\n\n- Harmony: Yes.")
+    assert [c.holds for c in told.claims if c.text == "- Harmony: Yes."] in ([], [None])
+
+
+def test_a_step_that_did_not_add_a_fact_is_no_step_rejected() -> None:
+    """"So Attack b requires Province b (yes), Planet b (no, step 6 didn't add Planet b), so can't
+    Attack b." (R1): the step named is when the fact changed; what is rejected is Attack b."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack a.\n\n2. Succumb a.\n\nSo Attack b requires Province b (yes), Planet b (no, step 2 didn't add "
+        "Planet b), so can't Attack b.")
+    assert [(c.action, c.holds) for c in report.claims if c.kind == "applicability"] == [("(attack b)", False)]
