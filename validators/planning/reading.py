@@ -854,7 +854,9 @@ class ClaimReader:
                 need = s.find("R")
                 if "rule.req" in fired and need >= 0:  # "Succumb needs Province.": the needs after the cue
                     taken = {k for g in groups for k in g[2]}
-                    end = next((k for k in range(need + 1, len(s)) if s[k] in ".;:?!DX"), len(s))
+                    end = next((k for k in range(need + 1, len(s)) if s[k] in ".;:?!DXT"), len(s))
+                    # "Stacking needs the block being stacked to be held, and afterwards the hand is empty": what
+                    # follows "afterwards" is no need (planted set 8)
                     groups.append((need, "req", [k for k in range(need + 1, end) if s[k] in "fF" and k not in taken]))
                 bound = {(c.atom[0] if c.atom else None) for c in run.claims[-12:] if c.span == u.span and "rule.bound" in c.rules}
                 for c, what, ks in groups:
