@@ -89,3 +89,17 @@ def test_a_bracket_counted_in_words_pops_that_many_times():
     assert v["invalid_steps"] == [] and v["answer_correct"] is True
     wrong = steps[:6] + ["We will need to pop out \"[\" once and \"{\" once in that order."] + steps[7:]
     assert _invalid(_audit("{ [ [", wrong, "] ] }")) == {6: ("wrong_pop_order", None)}
+
+
+def test_claims_in_bold_or_backticks_are_read_through_the_reading_layer():
+    # "**final stack**" and a backticked symbol step: markdown breaks no claim, and "> ; stack:"
+    # keeps its ">" (the layer trims it as a quotation mark in prose)
+    steps = HEAD + ["( ; stack: (", "< ; stack: ( <", "`> ; stack: (`",
+                    "Now, we have reached the end. The **final stack** is \"( <\".",
+                    "So, we need \")\". So the answer is )"]
+    v = _audit("( < >", steps, ")")
+    assert _invalid(v) == {5: ("wrong_final_stack", None)}
+    assert "the stack after the whole input is (, not ( <" in v["invalid_steps"][0]["message"]
+    steps[5] = "Now, we have reached the end. The **final stack** is \"(\"."
+    v = _audit("( < >", steps, ")")
+    assert v["trace_valid"] is True and v["answer_correct"] is True

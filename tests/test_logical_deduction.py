@@ -73,3 +73,23 @@ def test_facts_options_and_the_reversed_axis():
 def test_steps_without_claims_are_not_judged():
     v = _audit(["I need to find the order of the golfers.", "The answer is (A)"])
     assert v["trace_valid"] is True and v["answer_correct"] is True
+
+
+def test_bold_and_backticked_claims_are_read_through_the_reading_layer():
+    # "**first is Dan**" is one segment of the claim: read, it is true; unread, the claim would
+    # seem to let Dan stand second or third
+    v = _audit(["Dan finished first. So from first to last: **first is Dan**, then `second and third` can be any golfer.",
+                "Mel finished above Amy. So from first to last: **first is Dan**, then **second is Mel**, then third is Amy.",
+                "So the answer is **(A)**"], "**(A)**")
+    assert v["trace_valid"] is True and v["answer_correct"] is True
+    v = _audit(["Dan finished first. So from first to last: **first is Amy**, then second and third can be any golfer."])
+    assert _invalid(v) == {0: ("wrong_order", None)}
+    assert "Dan can be at position 1" in v["invalid_steps"][0]["message"]
+
+
+def test_negation_and_doubt_come_from_the_lexicon():
+    # "never" negates the clause (false here: Dan finished first); "Suppose" and "?" are not judged
+    v = _audit(["Dan finished first. Mel never finished above Amy."])
+    assert _invalid(v) == {0: ("not_entailed", None)}
+    v = _audit(["Dan finished first. Suppose Amy finished first. Amy finished first?"])
+    assert v["invalid_steps"] == []

@@ -75,3 +75,29 @@ def test_a_part_restated_wrongly_is_flagged():
 def test_steps_without_claims_are_not_judged():
     v = _audit(["Let me think.", "So the answer is -140"])
     assert v["trace_valid"] is True and v["answer_correct"] is True
+
+
+def test_bold_names_unicode_minus_and_thousands_separators_are_read_through_the_reading_layer():
+    # a bold part name, a typographic minus and multiplication sign: read, and the slip is found
+    steps = list(GOOD)
+    steps[2] = "Let's calculate **B** = (−6 + 2) = −5."
+    v = _audit(steps)
+    assert _invalid(v)[2] == ("wrong_rewrite", None) and v["first_invalid_step"] == 2
+    steps[2] = "Let's calculate `B` = (−6 + 2) = −4."
+    steps[3] = "Then, the final equation is (A × B) = (35 × −4) = −140. So the answer is −140"
+    v = _audit(steps, "−140")
+    assert v["trace_valid"] is True and v["answer_correct"] is True
+    # a value written with a thousands separator is one number, not 1 and 260
+    def arith(final, answer):
+        record = record_from_json({"domain": "multistep_arithmetic", "format": "steps",
+                                   "problem": {"input": "((-9 * 5 * 4) * (3 - -4)) ="}, "answer": answer, "trace": [
+            'This equation can be written as "(A * B)", where A = (-9 * 5 * 4) and B = (3 - -4).',
+            "Let's calculate A = (-9 * 5 * 4) = -180.", "Let's calculate B = (3 - -4) = 7.",
+            f"Then, the final equation is (A * B) = {final}. So the answer is {answer}"]})
+        return audit_record(record).verdict.to_json()
+
+    v = arith("(-180 * 7) = -1,260", "-1,260")
+    assert v["trace_valid"] is True and v["answer_correct"] is True
+    v = arith("(-180 * 7) = -1,250", "-1,250")
+    assert _invalid(v) == {3: ("wrong_rewrite", None)} and v["answer_correct"] is False
+    assert "is -1260, not -1250" in v["invalid_steps"][0]["message"]

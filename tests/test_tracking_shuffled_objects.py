@@ -71,3 +71,16 @@ def test_a_swap_out_of_order_is_flagged():
 def test_steps_without_claims_are_not_judged():
     v = _audit(["Let me track the presents.", "At the end of the event, Bob has the red present."], "(A)")
     assert v["trace_valid"] is True and v["answer_correct"] is True
+
+
+def test_bold_and_backticked_holdings_are_read_through_the_reading_layer():
+    # "**Alice**: yellow" and "`Bob` has ...": markdown breaks no holding, and a wrong one is found
+    steps = ["At the start: **Alice**: red, **Bob**: blue, **Claire**: yellow.",
+             "**Alice** and **Claire** swap: **Alice**: yellow, **Bob**: blue, **Claire**: red.",
+             "**Bob** and **Claire** swap: **Alice**: yellow, **Bob**: blue, **Claire**: red.",
+             "**Claire** and **Alice** swap: **Alice**: red, **Bob**: blue, **Claire**: yellow.",
+             "At the end of the event, `Bob` has the blue present. So the answer is **(B)**"]
+    v = _audit(steps, "**(B)**")
+    assert v["first_invalid_step"] == 2 and _invalid(v)[2] == ("wrong_holding", None)
+    assert "after swap 2 (Bob and Claire), Bob has red present, not blue present" in v["invalid_steps"][0]["message"]
+    assert v["answer_correct"] is False

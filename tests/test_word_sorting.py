@@ -142,3 +142,16 @@ def test_a_word_copied_with_a_typo_is_judged_as_the_word_it_copies():
     kept = _audit(steps[:2] + ["I have now sorted all the words. The answer is bohemia dearth thencefort"],
                   "bohemia dearth thencefort", words)
     assert kept["answer_correct"] is False  # the answer keeps the typo: wrong
+
+
+def test_bold_and_backticked_claims_are_read_through_the_reading_layer():
+    # markdown emphasis breaks neither a letter claim nor a chain
+    steps = list(GOOD)
+    steps[0] = 'The **first letter**: **"cat": "c" (3)**. "apple": "a" (1). "bee": "b" (2). `"ant": "a" (11)`.'
+    v = _audit(steps)
+    assert _invalid(v)[0] == ("wrong_letter", None) and v["first_invalid_step"] == 0
+    assert '"a" is letter 1 of the alphabet, not 11' in v["invalid_steps"][0]["message"]
+    steps = list(GOOD)
+    steps[1] = 'We now have: **(1) ["apple" ? "ant"] < (3) "bee"** < (3) "cat".'
+    v = _audit(steps)
+    assert _invalid(v) == {1: ("wrong_position", None)}

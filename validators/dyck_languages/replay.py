@@ -18,6 +18,15 @@ A claim that is right about the trace's own previous claim (a correct push or po
 the trace got wrong earlier) but false about the replayed stack is a consequence of the error
 that made the stacks part (`consequence_of`): each error has one root step. Sentences that claim
 none of these are not judged. The answer is right when its brackets are the closing sequence.
+
+Reading (validators/reading): each step is segmented by `read_text`, and every claim is read
+from one unit (a sentence or line), without markdown emphasis ('**The final stack is "( <"**');
+a symbol step or a bare stack claim is the step's first unit, the other claims may stand in any
+unit, and the spans (in the step's text) of the units read are kept in `states[step]["claims"]`.
+The stack notation itself ("< ; stack: ( <", 'pop out "[" twice') stays this package's grammar,
+matched on the unit's text: the layer's tokens have no "{" or "}", and a unit opening its line
+is read from the line's start, since the layer trims a leading ">" (a quotation mark in prose,
+a symbol here).
 """
 
 from __future__ import annotations
@@ -29,8 +38,9 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
+from validators.reading.text import read_text, without_emphasis
 
-VERSION = "1"
+VERSION = "2"
 PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 OPENERS = {v: k for k, v in PAIRS.items()}
 _BRACKET = re.compile(r"[\[\](){}<>]")
@@ -169,12 +179,38 @@ def _symbol_step(r: _Replay, i: int, symbol: str, claim: list[str] | None) -> No
     r.claimed = claim
 
 
-def _final_claims(r: _Replay, i: int, text: str, answer_seen: list[list[str]]) -> bool:
+Unit = tuple[str, tuple[int, int]]
+
+
+def units_of(text: str) -> list[Unit]:
+    """The step's units (their text without emphasis, and their span in the step): a unit that
+    opens its line from the line's start, so that a leading ">" stays a symbol."""
+    out = []
+    for u in read_text(text).units:
+        a = text.rfind("\n", 0, u.span[0]) + 1 if u.line_start and u.item is None and not u.bullet else u.span[0]
+        said = without_emphasis(text[a:u.span[1]]).strip()
+        if said:
+            out.append((said, (a, u.span[1])))
+    return out
+
+
+def _first(pattern: re.Pattern, units: list[Unit], used: list[tuple[int, int]]) -> re.Match | None:
+    """The pattern's first match in the units, the unit's span recorded in `used`."""
+    for said, span in units:
+        m = pattern.search(said)
+        if m:
+            used.append(span)
+            return m
+    return None
+
+
+def _final_claims(r: _Replay, i: int, units: list[Unit], answer_seen: list[list[str]],
+                  used: list[tuple[int, int]]) -> bool:
     """The end-of-input claims in one step; False when it makes none."""
     judged = False
     messages: list[tuple[bool, bool, str, str, object, object]] = []
-    final = _FINAL.search(text)
-    if final or _END.search(text):
+    final = _first(_FINAL, units, used)
+    if final or _first(_END, units, used):
         if r.pos < len(r.symbols):
             messages.append((False, False, "not_at_end",
                              f"the trace claims the end after {r.pos} of the {len(r.symbols)} input symbols "
@@ -187,7 +223,7 @@ def _final_claims(r: _Replay, i: int, text: str, answer_seen: list[list[str]]) -
                          _show(r.true_stack), _show(claim)))
         r.claimed = claim
         judged = True
-    pop = _POP.search(text)
+    pop = _first(_POP, units, used)
     if pop:
         claim = _stack_claim(pop.group("items")) or []
         want = list(reversed(r.true_stack))
@@ -196,8 +232,8 @@ def _final_claims(r: _Replay, i: int, text: str, answer_seen: list[list[str]]) -
                          _show(want), _show(claim)))
         r.claimed = list(reversed(claim))
         judged = True
-    need = _NEED.search(text)
-    answer = _ANSWER.search(text)
+    need = _first(_NEED, units, used)
+    answer = _first(_ANSWER, units, used)
     for m, key in ((need, "items"), (answer, "ans")):
         if m is None:
             continue
@@ -230,13 +266,16 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     r = _Replay(symbols)
     answers: list[list[str]] = []
     for step in parsed.graph:
-        text = step.text
-        m = _SYMBOL_STEP.match(text)
+        units = units_of(step.text)
+        first, span = units[0] if units else ("", (0, 0))
+        used: list[tuple[int, int]] = []
+        m = _SYMBOL_STEP.match(first)
         if m:
             _symbol_step(r, step.index, m.group("sym"), _stack_claim(m.group("stack")))
+            r.states.setdefault(step.index, {})["claims"] = [list(span)]
             continue
-        m = _STACK_ONLY.match(text)
-        if m and not _FINAL.search(text):
+        m = _STACK_ONLY.match(first)
+        if m and not any(_FINAL.search(said) for said, _ in units):
             claim = _stack_claim(m.group("stack"))
             if claim is not None:
                 r.judge(step.index, claim == r.true_stack, claim == r.claimed, "wrong_stack",
@@ -244,8 +283,11 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
                         if r.pos == 0 else f"the stack is {_show(r.true_stack)} here, not {_show(claim)}",
                         _show(r.true_stack), _show(claim))
                 r.claimed = claim
+                r.states.setdefault(step.index, {})["claims"] = [list(span)]
                 continue
-        if not _final_claims(r, step.index, text, answers):
+        if _final_claims(r, step.index, units, answers, used):
+            r.states.setdefault(step.index, {})["claims"] = [list(u) for u in dict.fromkeys(used)]
+        else:
             r.verdicts.append(StepVerdict(step.index, "unchecked"))
     truth = symbols
     final_stack: list[str] = []

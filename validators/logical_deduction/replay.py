@@ -19,6 +19,19 @@ must hold in every possible ordering (`not_entailed`); "the answer is (B)" must 
 that holds in every ordering all the statements allow (`wrong_option`). A false claim that only
 repeats what an earlier claim got wrong is its consequence. Steps that claim none of these, and
 sentences under "if" or "suppose", are not judged.
+
+Reading (validators/reading): each step is segmented by `read_text` (no private sentence
+splitting) and read without markdown emphasis; a unit is cut into clauses at its "so" and ";"
+tokens. Closed-class words come from the lexicon: a clause is negated when it holds a
+negation or "cannot" cue ("not", "isn't", "cannot", "impossible"), excepted objects follow an
+"except" or negation cue, and a clause is doubted (not judged) when a condition, hedge or
+proposal cue opens it after filler words ("if", "suppose", "maybe", "let's say") or a "?" ends
+it. The spans (in the step's text) of the units read are kept in `states[step]["claims"]`. What
+stays this package's grammar: the claim's frame "from X to Y: ..." and its segments ("third is
+the mangoes", "can be any fruit except ..."), read on the text from the claim's unit to the end
+of the step (a claim may run over several sentences: "... then third is X. Then fourth ...");
+object names and relations (problem.py); and "it"/"they" standing for the object of the clause
+before, an anaphora rule of these chains rather than a cue.
 """
 
 from __future__ import annotations
@@ -30,18 +43,40 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
+from validators.reading.cues import lexicon
+from validators.reading.text import read_text, tokens_of, without_emphasis
 from validators.logical_deduction.problem import ORDINALS, Constraint, Puzzle, holds, orderings, read_puzzle, recognise
 
-VERSION = "1"
+VERSION = "2"
 _ORD = "|".join(ORDINALS)
 _CLAIM = re.compile(r"\bfrom (?P<a>[a-z ]+?) to (?P<b>[a-z ]+?)\s*:\s*(?P<body>.*)$", re.I | re.S)
 _SEGMENT = re.compile(rf"^(?P<pos>(?:{_ORD})(?:\s*,?\s*(?:to|and|or)?\s*(?:{_ORD}))*)\s+(?P<verb>is|are|can be|could be)\s+(?P<rest>.*)$", re.I | re.S)
 _HIGH_END = ("right", "newest", "last", "most expensive", "most")
 _ANSWER = re.compile(r"answer is\s*:?\s*\(([A-G])\)")
-_SENTENCE = re.compile(r"[^.!?]+[.!?]?")
-_NOT = re.compile(r"\b(?:not|cannot|can't|isn't|aren't|never)\b", re.I)
 _PRONOUN = re.compile(r"\b(?:it|they)\b", re.I)
-_DOUBT = re.compile(r"^\s*(?:if|suppose|assume|let's|maybe|perhaps)\b|\?\s*$", re.I)
+_NEGATION = ("neg", "cant")
+_DOUBT = ("cond", "hedge", "guess")
+
+
+def _negation_at(text: str, classes: tuple[str, ...] = _NEGATION) -> int | None:
+    """Where the text's first cue of these classes (negation, by default) starts; None without one."""
+    toks = tokens_of(text, 0, len(text))
+    found = [h.i for h in lexicon().hits(toks) if h.cls in classes]
+    return toks[min(found)].start if found else None
+
+
+def _doubted(text: str) -> bool:
+    """A clause under a condition, hedge or proposal cue that opens it (after filler words:
+    "So if ...", "Let's say ..."), or one that asks ("?")."""
+    toks = tokens_of(text, 0, len(text))
+    if toks and toks[-1].norm == "?":
+        return True
+    hits = lexicon().hits(toks)
+    filler = {h.i for h in hits if h.cls == "filler"}
+    k = 0
+    while k in filler:
+        k += 1
+    return any(h.i == k and h.cls in _DOUBT for h in hits)
 
 
 @dataclass
@@ -51,6 +86,7 @@ class _Run:
     wrong: set = field(default_factory=set)  # what earlier claims got wrong
     root: int | None = None
     verdicts: list[StepVerdict] = field(default_factory=list)
+    states: dict[int, dict] = field(default_factory=dict)
 
     def possible(self, every: bool = False) -> tuple[dict[str, int], ...]:
         cs = [c for _, c in self.puzzle.statements if c is not None] if every else list(self.used)
@@ -92,9 +128,9 @@ def read_claim(puzzle: Puzzle, text: str) -> Claim | None:
         positions = _positions(s.group("pos"), n, reverse)
         rest = s.group("rest")
         named = puzzle.mentions(rest)
-        if "except" in rest.lower() or (named and _NOT.search(rest)):
-            cut = re.search(r"except|\bnot\b", rest, re.I)
-            excepted = puzzle.mentions(rest[cut.start():]) if cut else named
+        cut = _negation_at(rest, ("except", *_NEGATION))
+        if "except" in rest.lower() or (named and _negation_at(rest) is not None):
+            excepted = puzzle.mentions(rest[cut:]) if cut is not None else named
             for p in positions:
                 open_[p] = set(excepted)
         elif named and not re.search(r"\bany\b|\bunknown\b", rest, re.I):
@@ -145,18 +181,34 @@ def _entailed(run: _Run, c: Constraint, every: bool = False) -> bool | None:
     return all(holds(c, w) for w in worlds) if worlds else None
 
 
-def _clauses(text: str) -> list[str]:
-    """Sentences cut at ", so" and ";", a pronoun standing for the first object of the clause before."""
+def _clauses(units: list[str]) -> list[str]:
+    """The units cut at their "so" and ";" tokens (a comma before "so" dropped)."""
     out: list[str] = []
-    for sentence in _SENTENCE.findall(text):
-        out += [c.strip() for c in re.split(r",?\s*\bso\b\s*|;\s*", sentence) if c.strip()]
-    return out
+    for said in units:
+        pos = 0
+        for t in tokens_of(said, 0, len(said)):
+            if t.norm in ("so", ";"):
+                out.append(said[pos:t.start].strip().rstrip(",").strip())
+                pos = t.end
+        out.append(said[pos:].strip())
+    return [c for c in out if c]
 
 
 def _step(run: _Run, i: int, text: str) -> None:
     p = run.puzzle
-    cut = _CLAIM.search(text)
-    before = text[:cut.start()] if cut else text
+    units = [(without_emphasis(u.text(text)), u.span) for u in read_text(text).units]
+    before: list[str] = []
+    used: list[tuple[int, int]] = []
+    claim_text = ""
+    for k, (said, span) in enumerate(units):
+        cut = _CLAIM.search(said)
+        if cut is None:
+            before.append(said)
+            continue
+        before.append(said[:cut.start()])
+        claim_text = " ".join([said[cut.start():]] + [u for u, _ in units[k + 1:]])
+        used += [sp for _, sp in units[k:]]
+        break
     statements = {c for _, c in p.statements if c is not None}
     findings: list[tuple[tuple, str, str]] = []
     judged = False
@@ -166,12 +218,12 @@ def _step(run: _Run, i: int, text: str) -> None:
         if not named and subject and _PRONOUN.search(clause):
             clause = _PRONOUN.sub(subject, clause, count=1)
         subject = named[0] if named else subject
-        if _DOUBT.search(clause) or _ANSWER.search(clause) or re.match(r"^\s*from\b", clause, re.I):
+        if _doubted(clause) or _ANSWER.search(clause) or re.match(r"^\s*from\b", clause, re.I):
             continue
         c = p.constraint(clause)
         if c is None:
             continue
-        negated = bool(_NOT.search(clause))
+        negated = _negation_at(clause) is not None
         if not negated and c in statements:
             run.used.add(c)
             continue
@@ -183,12 +235,14 @@ def _step(run: _Run, i: int, text: str) -> None:
         if not true:
             findings.append((("fact", c, negated), "not_entailed",
                              f'"{clause}" does not follow from the statements so far'))
-    claim = read_claim(p, text)
+    claim = read_claim(p, claim_text) if claim_text else None
     if claim is not None:
         judged = True
         findings += [(k, "wrong_order", msg) for k, msg in _judge_claim(run, claim)]
-    option = _ANSWER.search(text)
+    option = next(((m, span) for m, span in ((_ANSWER.search(said), span) for said, span in units) if m), None)
     if option:
+        option, span = option
+        used.append(span)
         judged = True
         letter = option.group(1)
         c = p.options.get(letter)
@@ -200,6 +254,7 @@ def _step(run: _Run, i: int, text: str) -> None:
     if not judged:
         run.verdicts.append(StepVerdict(i, "unchecked"))
         return
+    run.states[i] = {"claims": [list(span) for span in used]}
     if not findings:
         run.verdicts.append(StepVerdict(i, "valid"))
         return
@@ -223,15 +278,18 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         _step(run, step.index, step.text)
     unread = [s for s, c in p.statements if c is None]
     right = [k for k, c in p.options.items() if c is not None and _entailed(run, c, every=True)]
-    given = re.search(r"\(([A-G])\)", record.answer) or re.fullmatch(r"\s*([A-G])\s*", record.answer)
+    answer = without_emphasis(record.answer)
+    given = re.search(r"\(([A-G])\)", answer) or re.fullmatch(r"\s*([A-G])\s*", answer)
     if unread or len(right) != 1:
         why = (f"statements Stepscope cannot read: {unread}" if unread else
                f"{len(right)} options hold in every ordering the statements allow")
-        return Replay(step_verdicts=run.verdicts, answer_correct=None, answer_error=AnswerError("undecided", why))
+        return Replay(step_verdicts=run.verdicts, answer_correct=None, answer_error=AnswerError("undecided", why),
+                      states=run.states)
     ok = given is not None and given.group(1) == right[0]
     error = None if ok else AnswerError("wrong_value", f"option ({right[0]}) is the one that holds; the answer is "
                                         f"{record.answer!r}", extra={"expected": f"({right[0]})"})
-    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, notes={"option": right[0]})
+    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, notes={"option": right[0]},
+                  states=run.states)
 
 
 DOMAIN = DomainSpec(

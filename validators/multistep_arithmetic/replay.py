@@ -17,6 +17,16 @@ arithmetic's own ("7 - -7 * 4" is 35):
 A chain whose every rewrite holds but which starts from a part computed wrongly earlier (or a
 wrong template) is a consequence of that step (`consequence_of`). Steps that claim none of
 these are not judged. The answer is right when it is the input's exact value.
+
+Reading (validators/reading): each step is segmented by `read_text`, and the first unit that
+makes one of the three claims is the step's claim (its span, in the step's text, is kept in
+`states[step]["claim"]`). A unit's text is read without markdown emphasis ("**A** = ...",
+backticks) and with its numbers and operators as `numbers.expression` gives them ("1,260",
+"−7", "×"), so the expression grammar sees ASCII. What stays a pattern of this package: the
+template's wording ('written as "A * B", where ...'), "calculate A = ..." and "the final
+equation is ...", and the expressions themselves, which Countdown's evaluator reads; the
+layer's tokens drop "*", "-" and "/", so an expression is read from the unit's text, not from
+its tokens.
 """
 
 from __future__ import annotations
@@ -30,8 +40,10 @@ from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
 from validators.exact_arithmetic import ExprError, evaluate
+from validators.reading.numbers import expression as ascii_expression
+from validators.reading.text import read_text, without_emphasis
 
-VERSION = "1"
+VERSION = "2"
 _PROMPT = re.compile(r"^\s*(?P<expr>[-+*/()\d\s]*\d[-+*/()\d\s]*?)\s*=?\s*$")
 _TEMPLATE = re.compile(r'written as\s*"(?P<template>[^"]+)"\s*,?\s*where\s+(?P<defs>.*)$', re.I | re.S)
 _DEF = re.compile(r"\b([A-Z])\s*=\s*")
@@ -53,7 +65,7 @@ def _balanced(text: str) -> str:
 
 def value_of(text: str, env: dict[str, Fraction] | None = None) -> Fraction | None:
     """The exact value of an expression whose part names take their values from `env`; None if unreadable."""
-    text = text.strip().rstrip(".").strip()
+    text = ascii_expression(text).strip().rstrip(".").strip()
     if env is not None:
         missing = [n for n in _LETTER.findall(text) if n not in env]
         if missing:
@@ -69,6 +81,7 @@ def read_expression(problem: dict) -> str | None:
     text = problem.get("input") or problem.get("question") or ""
     if not isinstance(text, str):
         return None
+    text = ascii_expression(without_emphasis(text))
     m = _PROMPT.match(text)
     if m is None or not re.search(r"\d\s*[-+*/]", m.group("expr")):
         return None
@@ -96,6 +109,7 @@ class _Run:
     wrong_at: dict[str, int] = field(default_factory=dict)
     root: int | None = None
     verdicts: list[StepVerdict] = field(default_factory=list)
+    states: dict[int, dict] = field(default_factory=dict)
 
     def invalid(self, step: int, rule: str, message: str, expected, found, cause: int | None) -> None:
         self.verdicts.append(StepVerdict(step, "invalid", rule, message, _show(expected), _show(found),
@@ -177,6 +191,32 @@ def _calculation(run: _Run, step: int, name: str, links: list[str]) -> None:
         run.wrong_at[name] = bad.consequence_of if bad.consequence_of is not None else step
 
 
+def _claim(text: str) -> tuple[str, re.Match, tuple[int, int]] | None:
+    """The step's claim: the first unit that decomposes, calculates a part or combines them."""
+    for unit in read_text(text).units:
+        said = ascii_expression(without_emphasis(unit.text(text)))
+        for kind, pattern in (("template", _TEMPLATE), ("calc", _CALC), ("final", _FINAL)):
+            m = pattern.search(said)
+            if m and (kind != "final" or "=" in m.group("chain")):
+                return kind, m, unit.span
+    return None
+
+
+def _step(run: _Run, step: int, text: str) -> None:
+    found = _claim(text)
+    if found is None:
+        run.verdicts.append(StepVerdict(step, "unchecked"))
+        return
+    kind, m, span = found
+    run.states[step] = {"claim": list(span)}
+    if kind == "template":
+        _decomposition(run, step, m)
+    elif kind == "calc":
+        _calculation(run, step, m.group("name"), m.group("chain").split("="))
+    else:
+        _chain(run, step, m.group("chain").split("="), run.target)
+
+
 def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     expression = read_expression(record.problem)
     if expression is None:
@@ -186,26 +226,14 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     assert target is not None
     run = _Run(target)
     for step in parsed.graph:
-        text = step.text
-        m = _TEMPLATE.search(text)
-        if m:
-            _decomposition(run, step.index, m)
-            continue
-        m = _CALC.search(text)
-        if m:
-            _calculation(run, step.index, m.group("name"), m.group("chain").split("="))
-            continue
-        m = _FINAL.search(text)
-        if m and "=" in m.group("chain"):
-            _chain(run, step.index, m.group("chain").split("="), run.target)
-            continue
-        run.verdicts.append(StepVerdict(step.index, "unchecked"))
-    found = _NUMBER.findall(record.answer)
+        _step(run, step.index, step.text)
+    found = _NUMBER.findall(ascii_expression(without_emphasis(record.answer)))
     given = Fraction(found[-1]) if found else None
     ok = given == target
     error = None if ok else AnswerError(
         "wrong_value", f"the input is {target}; the answer is {record.answer.strip()!r}", extra={"expected": str(target)})
-    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, notes={"value": str(target)})
+    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, states=run.states,
+                  notes={"value": str(target)})
 
 
 DOMAIN = DomainSpec(

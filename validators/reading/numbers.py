@@ -11,6 +11,10 @@ one to three: "1,2,3" (a list), "12,34" and "1,2345" are not one number, and nei
 (a space is no separator here, as "3 400" is as often two numbers as one). A group is not taken
 when another digit or group follows it that does not fit ("1,234,5" is not 1234 and then 5:
 its first number is 1).
+
+Operators are written in typography as often as in ASCII: the minus sign "−" (U+2212), "×",
+"·" and "÷"; `expression` reads an expression's text with its numbers plain and those signs as
+"-", "*" and "/", for readers whose grammar knows only ASCII operators.
 """
 
 from __future__ import annotations
@@ -34,9 +38,18 @@ def plain(text: str) -> str:
     return _GROUPED.sub(lambda m: _SEPARATOR.sub("", m.group(0)), text)
 
 
+_OPERATORS = str.maketrans({"\u2212": "-", "\u00d7": "*", "\u22c5": "*", "\u00b7": "*", "\u00f7": "/"})
+
+
+def expression(text: str) -> str:
+    """`text` with its numbers plain (`plain`) and typographic operators as ASCII ("−3 × 1,200"
+    -> "-3 * 1200"); everything else kept."""
+    return plain(text.translate(_OPERATORS))
+
+
 def number_value(text: str) -> Fraction | None:
     """The value of one written number ("-1,234.5", "1,\\!800"), or None when `text` is not one."""
-    text = text.strip()
+    text = text.strip().replace("\u2212", "-")
     if not _WHOLE.fullmatch(text):
         return None
     digits = plain(text)

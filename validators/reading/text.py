@@ -6,11 +6,14 @@ word is decided in one place:
 
 * a **unit** is a list item's first sentence, or a sentence of prose; a line break always ends
   one (models write one claim a line in state lists and walk-throughs), and so do ".", "!" and
-  "?" before white space (not "e.g.", not a decimal point);
+  "?" after a word and before white space (not "e.g.", not a decimal point, not a mark standing
+  alone between spaces unless a capital follows: '"being" ? "bellyache"' is one unit, the "?"
+  a placeholder, while "Feast b from ? But ..." is two);
 * a list item's marker ("3.", "3)", "(3)", "Step 3:", "-", "*", "•") is kept apart from the
   unit's tokens, with its number and whether it is a bullet;
 * markdown emphasis ("**", "__", backticks, "#" headings) is not a token: "**Attack a**" reads
-  as "Attack a";
+  as "Attack a"; a reader that matches a unit's text with a domain's own notation takes it
+  through `without_emphasis`;
 * tokens are lower-cased words (apostrophes kept: "can't"), numbers and the punctuation that
   carries meaning here (parentheses, commas, colons, arrows, "=", ticks and crosses); "->",
   "=>" and "→" are one arrow token.
@@ -35,11 +38,12 @@ _MARKER = re.compile(
     r"|(?P<num>\d{1,3})[ \t]*[.)](?=[ \t]+\S)"
     r"|\((?P<pnum>\d{1,3})\)(?=[ \t]+\S)"
     r"|(?P<bullet>[-*+•‣▪◦])(?=[ \t]+\S))[ \t]*(?:[*_]+[ \t]*)?", re.I)
-_SENTENCE_END = re.compile(r"(?<![A-Za-z]\.[A-Za-z])(?<!\be\.g)(?<!\bi\.e)(?<!(?<![\w.])\d)(?<!(?<![\w.])\d\d)"
+_SENTENCE_END = re.compile(r"(?:(?<![ \t])|(?=[.!?][ \t]+[A-Z]))(?<![A-Za-z]\.[A-Za-z])(?<!\be\.g)(?<!\bi\.e)(?<!(?<![\w.])\d)(?<!(?<![\w.])\d\d)"
                            r"[.!?](?=[\s*_)\"']|$)")
 # a list written inline: "Maybe: 1. Pick up red. 2. Stack red on blue."
 _INLINE_ITEM = re.compile(r"(?:(?<=[:;.!?])|(?<=^))[ \t]*(?P<n>\d{1,2})[.)][ \t]+(?=[A-Za-z*])")
 _LINE = re.compile(r"[^\n]*\n?")
+_EMPHASIS = re.compile(r"\*\*|__|`")
 
 
 class Token(NamedTuple):
@@ -84,6 +88,12 @@ class Reading:
     units: list[Unit]
     step_starts: list[int] = field(default_factory=list)
 
+
+
+def without_emphasis(text: str) -> str:
+    """`text` without markdown's strong emphasis and code marks ("**", "__", backticks), the
+    marks the tokens already ignore; a single "*" is kept (it multiplies in arithmetic)."""
+    return _EMPHASIS.sub("", text) if ("*" in text or "_" in text or "`" in text) else text
 
 
 def item_marker(text: str, start: int = 0, end: int | None = None) -> "re.Match[str] | None":

@@ -14,6 +14,14 @@ A claim that follows from the trace's own previous claims (the right swap of a w
 assignment) but is false about the replay is a consequence of the step where they parted.
 An object name the trace shortens beyond recognition ("midfielder" when there are two) is not
 judged. The answer is right when it is the option of the asked person's final object.
+
+Reading (validators/reading): each step is segmented by `read_text` and every claim is read
+from its unit (a sentence or line), without markdown emphasis ("**Alice**: red ball",
+backticks), so a holding never runs into the next sentence; the spans (in the step's text) of
+the units read are kept in `states[step]["claims"]`. The swap, holding and option wordings
+("X and Y swap", "X: obj", "X has obj", "the answer is (B)") stay this package's grammar, matched
+on the unit's text: a person is told by its capital letter (an initial "A:" stands for Alice),
+which the layer's lower-cased tokens do not keep.
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
+from validators.reading.text import read_text, without_emphasis
 from validators.tracking_shuffled_objects.problem import VERB, Problem, read_problem, recognise
 
-VERSION = "1"
+VERSION = "2"
 _SWAP = re.compile(r"\b([A-Z][a-z]+)\s+and\s+([A-Z][a-z]+)\s+(?:swap|trade|switch)")
 _PAIR = re.compile(r"(?<![(\w])([A-Z][a-z]*)\s*:\s*([^,;:\n]+?)\s*(?=,|;|\.(?:\s|$)|$|\s+So\b)")
 _HOLDS = re.compile(rf"\b([A-Z][a-z]+)\s+{VERB}\s+(?:the\s+|an?\s+)?([^,;\n]+?)\s*(?=\.(?:\s|$)|,|;|$|\s+So\b)")
@@ -103,10 +112,26 @@ def _swap_step(run: _Run, pair: tuple[str, str]) -> tuple[bool, str] | None:
 def _step(run: _Run, i: int, text: str) -> None:
     p = run.problem
     problems: list[tuple[bool, str, str]] = []  # (follows from the trace's own claims, rule, message)
-    swap = _SWAP.search(text)
-    claims = _claims(p, text)
-    at_end = bool(_AT_END.search(text))
-    option = _OPTION.search(text)
+    units = [(without_emphasis(u.text(text)), u.span) for u in read_text(text).units]
+    used: list[tuple[int, int]] = []
+
+    def first(pattern: re.Pattern) -> re.Match | None:
+        for said, span in units:
+            m = pattern.search(said)
+            if m:
+                used.append(span)
+                return m
+        return None
+
+    swap = first(_SWAP)
+    claims: list[tuple[str, str]] = []
+    for said, span in units:
+        found = _claims(p, said)
+        if found:
+            claims += found
+            used.append(span)
+    at_end = bool(first(_AT_END))
+    option = first(_OPTION)
     if swap and p.person(swap.group(1)) and p.person(swap.group(2)):
         bad = _swap_step(run, (swap.group(1), swap.group(2)))
         if bad is not None:
@@ -139,7 +164,8 @@ def _step(run: _Run, i: int, text: str) -> None:
             problems.append((mine == letter, "wrong_option",
                              f"{p.asked} ends with {final[p.asked]}, option ({want}), not ({letter}) "
                              f"({p.options.get(letter, 'no such option')})"))
-    run.states[i] = {"holding": dict(run.state), "swaps_done": run.pos}
+    run.states[i] = {"holding": dict(run.state), "swaps_done": run.pos,
+                     "claims": [list(span) for span in sorted(set(used))]}
     if not judged:
         run.verdicts.append(StepVerdict(i, "unchecked"))
         return
@@ -170,7 +196,8 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         error = AnswerError("undecided", "the prompt asks about nobody Stepscope can read")
     else:
         want = p.option_of(final[p.asked])
-        given = re.search(r"\(?\b([A-G])\)", record.answer) or re.fullmatch(r"\s*([A-G])\s*", record.answer)
+        answer = without_emphasis(record.answer)
+        given = re.search(r"\(?\b([A-G])\)", answer) or re.fullmatch(r"\s*([A-G])\s*", answer)
         if want is not None and given is not None:
             answer_correct = given.group(1) == want
         else:

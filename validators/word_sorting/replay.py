@@ -20,6 +20,13 @@ A false fact that the trace asserted before, or an order or position that follow
 trace's own earlier letter claims, is a consequence of the step that first made it
 (`consequence_of`); a step all of whose false facts are such is a consequence, so each error has
 one root. The answer is right when it is the input's words in sorted order.
+
+Reading (validators/reading): each step is segmented by `read_text` and every claim is read
+from its unit (a sentence), without markdown emphasis ('**"kitten": "k" (11)**', backticks);
+letter claims are those in the units from the "The k-th letter:" head on, and the spans (in the
+step's text) of the units read are kept in `states[step]["claims"]`. The bucket notation ('(2)
+["being" ? "bellyache"] < (3) "cider"', '"kitten": "k" (11)') stays this package's grammar,
+matched on the unit's text: its quotes and "?" placeholders are no tokens of the layer.
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, StepVerdict
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
+from validators.reading.text import read_text, without_emphasis
 
-VERSION = "1"
+VERSION = "2"
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
             "eleventh", "twelfth")
 _ORDINAL = "|".join(ORDINALS)
@@ -119,6 +127,7 @@ class _Run:
     root: int | None = None
     verdicts: list[StepVerdict] = field(default_factory=list)
     slips: dict[str, str | None] = field(default_factory=dict)  # a word not in the input -> the one it miscopies
+    states: dict[int, dict] = field(default_factory=dict)
 
     def next_open(self) -> _Bucket | None:
         return next((b for b in self.truth if b.open), None)
@@ -297,28 +306,52 @@ def _canonical(run: _Run, text: str) -> str:
     return _QUOTED.sub(fix, text) if '"' in text else text
 
 
+def _units(run: _Run, text: str) -> list[tuple[str, tuple[int, int]]]:
+    """The step's units: their text without emphasis, slips read as the words they copy, and span."""
+    out = []
+    for u in read_text(text).units:
+        said = _canonical(run, without_emphasis(u.text(text)))
+        if said.strip():
+            out.append((said, u.span))
+    return out
+
+
 def _step(run: _Run, step: int, text: str) -> bool:
     """Judge one step; False when it claims nothing this domain reads."""
-    text = _canonical(run, text)
+    units = _units(run, text)
+    used: list[tuple[int, int]] = []
+
+    def first(pattern: re.Pattern) -> tuple[int, re.Match] | None:
+        for k, (said, span) in enumerate(units):
+            m = pattern.search(said)
+            if m:
+                used.append(span)
+                return k, m
+        return None
+
     findings: list[_Finding] = []
     judged = False
-    sub = _SUBPART.search(text)
+    found = first(_SUBPART)
+    sub = found[1] if found else None
     if sub:
         subpart = tuple(_QUOTED.findall(sub.group("words")))
         k = ORDINALS.index(sub.group(2).lower()) + 1
         findings += _subpart_findings(run, subpart, k)
         run.k, run.scope = k, subpart
         judged = True
-    head = _LETTER_HEAD.search(text)
-    if head:
+    found = first(_LETTER_HEAD)
+    if found:
+        at, head = found
         k = ORDINALS.index(head.group(1).lower()) + 1
         if not sub:
             run.k, run.scope = k, tuple(run.words)
-        findings += _letter_findings(run, step, k, text[head.end():])
+        claims = " ".join([units[at][0][head.end():]] + [said for said, _ in units[at + 1:]])
+        used += [span for said, span in units[at + 1:] if _LETTER.search(said)]
+        findings += _letter_findings(run, step, k, claims)
         judged = True
-    now = _WE_NOW.search(text)
-    if now:
-        chain = read_chain(now.group("chain"))
+    found = first(_WE_NOW)
+    if found:
+        chain = read_chain(found[1].group("chain"))
         if chain is not None:
             said = {w for b in chain for w in b.words}
             if said <= set(run.scope) or len(run.scope) == len(run.words):
@@ -331,14 +364,14 @@ def _step(run: _Run, step: int, text: str) -> bool:
                 findings += _chain_findings(run, chain, tuple(run.words), None, whole=True)
                 run.claimed = [b.words for b in chain]
             judged = True
-    hence = _HENCE.search(text)
-    if hence:
-        chain = read_chain(hence.group("chain"))
+    found = first(_HENCE)
+    if found:
+        chain = read_chain(found[1].group("chain"))
         if chain is not None:
             findings += _chain_findings(run, chain, tuple(run.words), None, whole=True)
             run.claimed = [b.words for b in chain]
             judged = True
-    if _ALL_SORTED.search(text) and run.claimed:
+    if first(_ALL_SORTED) and run.claimed:
         # "I have now sorted all the words." while the trace's own last order still holds a tie it
         # never sorted: the claim is false of the trace, whatever order the answer then gives.
         tied = [b for b in run.claimed if len(set(b)) > 1]
@@ -347,13 +380,14 @@ def _step(run: _Run, step: int, text: str) -> bool:
                                      f"says all the words are sorted, but its last order leaves {_show(tied[0])} unsorted",
                                      None))
         judged = True
-    answer = _ANSWER.search(text)
-    if answer:
-        said = answer.group("words").split()
+    found = first(_ANSWER)
+    if found:
+        said = found[1].group("words").split()
         findings += _chain_findings(run, [Bucket(None, (w,)) for w in said], tuple(run.words), None)
         judged = True
     if judged:
         _judge(run, step, findings)
+        run.states[step] = {"claims": [list(span) for span in sorted(set(used))]}
     return judged
 
 
@@ -381,7 +415,7 @@ def replay(record: TraceRecord, parsed: ParsedTrace) -> Replay:
     slips = {w: c for w, c in run.slips.items() if c}
     if slips:
         notes["copying_slips"] = slips  # judged as the words they copy (copying_slip)
-    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, notes=notes)
+    return Replay(step_verdicts=run.verdicts, answer_correct=ok, answer_error=error, notes=notes, states=run.states)
 
 
 DOMAIN = DomainSpec(
