@@ -1161,3 +1161,41 @@ def test_a_step_that_did_not_add_a_fact_is_no_step_rejected() -> None:
         "1. Attack a.\n\n2. Succumb a.\n\nSo Attack b requires Province b (yes), Planet b (no, step 2 didn't add "
         "Planet b), so can't Attack b.")
     assert [(c.action, c.holds) for c in report.claims if c.kind == "applicability"] == [("(attack b)", False)]
+
+
+def test_a_paragraph_that_says_right_now_goes_on_describing_that_state() -> None:
+    """"Hmm, so right now, blue is on red. Red is on the table. Blue isn't clear, though, since it's
+    sitting on red." (planted set 8): the plain facts after "right now" in its paragraph are the
+    state too ("Hmm," hedges nothing); not beside a step just taken, whose needs are checked in
+    the same words, and not once the line has moved."""
+    reader = _bw_reader()
+    report = reader.read("Hmm, so right now, blue is on red. Red is on the table. Blue isn't clear, though, "
+                         "since it's sitting on red.")
+    assert [(c.rules, c.holds) for c in report.claims] == [
+        (("state.list",), True), (("state.said_now",), True), (("state.said_now",), False)]
+    beside = reader.read("1. Unstack blue from red. Red is now clear. So blue is clear.")
+    assert [c.rules for c in beside.claims if c.text == "So blue is clear."] in ([], [("state.plain",)])
+    assert not [c for c in beside.claims if "state.said_now" in c.rules]
+
+
+def test_so_i_can_opening_a_sentence_is_a_claim_and_adverbs_sit_between_objects() -> None:
+    """"So I can pick up red right away, without putting blue down first." and "I could stack blue
+    directly onto orange as the first move" (planted set 8): a conclusion, not the purpose of "...
+    so I can pick up red"; "directly" does not end the action's objects."""
+    reader = _bw_reader()
+    held = reader.read("1. Unstack blue from red. So I can pick up red right away, without putting blue down first.")
+    assert [(c.action, c.holds) for c in held.claims if c.kind == "applicability"] == [("(pick-up a)", False)]
+    purpose = reader.read("1. Unstack blue from red. 2. Put down blue so I can pick up red.")
+    assert [c for c in purpose.claims if c.kind == "applicability"] == []
+    assert [(m.name, m.args) for m in reader.words.actions(read_text("stack blue directly onto red").units[0].tokens)] \
+        == [("stack", ("b", "a"))]
+
+
+def test_a_paragraph_that_recalls_a_past_state_leaves_its_now_claims_unjudged() -> None:
+    """"Wait, after unstacking Blue from Red, ... So we can pick up Red (since it's on table and
+    clear)" once the walk has gone on (R1, 40 traces): "we can" may speak of the state recalled."""
+    reader = _bw_reader()
+    report = reader.read("1. Unstack blue from red. 2. Put down blue. 3. Pick up red. 4. Stack red on blue.\n\n"
+                         "Wait, after unstacking blue from red, we have to put blue down. So we can pick up red "
+                         "(since it's on the table and clear).")
+    assert [c for c in report.claims if c.kind == "applicability" and c.text.startswith("So we can")] == []

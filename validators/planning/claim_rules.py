@@ -131,6 +131,10 @@ ROWS: tuple[Row, ...] = (
         "1. Unstack blue from red. Blue is on the table.", "planted",
         "the state the step left, in the same paragraph; one that held before the step may be the next "
         "step's precondition and is left unjudged"),
+    Row("state.said_now", "state: plain facts in a paragraph that laid out the state 'now', the line unmoved",
+        r"^[~&c,]*F(?:[,&]+F)*[W~]*(?:[,c~]*U[^AaIQHGB]*)?[.!]?$",
+        "Hmm, so right now, blue is on red. Blue isn't clear, though, since it's sitting on red.", "planted",
+        "the facts before a reason; the paragraph goes on describing the state its 'right now' opened"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",

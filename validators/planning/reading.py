@@ -131,6 +131,10 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
         if h is not None:
             if h.cls == "guess" and toks[h.j - 1].norm == "be" and h.j in acts and acts[h.j].form == "ed":
                 h = Hit("can", "can.doable", h.i, h.j)  # "Orange could be picked up now": doable, not a guess
+            elif h.cls == "means" and not shape and toks[k].norm == "so" and toks[h.j - 1].norm in ("can", "could"):
+                emit("~", None, k)  # "So I can pick up red right away": a conclusion opening the unit, not the
+                h = Hit("can", "can.doable", h.j - 1, h.j)  # purpose of "Unstack blue so I can pick up red"
+                k = h.i
             emit(LETTER.get(h.cls, "_"), h, k)
             k = max(h.j, k + 1)
             continue
@@ -193,6 +197,8 @@ class _Run:
     needs_of: tuple[int, "_Focus"] | None = None  # (paragraph, step): a paragraph that opens with "Pre: ..." under the step
     initial_paragraph: tuple[int, int] | None = None  # (paragraph, events then): it opens on the initial state
     after_heading: tuple[GroundAction, int] | None = None  # "After Feast c from a:" and the unit it was last read at
+    said_now: tuple[int, int, int] | None = None  # (paragraph, line id, its actions then): "so right now, blue is on red."
+    recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
 
     @property
     def lines(self) -> list[LineOfReasoning]:
@@ -512,6 +518,7 @@ class ClaimReader:
                         and line.actions[:len(here.actions)] == here.actions and ur.cues.first("branch", 0, 2) is None:
                     recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only;
                     # "Alternatively, after Feast a from b, ..." turns back to it: the line goes on from there
+                    run.recalled = (u.paragraph, line.id, len(line.actions))
                 else:
                     line = here
             described = bool(head) and re.match(r"[\)]?>?(?:,[_~]{1,4},)?[_~]{0,1}[DXRk]", shape[head[0].end():]) is not None \
@@ -1088,6 +1095,9 @@ class ClaimReader:
             elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
                     and n - focus.unit <= 1 and focus.paragraph == u.paragraph:
                 rid, positive = "state.plain", not (_negated(s, k) or _list_negated(s, k))
+            elif not grounded and not in_needs and "W" not in s and run.said_now == (u.paragraph, line.id, len(line.actions)) \
+                    and ur.matches("state.said_now") and (s.find("U") < 0 or k < s.find("U")):
+                rid, positive = "state.said_now", not (_negated(s, k) or _list_negated(s, k))
             elif _gone(s, k) and not grounded and not in_needs:
                 rid, positive = "state.gone", False
             elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not grounded and not in_needs:
@@ -1129,6 +1139,8 @@ class ClaimReader:
                 continue
             elif reason and focus is not None and focus.performed and focus.line == line.id:
                 state, where = focus.pre, f"before {focus.action.text()}"  # "4. Stack blue onto orange. Because orange is clear now."
+            elif run.recalled == (u.paragraph, line.id, len(line.actions)):
+                continue  # the paragraph went back to a past state of the line: "now" may be that one
             else:
                 anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
                 state = line.state if line.known and anchored else None
@@ -1148,6 +1160,9 @@ class ClaimReader:
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
+            if rid == "state.list" and "W" in s and state is line.state and (focus is None or focus.paragraph != u.paragraph):
+                run.said_now = (u.paragraph, line.id, len(line.actions))  # not beside a step taken: its needs are
+                # checked in the same words ("Step 8: Stack Blue onto Red. Red is now on Orange. ... So Red is clear.")
         _self_corrected(run.claims[first_claim:])
         # goal: of the line in force, when it moved in this paragraph or the one before (as state claims)
         anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
@@ -1223,6 +1238,9 @@ class ClaimReader:
                     target = _Focus(act.ground, self.init, line.id, n, False, False, u.span)  # type: ignore[arg-type]
                 elif focus is not None and focus.action == act.ground:
                     target = focus
+                elif run.recalled == (u.paragraph, line.id, len(line.actions)) and not performed_here:
+                    break  # "Wait, after unstacking Blue from Red, ... Then Red is on the table. So we can pick up Red":
+                    # the paragraph went back to a past state of the line; which one "we can" speaks of is not said
                 else:
                     target = _Focus(act.ground, line.state if line.known else None, line.id, n, False, False,  # type: ignore[arg-type]
                                     u.span)

@@ -42,6 +42,7 @@ _TYPE_WORDS = frozenset({"block", "blocks", "object", "objects"})
 _WORD_LETTERS = frozenset({"a", "i"})  # one-letter names that are also English words
 _NOT = frozenset({"not", "isn't", "aren't", "no"})
 _LIST = frozenset({",", "and", "&"})
+_BETWEEN_OBJECTS = frozenset({"directly", "straight", "back", "right", "immediately", "then", "safely", "carefully"})
 _MODALS = frozenset({"can", "could", "cannot", "can't", "couldn't", "would", "wouldn't", "will", "won't", "should",
                      "shouldn't", "must", "may", "might"})
 _PASSIVE_ADVERBS = frozenset({"not", "then", "directly", "immediately", "just", "safely", "first", "easily", "only",
@@ -454,6 +455,9 @@ class TaskWords:
                     particle = None
                 continue
             w = words[pos]
+            if args and w in _BETWEEN_OBJECTS and pos + 1 < n and (words[pos + 1] in CONNECT or obj[pos + 1] is not None):
+                pos += 1  # "stack blue directly onto orange", "put red back on blue"
+                continue
             if w in CONNECT and (args or w in ("to", "on", "from")):
                 pos += 1  # "unstack blue from red"; before the first object too: "Succumb to b"
                 continue
