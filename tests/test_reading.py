@@ -1199,3 +1199,15 @@ def test_a_paragraph_that_recalls_a_past_state_leaves_its_now_claims_unjudged() 
                          "Wait, after unstacking blue from red, we have to put blue down. So we can pick up red "
                          "(since it's on the table and clear).")
     assert [c for c in report.claims if c.kind == "applicability" and c.text.startswith("So we can")] == []
+
+
+def test_fact_lines_under_an_after_heading_are_its_state_even_a_paragraph_each() -> None:
+    """"So after Attack c, we have:" over "Harmony: No.", "Pain c: Yes.", "b craves a: No (removed)."
+    with blank lines between (planted set 8; R1 writes one line a paragraph): the tagged facts are
+    the state after Attack c; the heading ends at the first line that is more than facts."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack c.\n\nSo after Attack c, we have:\n\nHarmony: Yes.\n\nPain c: Yes.\n\nProvince a: No.\n\n"
+        "Now, can we use Overcome here?\n\nPlanet b: No.")
+    assert [(c.text, c.holds) for c in report.claims if "fact.tag" in c.rules] == [
+        ("Harmony: Yes.", False), ("Pain c: Yes.", True), ("Province a: No.", False)]

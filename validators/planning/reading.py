@@ -176,6 +176,12 @@ class _Heading:
     unit: int
     action: GroundAction | None = None
     rules: tuple[str, ...] = ()
+    opened: int = -1  # the paragraph it stands in (`paragraph` moves on with the fact lines under it)
+    by_lines: bool = False  # it heads fact lines in paragraphs of their own
+
+    def __post_init__(self) -> None:
+        if self.opened < 0:
+            self.opened = self.paragraph
 
 
 @dataclass
@@ -411,6 +417,14 @@ class ClaimReader:
                 # "Since after Feast, Province is c and Pain exists, we can do X" checks it: an assertion
             prev_modality = modality
             # headings govern the lines under them until the paragraph ends
+            lone = not (u.bullet or u.item is not None or u.indent)  # bullets and items under a heading are its lines anyway
+            if run.heading is not None and lone and u.paragraph == run.heading.paragraph + 1 \
+                    and run.heading.kind in _STATE_HEADINGS and _FACT_LINE.match(shape) and n != run.heading.unit:
+                run.heading.paragraph = u.paragraph  # "So after Attack c, we have:" over "Harmony: No." and "Pain c:
+                run.heading.by_lines = True  # Yes." a line each, blank lines between: the lines it heads
+            elif run.heading is not None and run.heading.by_lines and lone and u.paragraph == run.heading.paragraph \
+                    and n != run.heading.unit and not _FACT_LINE.match(shape):
+                run.heading = None  # a paragraph that goes on past its facts is no line under the heading
             if run.heading is not None and (u.paragraph != run.heading.paragraph or n == run.heading.unit):
                 if n != run.heading.unit and not (u.bullet or u.item is not None or u.indent) \
                         and u.paragraph != run.heading.paragraph:
@@ -1106,7 +1120,11 @@ class ClaimReader:
                 rid, positive = "state.no", False
             if rid is None:
                 continue
-            if rid == "fact.tag" and not in_needs and not about_init and "S" not in s and "W" not in s and "T" not in s:
+            tag_state = heading is not None and not in_needs and (heading.kind == "state" or (
+                heading.kind == "after" and bool(line.actions) and line.actions[-1] == heading.action))
+            # "So after Attack c, we have:" over "Harmony: No.", "b craves a: No (removed).": the state it heads
+            if rid == "fact.tag" and not in_needs and not about_init and not tag_state \
+                    and "S" not in s and "W" not in s and "T" not in s:
                 in_needs = focus is not None and n - focus.unit <= 1 and focus.paragraph == u.paragraph
                 if not in_needs:
                     continue
@@ -1142,7 +1160,9 @@ class ClaimReader:
             elif run.recalled == (u.paragraph, line.id, len(line.actions)):
                 continue  # the paragraph went back to a past state of the line: "now" may be that one
             else:
-                anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
+                moved = run.moved.get(line.id, u.paragraph)
+                anchored = u.paragraph - moved <= ANCHOR_PARAGRAPHS or (
+                    tag_state and heading is not None and heading.opened - moved <= ANCHOR_PARAGRAPHS)
                 state = line.state if line.known and anchored else None
                 where = "after " + ", ".join(a.text() for a in line.actions) if line.actions else "in the initial state"
             if state is None:
@@ -1585,6 +1605,8 @@ _REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its re
 # of ("Since after Feast, ...", "Because now ..."): the model concludes, in a state it places itself
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
+_STATE_HEADINGS = ("state", "after")
+_FACT_LINE = re.compile(r"^[~]*[Ff][^AaIQHGLOCKJ]*$")  # a line of facts alone, tagged or not ("Harmony: No.")
 _RECAP_HEADING = re.compile(r"^[~,GHc]*T[~_]{0,1}J#:$")  # "After step 6:", alone on its line
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
 VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
