@@ -612,6 +612,7 @@ def test_a_verdict_on_a_whole_prose_walk_is_left_unjudged_by_the_audit_too() -> 
 # Mystery Blocksworld's names replaced by other nonsense words, in the PDDL and in the trace alike,
 # with the forms models write them in ("overcoming", "attacked", "Pain object").
 _NONSENSE = {"province": "glimmer", "planet": "zorbit", "harmony": "quiescence", "pain": "flux",
+             "provinces": "glimmers", "planets": "zorbits",
              "craves": "yearns", "crave": "yearn", "craving": "yearning",
              "attack": "blorp", "attacking": "blorping", "attacked": "blorped", "attacks": "blorps",
              "succumb": "wilt", "succumbing": "wilting", "succumbed": "wilted", "succumbs": "wilts",
@@ -1211,3 +1212,39 @@ def test_fact_lines_under_an_after_heading_are_its_state_even_a_paragraph_each()
         "Now, can we use Overcome here?\n\nPlanet b: No.")
     assert [(c.text, c.holds) for c in report.claims if "fact.tag" in c.rules] == [
         ("Harmony: Yes.", False), ("Pain c: Yes.", True), ("Province a: No.", False)]
+
+
+def test_plural_predicates_list_their_objects() -> None:
+    """"- Provinces: c, b.", "- Planets a and b." (R1 writes its states so, a line each under
+    "State:"): each object listed has the predicate; "initial planets are a and c, Planet b isn't
+    there" denies Planet b alone."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    report = reader.read("1. Attack c.\n\nState:\n\n- Provinces: a, b.\n\n- Planets a and c.\n\n- Harmony: Yes.")
+    assert [(c.atom, c.holds) for c in report.claims] == [
+        (("province", "a"), True), (("province", "b"), True), (("planet", "a"), True), (("planet", "c"), False),
+        (("harmony",), False)]
+    mixed = reader.read("But initial planets are a and c, Planet b isn't there.")
+    assert [(c.atom, c.negative) for c in mixed.claims] == [
+        (("planet", "a"), False), (("planet", "c"), False), (("planet", "b"), True)]
+
+
+def test_an_after_heading_is_judged_from_where_the_line_took_that_action() -> None:
+    """"After step 1 (Feast b from a):" once the walk has gone on: its lines are the state after the
+    line's own Feast b from a, not Feast b from a applied to where the walk is now (R1, e3382e)."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack a.\n\n2. Succumb a.\n\n3. Attack b.\n\nAfter Attack a:\n\n- Planets: b and c.")
+    assert [(c.atom, c.holds) for c in report.claims if c.text.startswith("- Planets")] == [
+        (("planet", "b"), True), (("planet", "c"), True)]
+
+
+def test_a_walk_from_the_initial_state_starts_a_line_there() -> None:
+    """"Initial state: Attack a → Pain a, no harmony, provinces b, planets c." after a line that
+    went elsewhere (R1, 9cdaf3): the arrow walk starts from the initial state."""
+    (task, vocab, _, _), _ = _mystery_task()
+    report = ClaimReader.for_task(task, vocab).read(
+        "1. Attack b.\n\n2. Succumb b.\n\n3. Attack c.\n\nAlternative plan:\n\n"
+        "Initial state: Attack a → Pain a, no harmony, provinces b, planets c.")
+    arrow = [(c.atom, c.holds) for c in report.claims if c.text.startswith("Initial state")]
+    assert arrow == [(("pain", "a"), True), (("harmony",), True), (("province", "b"), True), (("planet", "c"), True)]

@@ -52,6 +52,9 @@ ROWS: tuple[Row, ...] = (
         "So Feast b from c.", "doc",
         "the action opens the unit, after filler words or a step label; not in a question, a condition "
         "or a rejection (modality)"),
+    Row("event.from_initial", "a new line from the initial state, and the action it opens with",
+        r"^[~,]*Z:(?P<act>A)>", "Initial state: Attack a → Pain a, no harmony, provinces b, planets c.", "R1",
+        "the initial state named as the start of an arrow walk, whatever line the text was on"),
     Row("event.bullet_step", "perform the action a bullet or item opens with, before its colon",
         r"^[~_]{0,2}(?P<act>A)\)?:",
         "- When unstacking red from orange: hand is empty, red is clear, red is on top of orange.", "R1",

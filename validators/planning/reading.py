@@ -418,10 +418,10 @@ class ClaimReader:
             prev_modality = modality
             # headings govern the lines under them until the paragraph ends
             lone = not (u.bullet or u.item is not None or u.indent)  # bullets and items under a heading are its lines anyway
-            if run.heading is not None and lone and u.paragraph == run.heading.paragraph + 1 \
+            if run.heading is not None and (lone or u.bullet) and u.paragraph == run.heading.paragraph + 1 \
                     and run.heading.kind in _STATE_HEADINGS and _FACT_LINE.match(shape) and n != run.heading.unit:
                 run.heading.paragraph = u.paragraph  # "So after Attack c, we have:" over "Harmony: No." and "Pain c:
-                run.heading.by_lines = True  # Yes." a line each, blank lines between: the lines it heads
+                run.heading.by_lines = lone  # Yes." (or "- Planets: a, c.") a line each, blank lines between
             elif run.heading is not None and run.heading.by_lines and lone and u.paragraph == run.heading.paragraph \
                     and n != run.heading.unit and not _FACT_LINE.match(shape):
                 run.heading = None  # a paragraph that goes on past its facts is no line under the heading
@@ -438,6 +438,10 @@ class ClaimReader:
             # -- line events
             head = ur.rows("event.perform")
             head_rule = "event.perform"
+            if not head and modality in ("asserted", "proposed") and (walk := ur.rows("event.from_initial")):
+                head, head_rule = walk, "event.from_initial"  # "Initial state: Attack a → Pain a, ...": a walk from
+                line = self._new_line(run, u.span[0], "event.from_initial")  # the initial state, a new line
+                run.item_base = None
             if not head and (u.bullet or u.item is not None):
                 head, head_rule = ur.rows("event.bullet_step"), "event.bullet_step"
             if not head and modality == "asserted" and u.item is None:
@@ -789,8 +793,8 @@ class ClaimReader:
         if named is None:
             return None
         at = [i for i, a in enumerate(line.actions) if a == named]
-        if len(at) != 1 or not line.known_at(at[0] + 1):
-            return None
+        if len(at) != 1 or not line.known_at(at[0] + 1) or at[0] >= k:  # type: ignore[operator]
+            return None  # items without a step make the model's numbers run ahead of the line's, never behind
         if at[0] + 1 < len(line.actions) and (line.item_of[at[0] + 1] or 0) <= k:  # type: ignore[operator]
             return None  # the next action is no later numbered item: the model's step k may hold it too
             # ("So step 1: Unstack Blue from Orange. ... Then, I can put Blue down." then "After step 1: Blue is on the table.")
@@ -982,7 +986,7 @@ class ClaimReader:
             lo = 0
             run.after_heading = (after_act, n)
         if after_act is not None and (asserted or modality == "proposed"):
-            base = self._state_before(line, after_act)
+            base = self._heading_base(line, after_act)
             other_act = min((i for i, _ in ur.actions if i >= lo), default=len(s))
             pending = [(k, f) for k, f in ur.facts if lo <= k < other_act and k not in judged_facts and f.atom is not None]
             pre_atoms = {lit.atom for lit in after_act.pre if lit.positive}
@@ -1204,6 +1208,22 @@ class ClaimReader:
             holds, msg = self.judge.goal(line.actions, unmet)
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
                                  after=line.actions[-1].text(), rules=("goal.met",), modality=modality))
+
+    @staticmethod
+    def _heading_base(line: LineOfReasoning, action: GroundAction) -> frozenset[Atom] | None:
+        """The state "After Feast b from a:" speaks from: before the line's last step when that is the
+        action; before it where the line took it once earlier ("After step 1 (Feast b from a):" once
+        the walk has gone on); the line's state when the action is its next step; else not placed."""
+        if not line.known:
+            return None
+        if line.actions and line.actions[-1] == action:
+            return line.states[-2]
+        at = [i for i, a in enumerate(line.actions) if a == action]
+        if len(at) == 1:
+            return line.states[at[0]] if line.known_at(at[0]) else None
+        if not at and not unmet_preconditions(action, line.state):
+            return line.state
+        return None
 
     def _state_before(self, line: LineOfReasoning, action: GroundAction) -> frozenset[Atom] | None:
         if not line.known:
@@ -1705,6 +1725,11 @@ def _list_denied(s: str, k: int, ur: UnitReading | None = None) -> bool:
         return False  # "Pain a, no Harmony", "Planet a and c, not b": the "no" opens the next item
     if _one_item_gone(s, k, ur):
         return False
+    if ur is not None and j < len(s) and s[j] in "NX":
+        last = max(i for i in range(k, j) if s[i] == "F")
+        mine, theirs = getattr(ur.items[k], "i", None), getattr(ur.items[last], "i", None)
+        if mine != theirs and sum(1 for _, f in ur.facts if f.i == mine) > 1:
+            return False  # "initial planets are a and c, Planet b isn't there": the denial is Planet b's own
     return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
 
 

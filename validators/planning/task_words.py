@@ -129,6 +129,7 @@ class TaskWords:
     absent: list[_Phrase] = field(default_factory=list)
     arrow_predicate: str | None = None
     predicate_words: dict[str, str] = field(default_factory=dict)
+    predicate_plurals: dict[str, str] = field(default_factory=dict)
     arity: dict[str, int] = field(default_factory=dict)
     object_firsts: set[str] = field(default_factory=set)
     # bare one-letter names where prose may not use them alone ("a" is an article): accepted
@@ -221,6 +222,8 @@ class TaskWords:
             word = [w for w in plain.split() if w not in SKIP]
             if word and word[0] not in CONNECT and len(word[0]) > 3:  # not "on", "in", "at": common words
                 tw.predicate_words[word[0]] = pred
+                if arity == 1 and not word[0].endswith("s"):
+                    tw.predicate_plurals[word[0] + "s"] = pred  # "Provinces: c, b.", "Planets a and c"
         binary_fluents = [p for p, n in arities.items() if n == 2 and p not in task.domain.static_predicates]
         if len(binary_fluents) == 1:
             tw.arrow_predicate = binary_fluents[0]
@@ -273,7 +276,8 @@ class TaskWords:
         self._absent_first = {w: _unique((p, True) for p in phrases) for w, phrases in absent_first.items()}
         self._slot_group = _unique([*((p, True) for p in self.absent if p.words[0] == _SLOT),
                                     *((p, False) for p in self.slot_first)])
-        self._fact_starts = frozenset(self._fixed_first) | frozenset(self._absent_first) | frozenset(self.predicate_words)
+        self._fact_starts = frozenset(self._fixed_first) | frozenset(self._absent_first) | frozenset(self.predicate_words) \
+            | frozenset(self.predicate_plurals)
         self._fact_openers = self._fact_starts | frozenset(self.object_firsts)
         self._tried = {}
         self._others = {}
@@ -540,6 +544,12 @@ class TaskWords:
             b = obj[here[1] + 1]  # type: ignore[index]
             if b:
                 return [(b[1], (self.arrow_predicate, here[0], b[0]), self.arrow_predicate, False)]  # type: ignore[index]
+        if best is None and w in self.predicate_plurals:
+            pred = self.predicate_plurals[w]  # "Provinces: c, b.", "Planets a and c": each object listed has it
+            hit = obj[k + 2] if k + 2 < n and nxt == ":" else obj[k + 1]
+            if hit is None or self._fact_at_is_other(v, hit and (k + 2 if nxt == ":" else k + 1)):
+                return []
+            return [(hit[1], (pred, hit[0]), pred, False), *self._list_after(v, hit[1], pred)]
         if best is None and w in self.predicate_words:
             pred = self.predicate_words[w]
             if pred in self.task.domain.actions:
