@@ -219,8 +219,9 @@ ROWS: tuple[Row, ...] = (
         "3. Feast c from b to get Province c and Pain c.", "R1",
         "judged only for a predicate the action changes: a far aim of another predicate is no claim"),
     Row("effect.purpose_first", "effect: the purpose first, then the one action for it ('To get F, A')",
-        r"^[~,c]*(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*,?[~_]{0,3}R?[~_]{0,2}(?P<act>A)[.!]?$",
-        "To create c craves a, we need Overcome a from c.", "R1"),
+        r"^(?:[~_]{0,2}G:)?[~,c]*(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*,?[~_]{0,3}R?[~_]{0,2}(?P<act>A)(?:,[~_]*R.*)?[.!]?$",
+        "Another idea: To create c craves a, we need to Overcome a from c, which requires Province c and Pain a.", "R1",
+        "also after an idea's label, and with the action's needs after it"),
     Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )
