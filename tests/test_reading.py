@@ -1248,3 +1248,20 @@ def test_a_walk_from_the_initial_state_starts_a_line_there() -> None:
         "Initial state: Attack a → Pain a, no harmony, provinces b, planets c.")
     arrow = [(c.atom, c.holds) for c in report.claims if c.text.startswith("Initial state")]
     assert arrow == [(("pain", "a"), True), (("harmony",), True), (("province", "b"), True), (("planet", "c"), True)]
+
+
+def test_a_goal_claim_with_a_negation_in_another_clause_and_a_proposed_first_step() -> None:
+    """"6. Stack Red onto Orange. ... That finishes the goal, so the last two steps aren't needed."
+    (planted set 6, half R): the negation is another clause's. "So first action could be unstack
+    Blue from Red. Then I'm holding Blue." (R1's hypothetical walk): the walk starts with the step
+    proposed, and "So I can unstack blue" after it names that step again (the line is kept)."""
+    reader = _bw_reader()
+    done = reader.read("1. Unstack blue from red. That finishes the goal, so the last two steps aren't needed.")
+    assert [(c.kind, c.holds) for c in done.claims] == [("goal", False)]
+    assert [(c.kind, c.holds) for c in reader.read("1. Unstack blue from red. The goal is not met yet.").claims] == [
+        ("goal", True)]
+    walk = reader.read("So first action could be unstack Blue from Red. So I can unstack Blue from Red. "
+                       "Then I can stack Blue onto Red. At that point the goal is already satisfied.")
+    assert [a.text() for a in walk.lines[-1].actions] == ["(unstack b a)", "(stack b a)"]
+    assert [(c.kind, c.holds) for c in walk.claims if c.kind == "goal"] == [("goal", False)]
+    assert [c.kind for c in reader.read("Step 1 done. The goal condition is already true.").claims] == []

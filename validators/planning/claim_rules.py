@@ -52,6 +52,10 @@ ROWS: tuple[Row, ...] = (
         "So Feast b from c.", "doc",
         "the action opens the unit, after filler words or a step label; not in a question, a condition "
         "or a rejection (modality)"),
+    Row("event.step_proposed", "perform the action proposed as the next step",
+        r"^[~_]{0,3}J[~]?G_?(?P<act>A)", "So first action could be unstack Blue from Red.", "R1",
+        "'the first step would be to X', 'first action could be X': the walk the text then goes on with "
+        "('Then I'm holding Blue.') starts with it"),
     Row("event.from_initial", "a new line from the initial state, and the action it opens with",
         r"^[~,]*Z:(?P<act>A)>", "Initial state: Attack a → Pain a, no harmony, provinces b, planets c.", "R1",
         "the initial state named as the start of an arrow walk, whatever line the text was on"),
@@ -163,8 +167,8 @@ ROWS: tuple[Row, ...] = (
         "This doesn't reach the goal.", "planted"),
     Row("app.needs_met", "applicability +: the action's needs said met", r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P",
         "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal"),
-    Row("goal.met", "goal +", r"O[~_]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O",
-        "Now a craves b and b craves c. Goal achieved.", "doc"),
+    Row("goal.met", "goal +", r"O[~_]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$",
+        "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true'"),
     # -- headings: a unit ending in ":" says what the lines under it are, to the paragraph's end
     Row("heading.proposal", "the items under it propose (not asserted)", r"[HGI].*:$", "Wait, maybe:", "doc"),
     Row("heading.initial", "the lines under it speak of the initial state", r"Z[^A]*:$", "Initial state:", "R1"),

@@ -438,6 +438,8 @@ class ClaimReader:
             # -- line events
             head = ur.rows("event.perform")
             head_rule = "event.perform"
+            if not head and modality == "proposed" and (nxt := ur.rows("event.step_proposed")):
+                head, head_rule = nxt, "event.step_proposed"
             if not head and modality in ("asserted", "proposed") and (walk := ur.rows("event.from_initial")):
                 head, head_rule = walk, "event.from_initial"  # "Initial state: Attack a → Pain a, ...": a walk from
                 line = self._new_line(run, u.span[0], "event.from_initial")  # the initial state, a new line
@@ -449,7 +451,8 @@ class ClaimReader:
                 m_can: ActionMention | None = ur.items[can[0].start("act")] if can else None  # type: ignore[assignment]
                 if m_can is not None and line.known and not unmet_preconditions(m_can.ground, line.state):  # type: ignore[arg-type]
                     head, head_rule = can, "event.can_perform"
-                elif m_can is not None and "W" not in shape:
+                elif m_can is not None and "W" not in shape and not (line.actions and line.actions[-1] == m_can.ground):
+                    # "The first step would be to unstack blue ... So I can unstack blue": the step just taken, named again
                     run.book.lose(line, u.span[0], "event.can_perform")  # with "now" ("Now I can stack blue on red") it is a claim about now, judged
             if head and "M" in shape[:head[0].start("act")] and u.item is None \
                     and not re.match(r"\)?\(J#\)", shape[head[0].end():]):
@@ -1201,7 +1204,8 @@ class ClaimReader:
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, negative=True,
                                  state=_atoms(line.state), after=line.actions[-1].text(), rules=("goal.not",),
                                  modality=modality))
-        elif ur.matches("goal.met") and "n" not in s and "N" not in s and "p" not in s and line.known and line.actions \
+        elif (met := BY_ID["goal.met"].regex.search(s)) is not None and not _negated_clause(s, met.start(), met.end()) \
+                and "p" not in s and line.known and line.actions \
                 and "I" not in s and "H" not in s and not ur.facts \
                 and not re.search(r"P[~_]{0,1}U[~_]{0,1}[Aa]", s):  # "achieved by stacking red on blue": a means
             unmet = unmet_goals(self.task.problem, line.state)
@@ -1431,6 +1435,15 @@ def _by_means(ur: UnitReading, cue: int, act: int) -> bool:
     if not (0 <= cue < act < len(ur.starts)):
         return False
     return any(t.norm in _MEANS_WORDS for t in ur.unit.tokens[ur.starts[cue]:ur.starts[act]])
+
+
+def _negated_clause(s: str, lo: int, hi: int) -> bool:
+    """A negation in the clause around letters lo..hi ("the goal is not met"), not in another
+    clause of the unit ("That finishes the goal, so the last two steps aren't needed")."""
+    a = s.rfind(",", 0, lo) + 1
+    b = s.find(",", hi)
+    clause = s[a:b if b >= 0 else len(s)]
+    return "n" in clause or "N" in clause
 
 
 def _in_this_state(u: Unit) -> bool:
