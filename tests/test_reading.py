@@ -1122,6 +1122,8 @@ def test_an_action_said_in_the_passive_after_a_modal_is_judged() -> None:
         ("(pick-up a)", False, ("app.can",))]
     down = reader.read("1. Unstack blue from red. 2. Put down blue. Red can be picked up in this state.")
     assert [(c.action, c.holds) for c in down.claims if c.kind == "applicability"] == [("(pick-up a)", True)]
+    assert [(m.name, m.args) for m in reader.words.actions(read_text("Blue could be stacked straight onto red now.")
+                                                           .units[0].tokens)] == [("stack", ("b", "a"))]
     cant = reader.read("1. Unstack blue from red. Now holding blue. Blue can't be stacked on red yet.")
     assert [(c.action, c.holds, c.negative) for c in cant.claims if c.kind == "applicability"] == [
         ("(stack b a)", False, True)]

@@ -459,10 +459,10 @@ class TaskWords:
                     particle = None
                 continue
             w = words[pos]
-            if args and w in _BETWEEN_OBJECTS and pos + 1 < n and (words[pos + 1] in CONNECT or obj[pos + 1] is not None):
+            if w in _BETWEEN_OBJECTS and pos + 1 < n and (words[pos + 1] in CONNECT or (args and obj[pos + 1] is not None)):
                 pos += 1  # "stack blue directly onto orange", "put red back on blue"
                 continue
-            if w in CONNECT and (args or w in ("to", "on", "from")):
+            if w in CONNECT and (args or w in ("to", "on", "onto", "from")):
                 pos += 1  # "unstack blue from red"; before the first object too: "Succumb to b"
                 continue
             break
