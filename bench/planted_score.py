@@ -8,9 +8,9 @@ false unless its `truth` says "true". A false plant is found when the audit's ve
 step overlapping the planted sentence; a true plant so flagged is a false flag. A copy causes a
 flag elsewhere when it has an invalid step, away from the plant, whose message the base trace's
 verdict does not have. Each set is split in two halves by base trace (`half`): rules were built on
-the first (P in set 5, R in set 6) and the second is the figure to trust.
+the first (P in set 5, R in set 6, X in set 8) and the second is the figure to trust.
 
-    .venv/bin/python bench/planted_score.py [--show] [--set 5|6]
+    .venv/bin/python bench/planted_score.py [--show] [--set 5|6|7|8]
 """
 
 from __future__ import annotations

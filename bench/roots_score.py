@@ -10,6 +10,10 @@ step of the verdict overlaps it; the first root is located when the verdict's fi
 overlaps it. Measured blind: 0 of 7 roots, 0 of 4 first roots; the readings built on them since
 make the figures below no held-out evidence.
 
+tests/data/roots_outside_r1_set3.jsonl (`--set 3`) holds every false claim of four right-answer
+traces (roots and their consequences, `root`), by a second annotator: roots and all false claims
+found are reported apart, and how many flags fall on an annotated claim.
+
     .venv/bin/python bench/roots_score.py [--show] [--set 1|3]
 """
 

@@ -1267,3 +1267,24 @@ def test_a_goal_claim_with_a_negation_in_another_clause_and_a_proposed_first_ste
     assert [a.text() for a in walk.lines[-1].actions] == ["(unstack b a)", "(stack b a)"]
     assert [(c.kind, c.holds) for c in walk.claims if c.kind == "goal"] == [("goal", False)]
     assert [c.kind for c in reader.read("Step 1 done. The goal condition is already true.").claims] == []
+
+
+def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
+    """Set 8 (41 false, 12 true sentences in R1's style, in the four right-answer traces no set had
+    used) scored blind: X 7/21, Y 5/20, 1 of 12 true flagged. Built on half X only: X 10/21, Y 6/20
+    (Y never looked at), no true sentence flagged. Outside roots set 3 (every false claim of the
+    same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
+    import bench.planted_score as ps
+    import bench.roots_score as rs
+
+    if not ps.BASES.exists():
+        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
+    result = ps.score(ps.load_plants(ps.SETS["8"]))
+    for half in ("X", "Y"):
+        print("\nplanted set 8, " + result.summary(half))
+    found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("X", "Y")}
+    assert found["X"] >= 10 and found["Y"] >= 6
+    assert result.true_flagged["X"] == result.true_flagged["Y"] == 0 and result.caused["X"] == result.caused["Y"] == 0
+    roots = rs.score(rs.SETS["3"])
+    print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
+    assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
