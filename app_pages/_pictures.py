@@ -1,96 +1,22 @@
-"""Pictures of puzzle states after a step: Sokoban levels and Hanoi pegs. Pure: the state comes
-from what the audit stored (each SearchFormer Sokoban step's node, the level in the replay notes,
-the Hanoi simulator's snapshot per move); SearchFormer's own move function fills in plan steps
-that give only the worker's cell. No Streamlit, no database."""
+"""Pictures of a step's state, chosen by the domain (`DomainSpec.picture`) and drawn from what
+the domain says the state is (`DomainSpec.step_state`) or what the audit stored (Hanoi snapshots,
+maze cells, Countdown nodes). Pure drawing: no simulation, no Streamlit, no database."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import plotly.graph_objects as go
 
 from app_pages._view import countdown_figure, maze_figure
-from validators.astar.sokoban_core import Level, State, move, parse_state_string
+from validators.astar.sokoban_frames import SokobanFrame
+from validators.registry import get_domain
 
-Event = tuple[int, str, "str | None", "str | None"]  # (idx, kind, payload JSON, status)
-
-
-@dataclass(frozen=True)
-class SokobanFrame:
-    """The state a Sokoban step stands for, and the worker's move into it (None: a node being
-    expanded, or the first state)."""
-
-    step: int
-    kind: str
-    state: State
-    status: str | None
-    came_from: tuple[int, int] | None
-
-
-def sokoban_level(layout: dict[str, Any]) -> tuple[Level, State]:
-    level = Level(int(layout["width"]), int(layout["height"]), frozenset(map(tuple, layout.get("walls") or ())),
-                  frozenset(map(tuple, layout.get("docks") or ())))
-    start = State(tuple(layout.get("worker") or (0, 0)), frozenset(map(tuple, layout.get("boxes") or ())))
-    return level, start  # type: ignore[arg-type]
-
-
-def _node(level: Level, payload: dict[str, Any]) -> State | None:
-    """The search node a create/close/plan step names: a state string, or worker and boxes."""
-    if isinstance(payload.get("state"), str):
-        found = parse_state_string(payload["state"])
-        return found[1] if not isinstance(found, str) else None
-    worker, boxes = payload.get("worker"), payload.get("boxes")
-    if isinstance(worker, list) and len(worker) == 2 and isinstance(boxes, list):
-        try:
-            return State((int(worker[0]), int(worker[1])), frozenset((int(b[0]), int(b[1])) for b in boxes))
-        except (TypeError, ValueError, IndexError):
-            return None
-    return None
-
-
-def sokoban_frame(layout: dict[str, Any], events: Sequence[Event], selected: int) -> SokobanFrame | None:
-    """The state after the selected step (or after the last step before it that names one).
-    A created node came from the node last closed (A* expands one node at a time); a plan step
-    from the plan step before it, or the start."""
-    level, start = sokoban_level(layout)
-    expanding: State | None = None
-    plan_at: State | None = None
-    frame: SokobanFrame | None = None
-    for idx, kind, raw, status in events:
-        if idx > selected:
-            break
-        try:
-            payload = json.loads(raw) if raw else {}
-        except ValueError:
-            payload = {}
-        if not isinstance(payload, dict):
-            continue
-        state = _node(level, payload)
-        came: State | None = None
-        if kind == "plan":
-            came = plan_at
-            if state is None and "x" in payload and "y" in payload:
-                prev = plan_at or start
-                x, y = int(payload["x"]), int(payload["y"])
-                dx, dy = x - prev.worker[0], y - prev.worker[1]
-                state = move(level, prev, dx, dy) if abs(dx) + abs(dy) == 1 else State((x, y), prev.boxes)
-                came = plan_at
-            plan_at = state or plan_at
-        elif kind == "create":
-            came = expanding
-        elif kind == "close" and state is not None:
-            expanding = state
-        if state is not None:
-            frame = SokobanFrame(idx, kind, state, status, came.worker if came is not None else None)
-    return frame
-
-
-def sokoban_figure(layout: dict[str, Any], frame: SokobanFrame, rule: str | None = None) -> go.Figure:
+def sokoban_figure(frame: SokobanFrame, rule: str | None = None) -> go.Figure:
     """The level: walls, floor, docks, boxes (green on a dock), the worker, and an arrow for the
     move into this state; the whole picture framed red when the step is invalid."""
-    level, _ = sokoban_level(layout)
+    level = frame.level
     w, h = level.width, level.height
     grid = [[1 if (x, y) in level.walls else (2 if (x, y) in level.docks else 0) for x in range(w)] for y in range(h)]
     scale = [[0.0, "#f7f4ea"], [0.33, "#f7f4ea"], [0.33, "#3b3b3b"], [0.66, "#3b3b3b"], [0.66, "#ffe08a"],
@@ -182,6 +108,8 @@ class PictureInput:
 
 def _maze(p: PictureInput) -> StepPicture | None:
     layout = (p.rec.get("notes") or {}).get("layout")
+    if not isinstance(layout, dict):
+        return None
     return StepPicture(lambda: maze_figure(layout, p.payloads()[:p.step + 1], p.step),
                        "the maze after this step: dark walls · blue open (created) · orange closed · red cells of "
                        "invalid steps · green start · purple goal · black square: this step's cell")
@@ -196,12 +124,14 @@ def _countdown(p: PictureInput) -> StepPicture | None:
 
 
 def _sokoban(p: PictureInput) -> StepPicture | None:
-    layout = (p.rec.get("notes") or {}).get("layout")
-    frame = sokoban_frame(layout, p.payloads()[:p.step + 1], p.step) if layout else None
-    if frame is None:
+    spec = get_domain(p.rec.get("domain") or "")
+    if spec is None or spec.step_state is None:
+        return None
+    frame = spec.step_state(p.rec.get("notes") or {}, p.payloads()[:p.step + 1], p.step)
+    if not isinstance(frame, SokobanFrame):
         return None
     rule = p.detail.get("rule") if frame.step == p.step else None
-    return StepPicture(lambda: sokoban_figure(layout, frame, rule),
+    return StepPicture(lambda: sokoban_figure(frame, rule),
                        f"the level in the state of step {frame.step}: dark walls · yellow targets · brown boxes "
                        "(green on a target) · blue worker · red arrow: the move into this state · red frame: "
                        "an invalid step")
@@ -217,20 +147,18 @@ def _hanoi(p: PictureInput) -> StepPicture | None:
     return StepPicture(lambda: hanoi_figure(pegs, what, bad), "disks on each peg, bottom up (1 is the smallest)")
 
 
-# One row a domain with a picture of its states; a trace whose replay notes hold a maze layout
-# (any A* maze format) gets the maze. Adding a domain's picture is one function and one row.
+# The pictures a domain can name in `DomainSpec.picture`; adding a kind of picture is one function
+# and one row here, and a domain whose states look like an existing kind only names it.
 PICTURES: dict[str, Callable[[PictureInput], StepPicture | None]] = {
-    "countdown": _countdown,
-    "sokoban": _sokoban,
-    "hanoi": _hanoi,
+    "maze": _maze,
+    "countdown_tree": _countdown,
+    "sokoban_level": _sokoban,
+    "hanoi_pegs": _hanoi,
 }
 
 
 def step_picture(p: PictureInput) -> StepPicture | None:
     """The picture of the step's state, asked of the record's domain."""
-    make = PICTURES.get(p.rec.get("domain") or "")
-    if make is not None:
-        return make(p)
-    if (p.rec.get("notes") or {}).get("layout"):
-        return _maze(p)
-    return None
+    spec = get_domain(p.rec.get("domain") or "")
+    make = PICTURES.get(spec.picture or "") if spec is not None else None
+    return make(p) if make is not None else None

@@ -379,19 +379,6 @@ def answer_html(answer: str, plan_span: Sequence[int] | None, actions: Sequence[
     return "".join(out)
 
 
-def plan_states(initial: Sequence[str], answer_plan: Sequence[dict[str, Any]]) -> list[list[str]]:
-    """Every state of an answer's replay, rebuilt from the initial state and each action's added
-    and deleted atoms as the validator recorded them (delete, then add, as VAL)."""
-    state = set(initial)
-    states = [sorted(state)]
-    for action in answer_plan:
-        if action.get("status") not in ("valid", "invalid") or action.get("action") is None:
-            break
-        state = (state - set(action.get("deleted") or ())) | set(action.get("added") or ())
-        states.append(sorted(state))
-    return states
-
-
 def _atoms(state: Sequence[str]) -> list[list[str]]:
     return [a.strip("()").split() for a in state]
 

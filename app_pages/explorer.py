@@ -33,8 +33,9 @@ from app_pages._reading import is_reading, step_reading_height, step_reading_htm
 from app_pages._thinking_map import around, build_map, map_figure
 from app_pages._view import (STATUS_LABELS, answer_html, blocks_figure, claim_rows, is_blocks_state, line_caption,
                              rollout_line,
-                             neighbourhood, overview_figure, plan_states, reading_html, sandboxed, text_window,
+                             neighbourhood, overview_figure, reading_html, sandboxed, text_window,
                              tree_html, tree_page, verdict_label)
+from validators.registry import get_domain
 
 TREE_CAP = 1000
 LIST_WINDOW = 60
@@ -417,8 +418,9 @@ def _answer_details() -> None:
             "action": a.get("action"), "adds": ", ".join(a.get("added") or []),
             "deletes": ", ".join(a.get("deleted") or []), "problem": a.get("message") or "",
         } for a in plan]), hide_index=True, width="stretch")
-    if plan and notes.get("initial_state"):
-        states = plan_states(notes["initial_state"], plan)
+    spec = get_domain(rec.get("domain") or "")
+    states = spec.answer_states(notes) if spec is not None and spec.answer_states is not None else []
+    if plan and states:
         k = st.slider("state after answer step", 0, len(states) - 1, len(states) - 1, key="answer_state") \
             if len(states) > 1 else 0
         what = "initial state" if k == 0 else f"after step {k}: {plan[k - 1].get('action_nl') or plan[k - 1].get('action')}"

@@ -1,6 +1,6 @@
 """The Ray engine (`cli.py audit --engine ray`) against the local engine, in the same run.
 
-N small traces (default 1,000,000; `--quick`: 8,000; `--n N`) are generated into JSONL shards
+N small traces (default 1,000,000; `--quick`: 4,000; `--n N`) are generated into JSONL shards
 (and one JSONL file with the same records for the local engine, which reads one file), then:
 
 * the pure audit in this process (parse + replay + verdict, no storage): the per-core rate;
@@ -36,10 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import REPO, pg_schema, print_table, row  # noqa: E402
 
 FULL_N = 1_000_000
-# Quick: 8,000 records (500 a shard) still give every figure and its comparison; the driver's
-# fixed 3-5 s per run weighs more in them, so its per-record figures are the noisier. (At 5,000 the
-# driver's CPU per record past its fixed cost read 140-170 us against 53-56 at 8,000 and 20,000.)
-QUICK_N = 8_000
+# Quick: 4,000 records (250 a shard) still give every figure and its comparison; the driver's
+# fixed 2-5 s per run weighs more in them, so its per-record figures are the noisier. (2026-12-06:
+# the driver's CPU per record past its fixed cost read 151 us at 4,000 against 149 at 8,000, same
+# machine; the quick run as a whole went from 125 s to 112 s.)
+QUICK_N = 4_000
 SHARDS = 16
 WORDS = ["wait", "so", "then", "check", "plan", "block", "goal"]
 

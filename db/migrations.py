@@ -167,7 +167,8 @@ def _m0008_problem_identity(conn: Connection) -> None:
     """Each record's canonical problem hash and each verdict's normalised answer
     (metrics/problem_key.py), indexed so that grouping the samples of a problem is a query. Rows
     stored before get theirs here, computed from what they hold, in batches."""
-    from metrics.problem_key import answer_key, problem_hash
+    from metrics.problem_key import answer_key
+    from validators.identity import record_problem_hash
 
     conn.execute(text("ALTER TABLE record ADD COLUMN problem_hash VARCHAR(32)"))
     conn.execute(text("ALTER TABLE trace_verdict ADD COLUMN answer_key VARCHAR(32)"))
@@ -181,7 +182,7 @@ def _m0008_problem_identity(conn: Connection) -> None:
                 problem = json.loads(problem_json or "{}")
             except ValueError:
                 problem = {}
-            updates.append({"pk": pk, "h": problem_hash(domain, problem if isinstance(problem, dict) else {},
+            updates.append({"pk": pk, "h": record_problem_hash(domain, problem if isinstance(problem, dict) else {},
                                                         trace or "")})
         conn.execute(text("UPDATE record SET problem_hash = :h WHERE pk = :pk"), updates)
     for rows in _keyset_pages(conn, (

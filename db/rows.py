@@ -10,9 +10,10 @@ from typing import Any
 
 from audit import AuditResult
 from records_io.intake import InputUnit
-from metrics.problem_key import answer_key, problem_hash
+from metrics.problem_key import answer_key
 from core.record import canonical_json, record_to_json
 from core.verdicts import trace_check
+from validators.identity import record_problem_hash
 
 
 # A per-step state larger than this is summarised instead of stored (explorer detail, not data).
@@ -79,7 +80,7 @@ def record_row(unit: InputUnit, share_id: str, source: str | None) -> dict[str, 
                    format=clean_text(rec.format)[:64] if rec.format else None,
                    model=clean_text(rec.model)[:256] if rec.model else None,
                    problem_json=_json(rec.problem) or "{}",
-                   problem_hash=problem_hash(clean_text(rec.domain)[:64], rec.problem, rec.trace),
+                   problem_hash=record_problem_hash(clean_text(rec.domain)[:64], rec.problem, rec.trace),
                    trace=clean_text(rec.trace),
                    answer=clean_text(rec.answer), meta_json=_json(rec.meta) or "{}",
                    labels_json=_json(rec.reference_labels) if rec.reference_labels else None)

@@ -14,8 +14,10 @@ What is canonicalised, per kind of problem:
   in any order. Fact order never changes a STRIPS task (PDDL 1.2: `:init` is a set of literals).
 * Countdown: the given numbers as a multiset (the order they are listed in never matters) and
   the target.
-* Mazes: start, goal and the set of walls (plus the size when given), from the structured problem,
-  a SearchFormer-token prompt, or the `query ...` prompt that Beyond-Semantics traces embed.
+* A domain that knows better says so through its `DomainSpec.problem_identity` hook (mazes:
+  start, goal and walls however they are written, validators/astar/maze_identity.py); the caller
+  passes the hook in (`validators.identity.record_problem_hash`), since this package sits below
+  the registry.
 * Anything else: the problem as canonical JSON (keys sorted, strings with whitespace collapsed).
 """
 
@@ -25,9 +27,7 @@ import hashlib
 import json
 import re
 from fractions import Fraction
-from typing import Any
-
-from core.cells import cell_of
+from typing import Any, Callable
 
 HASH_CHARS = 32
 
@@ -133,48 +133,6 @@ def canonical_pddl(text: str) -> str:
     return " ".join(out)
 
 
-_MAZE_TOKENS = re.compile(r"\b(start|goal|wall)\s+(-?\d+)\s+(-?\d+)")
-
-
-
-
-def _maze_from_tokens(text: str) -> dict[str, Any] | None:
-    """start/goal/walls from SearchFormer-style prompt tokens (`start X Y goal X Y wall X Y ...`)."""
-    cells: dict[str, Any] = {"walls": set()}
-    for kind, x, y in _MAZE_TOKENS.findall(text):
-        if kind == "wall":
-            cells["walls"].add((int(x), int(y)))
-        else:
-            cells.setdefault(kind, (int(x), int(y)))
-    return cells if "start" in cells and "goal" in cells else None
-
-
-def _maze_prompt_in_trace(trace: str) -> str:
-    """The `query ...` prompt a Beyond-Semantics trace starts with, up to its first search step."""
-    head = trace.lstrip()[:200_000]
-    if not head.startswith("query"):
-        return ""
-    end = re.search(r"\b(create|close|plan|end)\b", head)
-    return head[: end.start()] if end else head
-
-
-def _canonical_maze(problem: dict[str, Any], trace: str) -> str | None:
-    maze: dict[str, Any] | None = None
-    start, goal = cell_of(problem.get("start")), cell_of(problem.get("goal"))
-    if start is not None and goal is not None:
-        walls = {c for c in (cell_of(w) for w in problem.get("walls") or []) if c is not None}
-        maze = {"start": start, "goal": goal, "walls": walls}
-    elif isinstance(problem.get("prompt"), str):
-        maze = _maze_from_tokens(problem["prompt"])
-    elif not problem:
-        maze = _maze_from_tokens(_maze_prompt_in_trace(trace))
-    if maze is None:
-        return None
-    size = [problem.get(k) for k in ("width", "height", "size") if problem.get(k) is not None]
-    return json.dumps({"start": list(maze["start"]), "goal": list(maze["goal"]),
-                       "walls": sorted(map(list, maze["walls"])), "size": size}, separators=(",", ":"))
-
-
 def _squash(value: Any) -> Any:
     """Canonical JSON value: strings with whitespace collapsed, keys sorted by json.dumps."""
     if isinstance(value, str):
@@ -193,8 +151,11 @@ def _number_key(value: Any) -> Any:
         return str(value)
 
 
-def canonical_problem(domain: str, problem: dict[str, Any], trace: str = "") -> str:
-    """The canonical text `problem_hash` hashes."""
+Identity = Callable[[dict[str, Any], str], "str | None"]
+
+
+def canonical_problem(problem: dict[str, Any], trace: str = "", identity: Identity | None = None) -> str:
+    """The canonical text `problem_hash` hashes; `identity` is the domain's own (None: generic)."""
     problem = problem if isinstance(problem, dict) else {}
     if isinstance(problem.get("problem_pddl"), str) or isinstance(problem.get("domain_pddl"), str):
         parts = {k: canonical_pddl(problem[k]) for k in ("domain_pddl", "problem_pddl")
@@ -204,10 +165,10 @@ def canonical_problem(domain: str, problem: dict[str, Any], trace: str = "") -> 
     if isinstance(numbers, list) and "target" in problem:
         return "countdown:" + json.dumps({"numbers": sorted(_number_key(n) for n in numbers),
                                           "target": _number_key(problem["target"])}, separators=(",", ":"))
-    if domain == "maze":
-        maze = _canonical_maze(problem, trace)
-        if maze is not None:
-            return "maze:" + maze
+    if identity is not None:
+        own = identity(problem, trace)
+        if own is not None:
+            return own
     try:
         return "json:" + json.dumps(_squash(problem), sort_keys=True, ensure_ascii=False, separators=(",", ":"),
                                     default=str)
@@ -244,9 +205,9 @@ class _Mark:
         self.text = text
 
 
-def problem_hash(domain: str, problem: dict[str, Any], trace: str = "") -> str:
+def problem_hash(domain: str, problem: dict[str, Any], trace: str = "", identity: Identity | None = None) -> str:
     """Canonical hash of (domain, problem): equal for the same problem however it is written."""
-    blob = f"{domain}\n{canonical_problem(domain, problem, trace)}".encode("utf-8", "surrogatepass")
+    blob = f"{domain}\n{canonical_problem(problem, trace, identity)}".encode("utf-8", "surrogatepass")
     return hashlib.sha256(blob).hexdigest()[:HASH_CHARS]
 
 

@@ -11,7 +11,9 @@ from core.record import record_from_json
 from tests.conftest import load_dev
 from tests.test_pages import app  # noqa: F401 - fixture
 
-from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure, sokoban_frame
+from app_pages._pictures import hanoi_figure, hanoi_pegs, sokoban_figure
+from validators.astar.sokoban_frames import sokoban_frame
+from validators.registry import get_domain
 from app_pages._thinking_map import ABANDONED, REJECTED, SETTLED, TAKEN_BACK, around, build_map, map_figure
 
 
@@ -94,7 +96,7 @@ def test_sokoban_frames_follow_the_search_and_the_plan_in_both_forms():
         events = _events(res)
         closes = [e for e in events if e[1] == "close"]
         create = next(e for e in events if e[1] == "create" and e[0] > closes[1][0])
-        frame = sokoban_frame(layout, events, create[0])
+        frame = get_domain("sokoban").step_state(res.replay.notes, events, create[0])  # the domain's hook
         expanded = sokoban_frame(layout, events, max(c[0] for c in closes if c[0] < create[0]))
         assert frame.step == create[0] and frame.came_from == expanded.state.worker
         assert abs(frame.state.worker[0] - frame.came_from[0]) + abs(frame.state.worker[1] - frame.came_from[1]) == 1
@@ -102,7 +104,7 @@ def test_sokoban_frames_follow_the_search_and_the_plan_in_both_forms():
         level = parse_state_string(recs["json"]["trace"][0]["state"])[0]
         assert last.kind == "plan" and is_goal(level, last.state)  # the plan's last state solves the level
         finals.append(last.state)
-        fig = sokoban_figure(layout, frame)
+        fig = sokoban_figure(frame)
         assert list(fig.data[2].x) == [frame.state.worker[0]] and fig.layout.annotations
     assert finals[0] == finals[1]
 
@@ -115,7 +117,7 @@ def test_an_invalid_sokoban_step_is_framed_red():
     res = audit_record(record_from_json(dict(rec, trace=items)))
     frame = sokoban_frame(res.replay.notes["layout"], _events(res), k)
     assert frame.status == "invalid"
-    fig = sokoban_figure(res.replay.notes["layout"], frame, "wrong_h")
+    fig = sokoban_figure(frame, "wrong_h")
     assert "invalid (wrong_h)" in fig.layout.title.text and fig.layout.shapes[0].line.color == "#d62728"
 
 
@@ -168,14 +170,15 @@ def test_explorer_shows_the_map_and_the_sokoban_picture(app):  # noqa: F811
     assert any("the move into this state" in c.value for c in at.caption)
 
 
-def test_pictures_are_rows_of_registered_domains_and_a_maze_layout_gets_the_maze():
-    """The explorer asks `step_picture` (app_pages/_pictures.py) instead of branching on domain
-    names: each row names a registered domain, and a trace with a maze layout in its notes gets
-    the maze whatever its format."""
+def test_each_domain_names_a_picture_the_explorer_draws():
+    """The explorer asks the domain (`DomainSpec.picture`) which picture draws its steps instead
+    of branching on domain names: every name a domain gives is a picture that exists, every
+    picture is used, and a domain without one gets none."""
     from app_pages._pictures import PICTURES, PictureInput, step_picture
     from validators.registry import list_domains
 
-    assert set(PICTURES) <= {d.name for d in list_domains()}
+    named = {d.picture for d in list_domains() if d.picture is not None}
+    assert named == set(PICTURES)
     layout = {"width": 2, "height": 2, "walls": [], "start": [0, 0], "goal": [1, 1]}
     maze = PictureInput({"domain": "maze", "notes": {"layout": layout}}, 0, {}, lambda: [], lambda: None)
     assert step_picture(maze) is not None and "maze" in step_picture(maze).caption
@@ -183,3 +186,8 @@ def test_pictures_are_rows_of_registered_domains_and_a_maze_layout_gets_the_maze
     assert step_picture(plain) is None
     hanoi = PictureInput({"domain": "hanoi", "notes": {}}, 0, {}, lambda: [], lambda: None)
     assert step_picture(hanoi) is None  # no state stored: no picture, no error
+    no_layout = PictureInput({"domain": "maze", "notes": {}}, 0, {}, lambda: [], lambda: None)
+    assert step_picture(no_layout) is None
+    damaged = PictureInput({"domain": "sokoban", "notes": {"layout": {"width": "x"}}}, 0, {}, lambda: [],
+                           lambda: None)
+    assert step_picture(damaged) is None

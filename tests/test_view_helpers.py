@@ -74,7 +74,9 @@ def test_maze_picture_follows_the_steps():
 
 
 def test_answer_states_are_rebuilt_and_drawn_as_stacks():
-    from app_pages._view import blocks_figure, is_blocks_state, plan_states
+    from app_pages._view import blocks_figure, is_blocks_state
+    from validators.planning.answer_states import plan_states
+    from validators.registry import get_domain
 
     initial = ["(clear b)", "(handempty)", "(on b a)", "(ontable a)"]
     plan = [{"status": "valid", "action": "(unstack b a)", "added": ["(clear a)", "(holding b)"],
@@ -83,6 +85,8 @@ def test_answer_states_are_rebuilt_and_drawn_as_stacks():
              "deleted": ["(holding b)"]},
             {"status": "unreadable", "action": None}]
     states = plan_states(initial, plan)
+    assert get_domain("blocksworld").answer_states({"answer_plan": plan, "initial_state": initial}) == states
+    assert get_domain("blocksworld").answer_states({"initial_state": initial}) == []
     assert len(states) == 3 and "(holding b)" in states[1] and "(ontable b)" in states[2]
     assert is_blocks_state(states[0]) and not is_blocks_state(["(pain a)", "(harmony)"])
     held = blocks_figure(states[1]).data[0]

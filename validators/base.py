@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from core.record import TraceRecord
 from core.verdicts import AnswerError, Gap, StepVerdict
@@ -50,6 +50,20 @@ class DomainSpec:
     # Whether a problem statement ({"input": text}) is surely one of this domain's, so that rows
     # which do not name their task (step-labelled datasets) can be given one; None: never guessed.
     recognise: Callable[[dict[str, Any]], bool] | None = None
+    # Which records pose the same problem, when the generic canonical form (PDDL, Countdown
+    # numbers, JSON; metrics/problem_key.py) is not enough: (problem, trace) -> canonical text, or
+    # None to fall back. Stored hashes depend on it: change it only with a migration.
+    problem_identity: Callable[[dict[str, Any], str], str | None] | None = None
+    # The state a trace step stands for, from what the audit stored, for the explorer's picture:
+    # (replay notes, stored steps up to the selected one as (index, kind, payload JSON, status),
+    # selected index) -> a domain state, or None when no step up to it names one.
+    step_state: Callable[[dict[str, Any], Sequence[tuple], int], Any] | None = None
+    # Which of the explorer's pictures draws this domain's steps (app_pages/_pictures.py
+    # PICTURES: "maze", "countdown_tree", "sokoban_level", "hanoi_pegs"); None: no picture.
+    picture: str | None = None
+    # Every state along the answer (initial first), rebuilt from the replay notes; [] when the
+    # notes hold no replayed answer.
+    answer_states: Callable[[dict[str, Any]], list[Any]] | None = None
 
     @property
     def validator_id(self) -> str:

@@ -28,6 +28,7 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError, Gap, StepVerdict
 from trace_parsers._astar_common import parse_plan_answer
 from trace_parsers.base import ParsedTrace
+from validators.astar.maze_identity import maze_identity
 from validators.astar.maze_problem import Cell, MazeProblem, resolve_problem
 from validators.astar._maze_replay import PAPER_RULES, RULE_SETS, STRICT, STRICT_ONLY_RULES, replay_maze
 from validators.base import DomainSpec, Replay
@@ -172,4 +173,6 @@ DOMAIN = DomainSpec(
     version=VERSION,
     description="Grid mazes solved by A* (SearchFormer and Beyond-Semantics traces): every create/close replayed.",
     replay=replay,
+    problem_identity=maze_identity,
+    picture="maze",
 )

@@ -39,6 +39,7 @@ from validators.astar.sokoban_core import (
 )
 from validators.base import DomainSpec, Replay
 from validators.astar.maze import rule_set_for
+from validators.astar.sokoban_frames import step_state
 
 # 2: the level's layout in the notes, for the explorer's picture (verdicts unchanged).
 VERSION = "2"
@@ -521,4 +522,6 @@ DOMAIN = DomainSpec(
     version=VERSION,
     description="SearchFormer Sokoban: A* traces over level states replayed; plans simulated.",
     replay=replay,
+    step_state=step_state,
+    picture="sokoban_level",
 )

@@ -193,4 +193,5 @@ DOMAIN = DomainSpec(
     description="Countdown: Stream-of-Search log replay (arithmetic, operands, node ids, goal claims) and answer check.",
     replay=replay,
     aliases=(),
+    picture="countdown_tree",
 )

@@ -22,6 +22,7 @@ from core.record import TraceRecord
 from core.verdicts import AnswerError
 from trace_parsers.base import ParsedTrace
 from validators.base import DomainSpec, Replay
+from validators.planning.answer_states import answer_states
 from validators.planning.strips import atom_text
 from validators.planning.check import ActionVerdict, PlanCheck, check_plan, join_nl
 from validators.planning.extract import Extraction, Lexicon, extract_plan
@@ -113,4 +114,5 @@ def make_domain(name: str, description: str, aliases: tuple[str, ...] = ()) -> D
         description=description,
         replay=lambda record, parsed: _replay(name, record, parsed),
         aliases=aliases,
+        answer_states=answer_states,
     )

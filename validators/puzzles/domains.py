@@ -13,6 +13,7 @@ DOMAINS = (
         version="4",
         description="Tower of Hanoi (any number of disks): every move list in the trace and the answer replayed move by move.",
         replay=replay_puzzle,
+        picture="hanoi_pegs",
     ),
     DomainSpec(
         name="checker_jumping",
