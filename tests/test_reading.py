@@ -12,7 +12,7 @@ import pytest
 from audit import audit_record
 from bench.claims_score import halves, score_rows
 from core.record import record_from_json
-from tests.conftest import load_dev
+from tests.conftest import REPO, load_dev
 from validators.planning import planning_task
 from validators.planning.claim_rules import ROWS
 from validators.planning.reading import ClaimReader, read_unit
@@ -1288,3 +1288,31 @@ def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
+
+
+def test_a_plan_written_out_in_one_sentence_and_said_to_work_is_replayed() -> None:
+    """Row verdict.inline, from planted set 8's half X: 'steps 2 and 3 can be dropped: A, B, ...
+    also works' is replayed from the initial state; a wrong one is flagged where it fails, 'wouldn't
+    work' of a plan that works is false, and a part of a plan said to work is not judged on the goal."""
+    plant = next(p for p in map(json.loads, (REPO / "tests" / "data" / "planted_claims_set8.jsonl").open())
+                 if p["id"] == "53")
+    base = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == plant["base_id"])
+    task, vocab, _, _ = planning_task(base["problem"], base["domain"])
+    reader = ClaimReader.for_task(task, vocab)
+    plan = "Feast b from a, Succumb b, Attack c, Overcome c from a, Attack b, Overcome b from c"
+
+    def verdicts(sentence: str) -> list:
+        text = base["trace"][:plant["at"]] + sentence + "\n" + base["trace"][plant["at"]:]
+        at = plant["at"]
+        return [c for c in reader.read(text).claims
+                if "verdict.inline" in c.rules and at <= c.span[0] < at + len(sentence)]
+
+    right = verdicts(f"Actually, steps 2 and 3 can be dropped: {plan} also works.")
+    assert [(c.holds, c.negative) for c in right] == [(True, False)]
+    skipped = verdicts(f"Actually, steps 2 and 3 can be dropped: {plan.replace('Succumb b, ', '')} also works.")
+    assert [c.holds for c in skipped] == [False] and "step 2, (attack c)" in skipped[0].message
+    denied = verdicts(f"Actually, {plan} wouldn't work.")
+    assert [(c.holds, c.negative) for c in denied] == [(False, True)]
+    assert verdicts("Actually, Feast b from a, Succumb b works.") == []  # a part: the goal is not its claim
+    assert [c.holds for c in verdicts("Actually, the plan Feast b from a, Succumb b works.")] == [False]
+    assert verdicts(f"Maybe {plan} would work?") == []

@@ -181,6 +181,16 @@ ROWS: tuple[Row, ...] = (
     Row("heading.plan", "the list under it is a plan", r"L.*:$", "So the plan is:", "doc"),
     Row("verdict.line", "plan verdict +: the line's actions from the initial state reach the goal", r"V",
         "Yes, that works.", "doc", "judged only when the line surely holds the whole plan walked through"),
+    Row("verdict.inline", "plan verdict: actions written out in the sentence, then said to work (or not)",
+        r"(?P<seq>[Aa](?:[,&~]{0,3}[Aa])+)(?P<gap>[_~n]{0,3})V",
+        "Feast b from c, Succumb b, Attack c, Overcome c from b also works.", "planted",
+        "replayed from where the sentence puts them: 'from here' or 'now' the line's state, else the "
+        "initial state when the first action can start there, else the line's state; a positive verdict is "
+        "false when an action cannot be done (whether the model meant the whole plan or a part), and when "
+        "the goal is left unmet only if the sentence speaks of the plan or the goal; 'wouldn't work' is false "
+        "only when the actions do reach the goal. An action named without all its objects ('unstack blue') is the "
+        "one binding that can be done where it stands (none: it cannot be done; several: not judged); one "
+        "named just before the list leaves the sentence unjudged (the list's start is not known)"),
     Row("verdict.outline", "plan verdict ?: a prose walk that may leave steps unsaid", r"V",
         "Then, when you unstack red, the orange becomes clear. Then, putting red on the table. Then blue is clear. "
         "Then stack blue on red. Yes, that should work.", "R1",

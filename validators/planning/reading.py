@@ -28,6 +28,7 @@ from validators.planning.claim_rules import BY_ID
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
 from validators.planning.lines import Lines
 from validators.planning.role_rules import role_rules
+from validators.planning.search import ground_all, more_ground_actions_than
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.task_words import ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
@@ -45,6 +46,9 @@ PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept
 _RANK = {c: k for k, c in enumerate(PRIORITY)}
 PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
          "and": "&", "&": "&", "/": ",", "or": "|"}
+_NEG_WORD = re.compile(r"(?:not|never|cannot|\w*n't|\w*n’t)$")
+_GROUNDING_LIMIT = 5_000  # ground actions tried to complete "unstack blue" (PlanBench tasks have a few dozen)
+_FROM_HERE = re.compile(r"\bfrom (?:here|this point|this state)\b", re.I)
 STATE_REACH = 3      # units after a line's last action that a bare "Yes."/state list may speak of it
 ANCHOR_PARAGRAPHS = 1
 CANT_REACH = 3       # units after a step taken that a bare "Can't perform." may speak of it
@@ -416,6 +420,8 @@ class ClaimReader:
                 modality = "hypothetical"  # "Suppose I Attack a. After that, Pain a is there": the supposition goes on;
                 # "Since after Feast, Province is c and Pain exists, we can do X" checks it: an assertion
             prev_modality = modality
+            if modality == "asserted" and "V" in shape:
+                self._inline_plan(run, ur, line, text)
             # headings govern the lines under them until the paragraph ends
             lone = not (u.bullet or u.item is not None or u.indent)  # bullets and items under a heading are its lines anyway
             if run.heading is not None and (lone or u.bullet) and u.paragraph == run.heading.paragraph + 1 \
@@ -1367,6 +1373,84 @@ class ClaimReader:
                 rules += ("verdict.outline",)
         self._add(run, Claim("plan_verdict", (start, end), words, holds, msg, line.id, state=_atoms(line.state),
                              after=line.actions[-1].text(), rules=rules, modality="asserted"))
+
+    def _inline_plan(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str) -> None:
+        """"From here, Attack c, Overcome c from a, Attack b, Overcome b from c wouldn't work": a plan
+        written out in the sentence and a verdict on it (row verdict.inline)."""
+        m = BY_ID["verdict.inline"].regex.search(ur.shape)
+        if m is None or "T" in ur.shape[:m.start()]:
+            return  # "after step 2, X and Y would do it": a continuation from a step, not read here
+        if re.search(r"[Aa][,&~]*$", ur.shape[:m.start()]):
+            return
+        acts = [a for k in range(m.start("seq"), m.end("seq")) if ur.shape[k] in "Aa"
+                and isinstance(a := ur.items[k], ActionMention)]
+        u = ur.unit
+        v_hit = ur.items[m.end("gap")]
+        v_end = v_hit.j if isinstance(v_hit, Hit) else ur.starts[m.end("gap")] + 1
+        negative = any(_NEG_WORD.match(t.norm) for t in u.tokens[ur.starts[m.end("seq") - 1]:v_end])
+        here = "W" in ur.shape[:m.start()] or _FROM_HERE.search(text[u.span[0]:u.span[1]]) is not None
+        line_ok = line.known and line.broken is None and bool(line.actions)
+        if here:
+            if not line_ok:
+                return
+            start = line.state
+        elif self._doable(acts[0], self.init):
+            start = self.init
+        elif line_ok and self._doable(acts[0], line.state):
+            start = line.state
+        else:
+            return  # fits neither the initial state nor the line: a plan meant from elsewhere
+        where = "from the initial state" if start is self.init else f"from where the line is (after {line.actions[-1].text()})"
+        state, failed, done = start, None, []
+        for k, mention in enumerate(acts):
+            ground = self._one_grounding(mention, state)
+            if ground is None:
+                return  # an action named without all its objects that several bindings fit: not known
+            unmet = unmet_preconditions(ground, state)
+            if unmet:
+                failed = (k, ground, unmet)
+                break
+            done.append(ground)
+            state = apply(ground, state)
+        plan = ", ".join(g.text() for g in done) if failed is None else ", ".join(
+            [g.text() for g in done] + [failed[1].text()] + ["..."] * (len(acts) > failed[0] + 1))
+        goals = unmet_goals(self.task.problem, state) if failed is None else []
+        if negative:
+            if failed is not None or goals:
+                holds, msg = True, f"says the plan ({plan}) {where} does not work: right"
+            else:
+                holds, msg = False, f"says the plan ({plan}) {where} does not work, but it reaches the goal"
+        elif failed is not None:
+            k, g, unmet = failed
+            holds, msg = False, (f"says the plan ({plan}) {where} works, but step {k + 1}, {g.text()}, cannot be done: "
+                                 f"{J.literals(unmet)} {'does' if len(unmet) == 1 else 'do'} not hold")
+        elif goals and ("L" in ur.shape or "O" in ur.shape):
+            holds, msg = False, f"says the plan ({plan}) {where} works, but it ends without the goal: {J.literals(goals)}"
+        elif goals:
+            return  # "X, Y works" of a part of the plan: what it says of the goal is not known
+        else:
+            holds, msg = True, f"the plan ({plan}) {where} reaches the goal: right"
+        self._add(run, Claim("plan_verdict", u.span, u.text(text), holds, msg, line.id, negative=negative,
+                             state=_atoms(start), rules=("verdict.inline",), modality="asserted"))
+
+    def _one_grounding(self, mention: ActionMention, state: frozenset[Atom]) -> GroundAction | None:
+        """The action a mention names: itself when all its objects are named; else the one binding
+        of the named objects that can be done in `state`, or, when none can, any binding (it
+        cannot be done whatever was meant); None when several fit or the task is too big to try."""
+        if mention.ground is not None:
+            return mention.ground
+        if not any(mention.args) or more_ground_actions_than(self.task, _GROUNDING_LIMIT):
+            return None
+        fits = [g for g in ground_all(self.task) if g.name == mention.name and len(g.args) == len(mention.args)
+                and all(a is None or a == b for a, b in zip(mention.args, g.args))]
+        doable = [g for g in fits if not unmet_preconditions(g, state)]
+        if len(doable) == 1:
+            return doable[0]
+        return fits[0] if fits and not doable else None
+
+    def _doable(self, mention: ActionMention, state: frozenset[Atom]) -> bool:
+        ground = self._one_grounding(mention, state)
+        return ground is not None and not unmet_preconditions(ground, state)
 
     def _add(self, run: _Run, claim: Claim) -> None:
         line = run.lines[claim.line]
