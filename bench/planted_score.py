@@ -29,7 +29,7 @@ from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 
 PLANTS = REPO / "tests" / "data" / "planted_claims_set5.jsonl"
-SETS = {k: REPO / "tests" / "data" / f"planted_claims_set{k}.jsonl" for k in ("5", "6", "7", "8")}
+SETS = {k: REPO / "tests" / "data" / f"planted_claims_set{k}.jsonl" for k in ("5", "6", "7", "8", "9")}
 BASES = REPO.parent / "shared" / "data" / "dev" / "planbench_r1_thinking.jsonl"
 
 

@@ -56,6 +56,9 @@ ROWS: tuple[Row, ...] = (
         r"^[~_]{0,3}J[~]?G_?(?P<act>A)", "So first action could be unstack Blue from Red.", "R1",
         "'the first step would be to X', 'first action could be X': the walk the text then goes on with "
         "('Then I'm holding Blue.') starts with it"),
+    Row("event.initial_item", "a new line from the initial state: an outline's item 1 lays the initial state out",
+        r"^[~_]{0,2}Z[~_]{0,2}:?[^AaIHG]*F", "1. The initial state: red on orange, orange on table. Blue on table.",
+        "planted", "item 1 of a list with no action, whose words are the initial state: the walk starts again from it"),
     Row("event.from_initial", "a new line from the initial state, and the action it opens with",
         r"^[~,]*Z:(?P<act>A)>", "Initial state: Attack a → Pain a, no harmony, provinces b, planets c.", "R1",
         "the initial state named as the start of an arrow walk, whatever line the text was on"),
@@ -142,6 +145,11 @@ ROWS: tuple[Row, ...] = (
         r"^[~&c,]*F(?:[,&]+F)*[W~]*(?:[,c~]*U[^AaIQHGB]*)?[.!]?$",
         "Hmm, so right now, blue is on red. Blue isn't clear, though, since it's sitting on red.", "planted",
         "the facts before a reason; the paragraph goes on describing the state its 'right now' opened"),
+    Row("state.said_initial", "state: plain facts in a paragraph that laid out the initial state, the line unmoved",
+        r"^[~&c,]*F(?:[,&]+F)*[W~]*(?:[,c~]*U[^AaIQHGB]*)?[.!]?$",
+        "The initial state is that the red block is on the orange block. So orange isn't clear.", "planted",
+        "judged in the initial state: the paragraph goes on describing the state it opened with 'initially' or "
+        "'the initial state'; a step taken or a time word in between ends it"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",

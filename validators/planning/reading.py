@@ -208,6 +208,7 @@ class _Run:
     initial_paragraph: tuple[int, int] | None = None  # (paragraph, events then): it opens on the initial state
     after_heading: tuple[GroundAction, int] | None = None  # "After Feast c from a:" and the unit it was last read at
     said_now: tuple[int, int, int] | None = None  # (paragraph, line id, its actions then): "so right now, blue is on red."
+    said_init: tuple[int, int, int] | None = None  # the same for a paragraph that laid out the initial state
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
 
     @property
@@ -474,6 +475,8 @@ class ClaimReader:
                 run.item_base = 0
             elif u.item == 1 and not ur.actions:
                 run.item_base = None
+                if ur.matches("event.initial_item") and modality == "asserted":
+                    line = self._new_line(run, u.span[0], "event.initial_item")
             elif u.item is not None and u.item > 1 and head_m is not None and run.item_base is not None:
                 keep = run.item_base + u.item - 1
                 extra = line.actions[keep:]
@@ -1125,6 +1128,9 @@ class ClaimReader:
             elif not grounded and not in_needs and "W" not in s and run.said_now == (u.paragraph, line.id, len(line.actions)) \
                     and ur.matches("state.said_now") and (s.find("U") < 0 or k < s.find("U")):
                 rid, positive = "state.said_now", not (_negated(s, k) or _list_negated(s, k))
+            elif not grounded and not in_needs and "W" not in s and run.said_init == (u.paragraph, line.id, len(line.actions)) \
+                    and ur.matches("state.said_now") and (s.find("U") < 0 or k < s.find("U")):
+                rid, positive = "state.said_initial", not (_negated(s, k) or _list_negated(s, k))
             elif _gone(s, k) and not grounded and not in_needs:
                 rid, positive = "state.gone", False
             elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not grounded and not in_needs:
@@ -1160,7 +1166,7 @@ class ClaimReader:
             if step_state is not None:
                 state, where = step_state, (f"before step {kth} of the list" if step_allowed is not None
                                             else f"after step {kth} of the list")
-            elif about_init:
+            elif about_init or rid == "state.said_initial":
                 state, where = self.init, "in the initial state"
             elif (in_needs and focus is not None and focus.line == line.id) or checked:
                 state, where = focus.pre, f"before {focus.action.text()}"  # type: ignore[union-attr]
@@ -1193,6 +1199,10 @@ class ClaimReader:
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
+            if rid == "state.list" and "Z" in s and about_init and state is self.init and not ur.actions \
+                    and (focus is None or focus.paragraph != u.paragraph):
+                run.said_init = (u.paragraph, line.id, len(line.actions))  # "The initial state is that red is on
+                # orange, and both red and blue are clear. So orange is clear as well."
             if rid == "state.list" and "W" in s and state is line.state and (focus is None or focus.paragraph != u.paragraph):
                 run.said_now = (u.paragraph, line.id, len(line.actions))  # not beside a step taken: its needs are
                 # checked in the same words ("Step 8: Stack Blue onto Red. Red is now on Orange. ... So Red is clear.")
@@ -1753,7 +1763,7 @@ def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
 def _would_be_possible(ur: UnitReading, end: int) -> bool:
     """"Feast a from c would also be possible here": the action is what a conditional says could be
     done, an applicability claim about it, not a step taken (a walk says "Feast a from c: possible")."""
-    m = re.match(r"[_~]{1,5}C", ur.shape[end:])
+    m = re.match(r"[_~W]{1,5}C", ur.shape[end:])
     if m is None:
         return False
     toks = ur.unit.tokens
