@@ -1316,3 +1316,40 @@ def test_a_plan_written_out_in_one_sentence_and_said_to_work_is_replayed() -> No
     assert verdicts("Actually, Feast b from a, Succumb b works.") == []  # a part: the goal is not its claim
     assert [c.holds for c in verdicts("Actually, the plan Feast b from a, Succumb b works.")] == [False]
     assert verdicts(f"Maybe {plan} would work?") == []
+
+
+def test_planted_claims_set_9_floor() -> None:
+    """Set 9 (40 false, 12 true sentences by a fifth tester, in four traces of held-out halves of
+    earlier sets) scored blind: U 4/20, V 7/20, no true sentence flagged. Built on half U only
+    (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
+    away'): U 8/20, V 7/20 (V never looked at)."""
+    import bench.planted_score as ps
+
+    if not ps.BASES.exists():
+        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
+    result = ps.score(ps.load_plants(ps.SETS["9"]))
+    for half in ("U", "V"):
+        print("\nplanted set 9, " + result.summary(half))
+    found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("U", "V")}
+    assert found["U"] >= 8 and found["V"] >= 7
+    assert result.true_flagged["U"] == result.true_flagged["V"] == 0 and result.caused["U"] == result.caused["V"] == 0
+
+
+def test_plain_facts_after_the_initial_state_laid_out_are_judged_there() -> None:
+    """Rows state.said_initial and event.initial_item, from planted set 9's half U."""
+    bw = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == "6ccdb4c49ed842e4")
+    task, vocab, _, _ = planning_task(bw["problem"], bw["domain"])
+    reader = ClaimReader.for_task(task, vocab)
+    text = ("The initial state is that the red block is on the orange block, and both red and blue are clear. "
+            "So orange is clear as well. The hand is empty.")
+    got = [(c.text, c.holds, c.rules) for c in reader.read(text).claims if "state.said_initial" in c.rules]
+    assert got == [("So orange is clear as well.", False, ("state.said_initial",)),
+                   ("The hand is empty.", True, ("state.said_initial",))]
+    # "Then stack on blue." loses the line (an action without its objects); item 1 laying out the
+    # initial state starts the walk again there, and the claim after it is judged
+    walk = ("Unstack red from orange. Then stack on blue.\n\n1. The initial state: red on orange, orange on table. "
+            "Blue on table.\n\nI could stack red on blue right now, since blue is clear.")
+    judged = [(c.holds, c.action) for c in reader.read(walk).claims if c.kind == "applicability"]
+    assert judged == [(False, "(stack a b)")]
+    lost = walk.replace("1. The initial", "The initial")
+    assert [c for c in reader.read(lost).claims if c.kind == "applicability"] == []

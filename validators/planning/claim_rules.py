@@ -110,6 +110,10 @@ ROWS: tuple[Row, ...] = (
     # -- applicability ---------------------------------------------------------------------
     Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}C",
         "Then, with Pain present, we can Succumb c.", "doc", "also a bullet 'Put down blue: allowed.'"),
+    Row("app.works", "applicability +: the one action of the sentence said to work now",
+        r"(?P<act>A)(?P<act2>)[~_W]{0,3}V(?![~_]*[AaLO])",
+        "Feast c from b would still work at this point, since c craves b.", "planted",
+        "one action and a time word ('now', 'at this point'): whether it can be done there, not a plan verdict"),
     Row("app.yes_after_needs", "applicability + (the focus action)", r"^[~,]*(?:Y|C)[~_]*[.!]?$|R.*F.*Y[~_]*$",
         "Attack b: needs Province b, Planet b, Harmony. Yes.", "R1",
         "a bare 'Yes.' or 'So possible.' answers the needs just listed for the action in focus"),

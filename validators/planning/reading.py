@@ -1282,7 +1282,9 @@ class ClaimReader:
             elif focus is not None and n - focus.unit <= 3 and ur.unit.paragraph == focus.paragraph:
                 target = focus  # "Action 3: Feast c from a. Needs ... Wait, Province is a now. So can't do."
         elif modality == "asserted" and not _proposal(run.heading):
-            for m in ur.rows("app.can"):
+            can_rows = ur.rows("app.can")
+            works_rows = [] if can_rows or "W" not in s or len(ur.actions) != 1 else ur.rows("app.works")
+            for m in can_rows or works_rows:
                 grp = "act" if m.group("act") else "act2"
                 act: ActionMention = ur.items[m.start(grp)]  # type: ignore[assignment]
                 if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end() + 1] or "Q" in s \
@@ -1304,7 +1306,7 @@ class ClaimReader:
                 else:
                     target = _Focus(act.ground, line.state if line.known else None, line.id, n, False, False,  # type: ignore[arg-type]
                                     u.span)
-                rid = "app.can"
+                rid = "app.can" if can_rows else "app.works"
                 break
             if rid is None:
                 met = ur.rows("app.needs_met")
