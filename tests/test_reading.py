@@ -1316,13 +1316,19 @@ def test_a_plan_written_out_in_one_sentence_and_said_to_work_is_replayed() -> No
     assert verdicts("Actually, Feast b from a, Succumb b works.") == []  # a part: the goal is not its claim
     assert [c.holds for c in verdicts("Actually, the plan Feast b from a, Succumb b works.")] == [False]
     assert verdicts(f"Maybe {plan} would work?") == []
+    # the verdict before the plan, and "followed by" between its actions
+    first = reader.read("Though six steps would do it too: " + plan.replace("Succumb b, ", "") + ".").claims
+    assert [(c.holds, c.rules[0]) for c in first] == [(False, "verdict.inline_first")]
+    assert [c.holds for c in verdicts(f"Actually, {plan.replace(', Attack c', ' followed by Attack c')} also works.")] \
+        == [True]
 
 
 def test_planted_claims_set_9_floor() -> None:
     """Set 9 (40 false, 12 true sentences by a fifth tester, in four traces of held-out halves of
     earlier sets) scored blind: U 4/20, V 7/20, no true sentence flagged. Built on half U only
     (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
-    away'): U 8/20, V 7/20 (V never looked at)."""
+    away', a plan said to work before it is written out, 'followed by'): U 10/20, V 7/20 (V never
+    looked at)."""
     import bench.planted_score as ps
 
     if not ps.BASES.exists():
@@ -1331,7 +1337,7 @@ def test_planted_claims_set_9_floor() -> None:
     for half in ("U", "V"):
         print("\nplanted set 9, " + result.summary(half))
     found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("U", "V")}
-    assert found["U"] >= 8 and found["V"] >= 7
+    assert found["U"] >= 10 and found["V"] >= 7
     assert result.true_flagged["U"] == result.true_flagged["V"] == 0 and result.caused["U"] == result.caused["V"] == 0
 
 

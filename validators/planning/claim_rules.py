@@ -203,6 +203,10 @@ ROWS: tuple[Row, ...] = (
         "only when the actions do reach the goal. An action named without all its objects ('unstack blue') is the "
         "one binding that can be done where it stands (none: it cannot be done; several: not judged); one "
         "named just before the list leaves the sentence unjudged (the list's start is not known)"),
+    Row("verdict.inline_first", "plan verdict: a plan said to work (or not), then written out after a colon",
+        r"L[~_]{0,3}V[~_]{0,2}:[~_]{0,2}(?P<seq>[Aa](?:[,&~]{0,3}[Aa])+)[.!]?$",
+        "Though two steps would do it too: unstack red from orange, then stack blue onto red.", "planted",
+        "judged as verdict.inline; the verdict names the plan ('two steps', 'this sequence') before the colon"),
     Row("verdict.outline", "plan verdict ?: a prose walk that may leave steps unsaid", r"V",
         "Then, when you unstack red, the orange becomes clear. Then, putting red on the table. Then blue is clear. "
         "Then stack blue on red. Yes, that should work.", "R1",

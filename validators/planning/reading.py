@@ -1389,35 +1389,61 @@ class ClaimReader:
     def _inline_plan(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str) -> None:
         """"From here, Attack c, Overcome c from a, Attack b, Overcome b from c wouldn't work": a plan
         written out in the sentence and a verdict on it (row verdict.inline)."""
-        m = BY_ID["verdict.inline"].regex.search(ur.shape)
-        if m is None or "T" in ur.shape[:m.start()]:
+        u = ur.unit
+        rule = "verdict.inline"
+        m = BY_ID[rule].regex.search(ur.shape)
+        if m is not None:
+            v_hit = ur.items[m.end("gap")]
+            v_end = v_hit.j if isinstance(v_hit, Hit) else ur.starts[m.end("gap")] + 1
+            said = u.tokens[ur.starts[m.end("seq") - 1]:v_end]  # from the last action to the verdict
+        elif (m := BY_ID["verdict.inline_first"].regex.search(ur.shape)) is not None:
+            rule = "verdict.inline_first"
+            said = u.tokens[:ur.starts[m.start("seq")]]  # the verdict, before its plan
+        else:
+            return
+        if "T" in ur.shape[:m.start()]:
             return  # "after step 2, X and Y would do it": a continuation from a step, not read here
-        if re.search(r"[Aa][,&~]*$", ur.shape[:m.start()]):
+        if re.search(r"[Aa][,&~]*$", ur.shape[:m.start("seq")]):
             return
         acts = [a for k in range(m.start("seq"), m.end("seq")) if ur.shape[k] in "Aa"
                 and isinstance(a := ur.items[k], ActionMention)]
-        u = ur.unit
-        v_hit = ur.items[m.end("gap")]
-        v_end = v_hit.j if isinstance(v_hit, Hit) else ur.starts[m.end("gap")] + 1
-        negative = any(_NEG_WORD.match(t.norm) for t in u.tokens[ur.starts[m.end("seq") - 1]:v_end])
-        here = "W" in ur.shape[:m.start()] or _FROM_HERE.search(text[u.span[0]:u.span[1]]) is not None
+        negative = any(_NEG_WORD.match(t.norm) for t in said)
+        here = "W" in ur.shape[:m.start("seq")] or _FROM_HERE.search(text[u.span[0]:u.span[1]]) is not None
         line_ok = line.known and line.broken is None and bool(line.actions)
+        rules: tuple[str, ...] = (rule,)
         if here:
             if not line_ok:
                 return
             start = line.state
         elif self._doable(acts[0], self.init):
             start = self.init
+            if line_ok and self._doable(acts[0], line.state):
+                ours, theirs = (self._plan_said(ur, acts, s0, negative) for s0 in (self.init, line.state))
+                if ours is None or theirs is None or ours[0] != theirs[0]:
+                    return  # from the start or from where the line is: not said, and it matters
+            rules += ("verdict.from_initial",)
         elif line_ok and self._doable(acts[0], line.state):
             start = line.state
         else:
             return  # fits neither the initial state nor the line: a plan meant from elsewhere
+        said = self._plan_said(ur, acts, start, negative)
+        if said is None:
+            return
         where = "from the initial state" if start is self.init else f"from where the line is (after {line.actions[-1].text()})"
+        holds, msg = said[0], said[1].replace("{where}", where)
+        self._add(run, Claim("plan_verdict", u.span, u.text(text), holds, msg, line.id, negative=negative,
+                             state=_atoms(start), rules=rules, modality="asserted"))
+
+    def _plan_said(self, ur: UnitReading, acts: list[ActionMention], start: frozenset[Atom],
+                   negative: bool) -> tuple[bool, str] | None:
+        """Whether a plan said to work (or, `negative`, not to) from `start` does so, with the message
+        ('{where}' left for the caller); None when it is not known (an action several bindings fit,
+        or a part of a plan said to work, of which what it says of the goal is not known)."""
         state, failed, done = start, None, []
         for k, mention in enumerate(acts):
             ground = self._one_grounding(mention, state)
             if ground is None:
-                return  # an action named without all its objects that several bindings fit: not known
+                return None
             unmet = unmet_preconditions(ground, state)
             if unmet:
                 failed = (k, ground, unmet)
@@ -1429,21 +1455,17 @@ class ClaimReader:
         goals = unmet_goals(self.task.problem, state) if failed is None else []
         if negative:
             if failed is not None or goals:
-                holds, msg = True, f"says the plan ({plan}) {where} does not work: right"
-            else:
-                holds, msg = False, f"says the plan ({plan}) {where} does not work, but it reaches the goal"
-        elif failed is not None:
+                return True, f"says the plan ({plan}) {{where}} does not work: right"
+            return False, f"says the plan ({plan}) {{where}} does not work, but it reaches the goal"
+        if failed is not None:
             k, g, unmet = failed
-            holds, msg = False, (f"says the plan ({plan}) {where} works, but step {k + 1}, {g.text()}, cannot be done: "
-                                 f"{J.literals(unmet)} {'does' if len(unmet) == 1 else 'do'} not hold")
-        elif goals and ("L" in ur.shape or "O" in ur.shape):
-            holds, msg = False, f"says the plan ({plan}) {where} works, but it ends without the goal: {J.literals(goals)}"
-        elif goals:
-            return  # "X, Y works" of a part of the plan: what it says of the goal is not known
-        else:
-            holds, msg = True, f"the plan ({plan}) {where} reaches the goal: right"
-        self._add(run, Claim("plan_verdict", u.span, u.text(text), holds, msg, line.id, negative=negative,
-                             state=_atoms(start), rules=("verdict.inline",), modality="asserted"))
+            return False, (f"says the plan ({plan}) {{where}} works, but step {k + 1}, {g.text()}, cannot be done: "
+                           f"{J.literals(unmet)} {'does' if len(unmet) == 1 else 'do'} not hold")
+        if goals and ("L" in ur.shape or "O" in ur.shape):
+            return False, f"says the plan ({plan}) {{where}} works, but it ends without the goal: {J.literals(goals)}"
+        if goals:
+            return None
+        return True, f"the plan ({plan}) {{where}} reaches the goal: right"
 
     def _one_grounding(self, mention: ActionMention, state: frozenset[Atom]) -> GroundAction | None:
         """The action a mention names: itself when all its objects are named; else the one binding
@@ -1467,7 +1489,9 @@ class ClaimReader:
     def _add(self, run: _Run, claim: Claim) -> None:
         line = run.lines[claim.line]
         claim.broken_before = line.broken is not None
-        if claim.holds is not None and claim.kind in LINE_KINDS and line.uncertain_from is not None:
+        if claim.holds is not None and claim.kind in LINE_KINDS and line.uncertain_from is not None \
+                and "verdict.from_initial" not in claim.rules:  # judged from the initial state: the line's
+            # readings do not change it (and where the line's state was also possible, it agreed)
             self._second_reading(run, line, claim)
         run.claims.append(claim)
 
