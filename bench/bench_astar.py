@@ -102,12 +102,12 @@ def _lark_row(records, n_steps: int, reps: int, dialect: str) -> dict | None:
         from trace_parsers._astar_lark import lark_steps
     except ImportError:
         return None
-    from trace_parsers._astar_common import scan_tokens
+    from trace_parsers.astar_common import scan_tokens
 
     t_lark = best_of(lambda: [lark_steps(r.trace) for r in records], reps)
     t_regex = best_of(lambda: [scan_tokens(r.trace) for r in records], reps)
     return {"name": f"{dialect}: lark LALR tokens->steps", "value": round(n_steps / t_lark), "unit": "steps/s",
-            "compared_to": "regex reader (_astar_common.scan_tokens) on the same text",
+            "compared_to": "regex reader (astar_common.scan_tokens) on the same text",
             "ratio": round(t_lark / t_regex, 2)}
 
 

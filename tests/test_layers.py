@@ -12,7 +12,8 @@ validators. The reward functions (rewards/, loaded inside training jobs) import 
 trace_parsers, validators and audit only: nothing from the database, the pages, capture, the
 pipeline or the CLI, and never Streamlit, SQLAlchemy or litellm; the input sources (sources/,
 beside rewards/) may use the rollout layout, never the other way round. A domain family (a
-package under validators/) keeps its private modules (`_name.py`) to itself. Ray, an optional
+package under validators/) keeps its private modules (`_name.py`) to itself, and so does
+trace_parsers/ (the tests and the benchmarks, which time the parsers against their references, excepted). Ray, an optional
 extra, is imported only by engines/ (and by the tests and benchmarks of the Ray engine), so the
 default install never needs it; inspect_ai, another, only by sources/ (inspect_log.py, inside the
 functions that read a log) and the tests.
@@ -90,6 +91,9 @@ def _violations(path: Path) -> list[str]:
             found.append(f"{where} (reward functions run in training jobs: no database, app or litellm)")
         if top == "trace_parsers" and target == "validators":
             found.append(f"{where} (parsers never import validators)")
+        if target == "trace_parsers" and top not in ("trace_parsers", "tests", "bench") and len(parts) >= 2 \
+                and parts[1].startswith("_"):
+            found.append(f"{where} (a private module of trace_parsers)")
         if target == "validators" and len(parts) >= 3 and parts[2].startswith("_") and parts[1] != "__future__":
             if family != parts[:2]:
                 found.append(f"{where} (a private module of the {parts[1]} family)")
@@ -117,6 +121,18 @@ def test_the_checker_catches_what_it_should(tmp_path, monkeypatch, line, expecte
     monkeypatch.setattr(f"{__name__}.REPO", fake_repo)
     found = " ".join(_violations(module))
     assert (expected in found) if expected else ("parsers never import validators" in found)
+
+
+@pytest.mark.parametrize("line, refused", [
+    ("from trace_parsers._thinking import build_steps", True),
+    ("from trace_parsers.astar_common import scan_tokens", False),
+])
+def test_a_private_module_of_the_parsers_stays_with_them(tmp_path, monkeypatch, line, refused):
+    (tmp_path / "validators" / "astar").mkdir(parents=True)
+    module = tmp_path / "validators" / "astar" / "x.py"
+    module.write_text(line + "\n")
+    monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
+    assert ("a private module of trace_parsers" in " ".join(_violations(module))) is refused
 
 
 @pytest.mark.parametrize("line, expected", [

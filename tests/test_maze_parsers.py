@@ -6,7 +6,7 @@ from audit import audit_record
 from core.record import record_from_json
 from tests.conftest import load_dev
 from trace_parsers import choose_format, parse_record
-from trace_parsers._astar_common import parse_plan_answer, parse_prompt_text
+from trace_parsers.astar_common import parse_plan_answer, parse_prompt_text
 
 # Verbatim output of the Beyond-Semantics generator (reference-semantics.md 2.1, 5x5 wilson seed 7).
 BS_5X5 = ("query start 0 2 goal 2 1 wall 0 1 wall 1 1 wall 3 1 wall 3 2 wall 1 3 wall 2 3 wall 3 3 wall 4 3 "
@@ -140,7 +140,7 @@ def test_garbage_never_raises() -> None:
 def test_lark_grammar_agrees_with_regex_reader() -> None:
     import random
 
-    from trace_parsers._astar_common import scan_tokens
+    from trace_parsers.astar_common import scan_tokens
     from trace_parsers._astar_lark import lark_steps
     from validators.astar.reference import DIALECTS, beyond_semantics_text, random_maze, run_astar, searchformer_text
 

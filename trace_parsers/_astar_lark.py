@@ -1,6 +1,6 @@
 """LALR reading of well-formed A* maze traces with the grammar in astar_trace.lark.
 
-Not used by the parsers: the regex reader (_astar_common.scan_tokens) is faster on these flat
+Not used by the parsers: the regex reader (astar_common.scan_tokens) is faster on these flat
 token streams and keeps going after errors. This module exists to cross-check the regex reader
 (tests) and to measure the difference (bench/bench_astar.py).
 """

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from core.record import TraceRecord
-from trace_parsers._astar_common import link_search_graph, scan_tokens
+from trace_parsers.astar_common import link_search_graph, scan_tokens
 from trace_parsers.base import FormatSpec, ParsedTrace
 
 NAME = "beyond_semantics"

@@ -21,8 +21,8 @@ from core.cells import cell_of
 from core.record import TraceRecord
 from core.steps import Step, StepGraph
 from core.verdicts import ParseError
-from trace_parsers._astar_common import line_of, link_search_graph, parse_prompt_text, scan_tokens
-from trace_parsers._sokoban_common import json_items_payload, number, scan_sokoban_tokens, state_string
+from trace_parsers.astar_common import line_of, link_search_graph, parse_prompt_text, scan_tokens
+from trace_parsers.sokoban_common import json_items_payload, number, scan_sokoban_tokens, state_string
 from trace_parsers.base import FormatSpec, ParsedTrace
 
 NAME = "searchformer"

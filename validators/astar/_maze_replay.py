@@ -32,7 +32,7 @@ The paper's checker instead skips invalid operations; the first error is the sam
 States (Replay.states) are kept out of the hot loop: an invalid step gets a snapshot (open and
 closed sizes, lowest open f, the node being expanded, all violated rules), and the create and close
 steps of every cell on the path the trace's parent pointers give get `on_plan_path`. The search
-tree itself is the step graph (trace_parsers/_astar_common.py::link_search_graph).
+tree itself is the step graph (trace_parsers/astar_common.py::link_search_graph).
 """
 
 from __future__ import annotations

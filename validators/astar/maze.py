@@ -26,7 +26,7 @@ from typing import Any
 
 from core.record import TraceRecord
 from core.verdicts import AnswerError, Gap, StepVerdict
-from trace_parsers._astar_common import parse_plan_answer
+from trace_parsers.astar_common import parse_plan_answer
 from trace_parsers.base import ParsedTrace
 from validators.astar.maze_identity import maze_identity
 from validators.astar.maze_problem import Cell, MazeProblem, resolve_problem

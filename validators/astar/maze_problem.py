@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.cells import cell_of
-from trace_parsers._astar_common import MazePrompt, parse_prompt_text
+from trace_parsers.astar_common import MazePrompt, parse_prompt_text
 
 Cell = tuple[int, int]
 

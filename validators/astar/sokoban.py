@@ -31,7 +31,7 @@ from typing import Any
 from core.record import TraceRecord
 from core.steps import Step
 from core.verdicts import AnswerError, Gap, StepVerdict
-from trace_parsers._sokoban_common import scan_sokoban_tokens, state_string
+from trace_parsers.sokoban_common import scan_sokoban_tokens, state_string
 from trace_parsers.base import ParsedTrace
 from validators.astar.sokoban_core import (
     DIRECTIONS, Level, State, children, heuristic, is_goal, move, parse_rows, parse_state_string,

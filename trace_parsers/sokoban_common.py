@@ -18,7 +18,7 @@ from typing import Any
 
 from core.steps import Step
 from core.verdicts import ParseError
-from trace_parsers._astar_common import line_of
+from trace_parsers.astar_common import line_of
 
 _STEP_RE = re.compile(
     r"(?<!\S)(?:(create|close)\s+worker\s+(\d+)\s+(\d+)((?:\s+box\s+\d+\s+\d+)*)\s+c(\d+)\s+c(\d+)"
