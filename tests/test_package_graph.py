@@ -231,3 +231,52 @@ def test_private_names_are_caught(tmp_path, module, line, found):
                       "capture/client.py": "def _get(): ...\n", "validators/planning/__init__.py": "",
                       "validators/planning/extract.py": "class _LineReader: ...\n", module: line + "\n"})
     assert bool(private_name_imports(tmp_path)) is found
+
+
+# -- the model stays small, and pages ask the domain ----------------------------------------------
+
+CORE_LINES = 600  # the model: records, steps, verdicts, limits (the house issue's bound)
+ASKS_THE_DOMAIN = ("app_pages", "metrics")  # what they need of a domain is a DomainSpec hook
+
+
+def _literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and bool(node.elts) and all(map(_literal, node.elts))
+
+
+def domain_branches(root: Path) -> list[str]:
+    """Comparisons of a domain against a named domain (`domain == "maze"`, `rec.get("domain") in
+    ("a", "b")`) in the packages that should ask the domain instead."""
+    found = []
+    for pkg in ASKS_THE_DOMAIN:
+        for path in sorted((root / pkg).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Compare):
+                    continue
+                sides = [node.left, *node.comparators]
+                if any(_literal(s) for s in sides) and any("domain" in ast.unparse(s) for s in sides if not _literal(s)):
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_core_holds_the_model_only():
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (REPO / "core").rglob("*.py"))
+    assert lines < CORE_LINES, f"core/ has {lines} lines"
+
+
+def test_pages_and_metrics_ask_the_domain_instead_of_naming_it():
+    assert domain_branches(REPO) == []
+
+
+@pytest.mark.parametrize("line, found", [
+    ('if rec["domain"] == "sokoban":\n    pass', True),
+    ('x = rec.get("domain") in ("maze", "hanoi")', True),
+    ('generic = domain == GENERIC_DOMAIN', False),
+    ('same = a["domain"] == b["domain"]', False),
+])
+def test_domain_branches_are_caught(tmp_path, line, found):
+    (tmp_path / "app_pages").mkdir()
+    (tmp_path / "metrics").mkdir()
+    (tmp_path / "app_pages" / "x.py").write_text(line + "\n")
+    assert bool(domain_branches(tmp_path)) is found

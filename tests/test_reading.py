@@ -1269,22 +1269,29 @@ def test_a_goal_claim_with_a_negation_in_another_clause_and_a_proposed_first_ste
     assert [c.kind for c in reader.read("Step 1 done. The goal condition is already true.").claims] == []
 
 
+def _planted_floor(which: str, floors: dict[str, int]) -> None:
+    """A planted set's floor: at least `floors[half]` false sentences found in each half, no true
+    one flagged and no flag caused away from a plant."""
+    import bench.planted_score as ps
+
+    if not ps.BASES.exists():
+        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
+    result = ps.score(ps.load_plants(ps.SETS[which]))
+    for half in floors:
+        print(f"\nplanted set {which}, " + result.summary(half))
+    for half, floor in floors.items():
+        assert sum(v for k, v in result.found.items() if k[0] == half) >= floor, half
+        assert result.true_flagged[half] == 0 and result.caused[half] == 0, half
+
+
 def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     """Set 8 (41 false, 12 true sentences in R1's style, in the four right-answer traces no set had
     used) scored blind: X 7/21, Y 5/20, 1 of 12 true flagged. Built on half X only: X 10/21, Y 6/20
     (Y never looked at), no true sentence flagged. Outside roots set 3 (every false claim of the
     same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
-    import bench.planted_score as ps
     import bench.roots_score as rs
 
-    if not ps.BASES.exists():
-        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
-    result = ps.score(ps.load_plants(ps.SETS["8"]))
-    for half in ("X", "Y"):
-        print("\nplanted set 8, " + result.summary(half))
-    found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("X", "Y")}
-    assert found["X"] >= 10 and found["Y"] >= 6
-    assert result.true_flagged["X"] == result.true_flagged["Y"] == 0 and result.caused["X"] == result.caused["Y"] == 0
+    _planted_floor("8", {"X": 10, "Y": 6})
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
@@ -1329,16 +1336,7 @@ def test_planted_claims_set_9_floor() -> None:
     (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
     away', a plan said to work before it is written out, 'followed by'): U 10/20, V 7/20 (V never
     looked at)."""
-    import bench.planted_score as ps
-
-    if not ps.BASES.exists():
-        pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
-    result = ps.score(ps.load_plants(ps.SETS["9"]))
-    for half in ("U", "V"):
-        print("\nplanted set 9, " + result.summary(half))
-    found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("U", "V")}
-    assert found["U"] >= 10 and found["V"] >= 7
-    assert result.true_flagged["U"] == result.true_flagged["V"] == 0 and result.caused["U"] == result.caused["V"] == 0
+    _planted_floor("9", {"U": 10, "V": 7})
 
 
 def test_plain_facts_after_the_initial_state_laid_out_are_judged_there() -> None:

@@ -88,16 +88,37 @@ class Judge:
         return False, f"says the goal holds {where}, but {literals(unmet)} {'does' if len(unmet) == 1 else 'do'} not"
 
     def plan(self, line) -> tuple[bool, str]:  # noqa: ANN001 - a LineOfReasoning
-        plan = ", ".join(a.text() for a in line.actions)
+        failed = None
         if line.broken is not None:
             bad = line.actions[line.broken]
-            missing = unmet_preconditions(bad, line.states[line.broken])
-            return False, (f"says the plan ({plan}) works, but step {line.broken + 1}, {bad.text()}, cannot be done: "
+            failed = (line.broken, bad, unmet_preconditions(bad, line.states[line.broken]))
+        plan = ", ".join(a.text() for a in line.actions)
+        verdict = self.plan_outcome(plan, failed, line.state, "", negative=False, judge_goal=True)
+        assert verdict is not None  # judge_goal: always decided
+        return verdict
+
+    def plan_outcome(self, plan: str, failed: tuple[int, GroundAction, list[Literal]] | None,
+                     end: frozenset[Atom], where: str, negative: bool, judge_goal: bool) -> tuple[bool, str] | None:
+        """A plan (`plan`, its actions as the message shows them) said to work (`negative`: not to)
+        from somewhere (`where`, for the message): `failed` (index, action, unmet needs) its first
+        action that could not be done, `end` the state it reached otherwise. A plan that runs but
+        misses the goal is judged only when `judge_goal` (the words speak of the whole plan); else
+        None."""
+        said = f"the plan ({plan})" + (f" {where}" if where else "")
+        unmet = unmet_goals(self.task.problem, end) if failed is None else []
+        if negative:
+            if failed is not None or unmet:
+                return True, f"says {said} does not work: right"
+            return False, f"says {said} does not work, but it reaches the goal"
+        if failed is not None:
+            k, bad, missing = failed
+            return False, (f"says {said} works, but step {k + 1}, {bad.text()}, cannot be done: "
                            f"{literals(missing)} {'does' if len(missing) == 1 else 'do'} not hold")
-        unmet = unmet_goals(self.task.problem, line.state)
         if unmet:
-            return False, f"says the plan ({plan}) works, but it ends without the goal: {literals(unmet)}"
-        return True, f"the plan ({plan}) reaches the goal: right"
+            if not judge_goal:
+                return None
+            return False, f"says {said} works, but it ends without the goal: {literals(unmet)}"
+        return True, f"{said} reaches the goal: right"
 
     def rule(self, action: str, predicate: str, what: str) -> tuple[bool | None, str]:
         """A rule stated in general ("Overcome needs Pain", "after Feast, you get Pain"), judged on

@@ -1418,7 +1418,7 @@ class ClaimReader:
         elif self._doable(acts[0], self.init):
             start = self.init
             if line_ok and self._doable(acts[0], line.state):
-                ours, theirs = (self._plan_said(ur, acts, s0, negative) for s0 in (self.init, line.state))
+                ours, theirs = (self._plan_said(ur, acts, s0, "", negative) for s0 in (self.init, line.state))
                 if ours is None or theirs is None or ours[0] != theirs[0]:
                     return  # from the start or from where the line is: not said, and it matters
             rules += ("verdict.from_initial",)
@@ -1426,19 +1426,19 @@ class ClaimReader:
             start = line.state
         else:
             return  # fits neither the initial state nor the line: a plan meant from elsewhere
-        said = self._plan_said(ur, acts, start, negative)
+        where = "from the initial state" if start is self.init else f"from where the line is (after {line.actions[-1].text()})"
+        said = self._plan_said(ur, acts, start, where, negative)
         if said is None:
             return
-        where = "from the initial state" if start is self.init else f"from where the line is (after {line.actions[-1].text()})"
-        holds, msg = said[0], said[1].replace("{where}", where)
+        holds, msg = said
         self._add(run, Claim("plan_verdict", u.span, u.text(text), holds, msg, line.id, negative=negative,
                              state=_atoms(start), rules=rules, modality="asserted"))
 
-    def _plan_said(self, ur: UnitReading, acts: list[ActionMention], start: frozenset[Atom],
+    def _plan_said(self, ur: UnitReading, acts: list[ActionMention], start: frozenset[Atom], where: str,
                    negative: bool) -> tuple[bool, str] | None:
-        """Whether a plan said to work (or, `negative`, not to) from `start` does so, with the message
-        ('{where}' left for the caller); None when it is not known (an action several bindings fit,
-        or a part of a plan said to work, of which what it says of the goal is not known)."""
+        """The plan the sentence writes out, replayed from `start` and judged (judge.plan_outcome);
+        None when it is not known (an action several bindings fit, or a part of a plan said to work,
+        of which what it says of the goal is not known)."""
         state, failed, done = start, None, []
         for k, mention in enumerate(acts):
             ground = self._one_grounding(mention, state)
@@ -1450,22 +1450,9 @@ class ClaimReader:
                 break
             done.append(ground)
             state = apply(ground, state)
-        plan = ", ".join(g.text() for g in done) if failed is None else ", ".join(
-            [g.text() for g in done] + [failed[1].text()] + ["..."] * (len(acts) > failed[0] + 1))
-        goals = unmet_goals(self.task.problem, state) if failed is None else []
-        if negative:
-            if failed is not None or goals:
-                return True, f"says the plan ({plan}) {{where}} does not work: right"
-            return False, f"says the plan ({plan}) {{where}} does not work, but it reaches the goal"
-        if failed is not None:
-            k, g, unmet = failed
-            return False, (f"says the plan ({plan}) {{where}} works, but step {k + 1}, {g.text()}, cannot be done: "
-                           f"{J.literals(unmet)} {'does' if len(unmet) == 1 else 'do'} not hold")
-        if goals and ("L" in ur.shape or "O" in ur.shape):
-            return False, f"says the plan ({plan}) {{where}} works, but it ends without the goal: {J.literals(goals)}"
-        if goals:
-            return None
-        return True, f"the plan ({plan}) {{where}} reaches the goal: right"
+        shown = done if failed is None else [*done, failed[1]]
+        plan = ", ".join(g.text() for g in shown) + (", ..." if len(acts) > len(shown) else "")
+        return self.judge.plan_outcome(plan, failed, state, where, negative, judge_goal="L" in ur.shape or "O" in ur.shape)
 
     def _one_grounding(self, mention: ActionMention, state: frozenset[Atom]) -> GroundAction | None:
         """The action a mention names: itself when all its objects are named; else the one binding
