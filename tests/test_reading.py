@@ -39,7 +39,7 @@ def test_every_cue_row_fires_on_its_own_example(cue) -> None:
 @pytest.mark.parametrize("row", list(ROWS), ids=lambda r: r.id)
 def test_every_rule_row_matches_the_shape_of_its_example(row) -> None:
     (task, vocab, _lexicon, _), _ = _mystery_task()
-    if any(w in row.example.lower() for w in ("red", "orange", "blue")):
+    if any(w in row.example.lower() for w in ("red", "orange", "blue", "picking up", "stack")):
         bw = next(r for r in load_dev("thinking_claims_dev_v2.jsonl") if r["domain"] == "blocksworld")
         task, vocab, _lexicon, _ = planning_task(bw["problem"], bw["domain"])
     words = TaskWords.of(task, vocab)
@@ -917,7 +917,7 @@ def test_planted_claims_set_5_floor() -> None:
     for half in ("P", "Q"):
         print("\nplanted set 5, " + result.summary(half))
     found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("P", "Q")}
-    assert found["P"] >= 10 and found["Q"] >= 5
+    assert found["P"] >= 10 and found["Q"] >= 8  # Q 8/23 since 2026-12-06 (wording built on other sets)
     assert result.caused["P"] == result.caused["Q"] == 0
 
 
@@ -1291,7 +1291,7 @@ def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
     import bench.roots_score as rs
 
-    _planted_floor("8", {"X": 10, "Y": 6})
+    _planted_floor("8", {"X": 12, "Y": 10})  # 2026-12-06: X 12, Y 10 (Y seen in an earlier session)
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
@@ -1336,7 +1336,7 @@ def test_planted_claims_set_9_floor() -> None:
     (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
     away', a plan said to work before it is written out, 'followed by'): U 10/20, V 7/20 (V never
     looked at)."""
-    _planted_floor("9", {"U": 10, "V": 7})
+    _planted_floor("9", {"U": 11, "V": 7})  # 2026-12-06: rules denied, facts without objects: U 11
 
 
 def test_plain_facts_after_the_initial_state_laid_out_are_judged_there() -> None:
@@ -1357,3 +1357,59 @@ def test_plain_facts_after_the_initial_state_laid_out_are_judged_there() -> None
     assert judged == [(False, "(stack a b)")]
     lost = walk.replace("1. The initial", "The initial")
     assert [c for c in reader.read(lost).claims if c.kind == "applicability"] == []
+
+
+def _six_reader() -> ClaimReader:
+    bw = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == "6ccdb4c49ed842e4")
+    return ClaimReader.for_task(*planning_task(bw["problem"], bw["domain"])[:2])
+
+
+def test_a_one_object_fact_named_without_its_object_comes_from_its_templates() -> None:
+    """"{} is on the table" gives "on the table" alone: rules name facts so. Its object, when
+    written, still wins ("red is on the table" is the fact of red)."""
+    reader = _six_reader()
+    words = reader.words
+    text = "Stacking needs the target block to be clear and on the table. Blue is on the table."
+    facts = [(f.predicate, f.atom) for f in words.facts(tokens_of(text, 0, len(text)))]
+    assert ("ontable", None) in facts and ("ontable", ("ontable", "b")) in facts
+    rules = [(c.holds, c.rules) for c in reader.read(text.split(". ")[0] + ".").claims]
+    assert (False, ("rule.req",)) in rules  # stack needs no ontable fact
+
+
+def test_a_rule_denied_is_judged_in_its_own_clause_only() -> None:
+    """Row rule.denied: "doesn't need it to be clear" is false for pick-up; "just on the table with
+    the hand empty", after the comma, is what it does need, and is not read as denied."""
+    reader = _six_reader()
+    got = [(c.holds, c.message) for c in reader.read(
+        "Picking up a block doesn't actually need it to be clear, just on the table with the hand empty.").claims
+        if "rule.denied" in c.rules]
+    assert got == [(False, "says pick-up does not need clear, but it does: pick-up needs a clear fact")]
+    right = [c.holds for c in reader.read("Picking up a block doesn't need it to be on top of anything.").claims]
+    assert False not in right
+
+
+def test_wouldnt_be_possible_is_a_rejection_and_takes_no_step() -> None:
+    """"wouldn't" is a negation, and a negation before "possible" with only "even", "be", "really"
+    between is a rejection: the action is not performed and not presented as doable."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    report = reader.read("Succumb a wouldn't even be possible now, with Harmony gone.")
+    assert not [c for c in report.claims if c.kind == "applicability" and "doable" in c.message]
+    assert all("(succumb a)" not in a.text() for line in report.lines for a in line.actions)
+
+
+def test_would_be_possible_with_its_reason_is_the_models_check() -> None:
+    """"X would be possible, since <facts>" asserts X doable now; without the reason it stays a
+    guess (a step to come may mean the steps before it), and "... are there." asks nothing."""
+    reader = _six_reader()
+    checked = [(c.holds, c.rules) for c in reader.read(
+        "I could see that stacking red on blue would be possible, since blue is clear.").claims
+        if c.kind == "applicability"]
+    guessed = [c for c in reader.read("So stacking red on blue would be possible.").claims if c.kind == "applicability"]
+    assert guessed == []
+    (task, vocab, _, _), _ = _mystery_task()
+    mystery = ClaimReader.for_task(task, vocab)
+    got = [(c.holds, c.rules) for c in mystery.read(
+        "Attack c would be possible too, since Province c and Harmony are there.").claims if c.kind == "applicability"]
+    assert got == [(True, ("app.can",))]
+    assert checked == [(False, ("app.can",))]  # red is not held

@@ -108,8 +108,9 @@ ROWS: tuple[Row, ...] = (
         r"^[~J#:,]*a(?![^.]*[RDXgn&aC])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step, nor is 'So Attack could be done'"),
     # -- applicability ---------------------------------------------------------------------
-    Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}C",
-        "Then, with Pain present, we can Succumb c.", "doc", "also a bullet 'Put down blue: allowed.'"),
+    Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}G?C",
+        "Then, with Pain present, we can Succumb c.", "doc", "also a bullet 'Put down blue: allowed.'; 'would be "
+        "possible' (G) only where the unit is asserted: with the facts that make it so (reading._would_be_doable_because)"),
     Row("app.works", "applicability +: the one action of the sentence said to work now",
         r"(?P<act>A)(?P<act2>)[~_W]{0,3}V(?![~_]*[AaLO])",
         "Feast c from b would still work at this point, since c craves b.", "planted",
@@ -252,6 +253,12 @@ ROWS: tuple[Row, ...] = (
         r"^(?:[~_]{0,2}G:)?[~,c]*(?P<m>M)[~_]{0,2}F(?:[,&]{1,2}[~_]{0,1}F)*,?[~_]{0,3}R?[~_]{0,2}(?P<act>A)(?:,[~_]*R.*)?[.!]?$",
         "Another idea: To create c craves a, we need to Overcome a from c, which requires Province c and Pain a.", "R1",
         "also after an idea's label, and with the action's needs after it"),
+    Row("rule.denied", "rule: the action is said not to need (add, remove) each predicate of the clause",
+        r"^[~_g,]*(?P<act>a)[^AFQnN]*?n[~_]{0,2}(?P<cue>[RDX])(?P<facts>[^,;.:?!AnN]*)",
+        "Picking up a block doesn't actually need it to be clear, just on the table with the hand empty.",
+        "planted",
+        "the negation governs the facts of its own clause only: what follows the comma ('just on the table') "
+        "is what the action does need, so it is not denied; judged against the schema (judge.rule_denied)"),
     Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )

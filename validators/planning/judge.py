@@ -140,6 +140,16 @@ class Judge:
         listed = ", ".join(sorted(preds)) or "nothing"
         return False, f"says {action} {verb} {predicate}, but it {verb} {listed}"
 
+    def rule_denied(self, action: str, predicate: str, what: str) -> tuple[bool | None, str]:
+        """A rule stated as a denial ("picking up doesn't need it to be clear"): the converse of `rule`."""
+        holds, msg = self.rule(action, predicate, what)
+        if holds is None:
+            return None, msg
+        verb = {"req": "need", "add": "add", "del": "remove"}[what]
+        if holds:
+            return False, f"says {action} does not {verb} {predicate}, but it does: {msg.split(':')[0]}"
+        return True, f"{action} does not {verb} {predicate}: right"
+
 
 OMISSION_DEPTH = 2  # an outline leaves out one or two steps ("Then stack blue on red" with no pick-up)
 

@@ -135,6 +135,14 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
         if h is not None:
             if h.cls == "guess" and toks[h.j - 1].norm == "be" and h.j in acts and acts[h.j].form == "ed":
                 h = Hit("can", "can.doable", h.i, h.j)  # "Orange could be picked up now": doable, not a guess
+            elif h.cls == "can" and (neg := _negation_before(shape, items, starts, toks, k)) is not None:
+                shape[neg] = "~"  # "Succumb a wouldn't even be possible now": a rejection, as "can't" is
+                h = Hit("cant", "cant.impossible", h.i, h.j)
+                cue_hits.append(h)
+            elif h.cls == "question" and h.j - h.i > 1 and shape and (h.j == len(toks) or toks[h.j].norm in _CLAUSE_ENDS):
+                emit("~", None, k)  # "Province c and Harmony are there.": where they are, not a question asked
+                k = h.j
+                continue
             elif h.cls == "means" and not shape and toks[k].norm == "so" and toks[h.j - 1].norm in ("can", "could"):
                 emit("~", None, k)  # "So I can pick up red right away": a conclusion opening the unit, not the
                 h = Hit("can", "can.doable", h.j - 1, h.j)  # purpose of "Unstack blue so I can pick up red"
@@ -149,6 +157,21 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
         emit(PUNCT.get(t.norm, "#" if t.kind == "num" else "_"), None, k)
         k += 1
     return UnitReading(unit, "".join(shape), items, a_list, f_list, UnitCues(cue_hits), starts)
+
+
+_CLAUSE_ENDS = frozenset({".", ",", ";", "!", ":"})
+_BETWEEN_NOT_AND_CAN = frozenset({"even", "be", "really", "actually", "quite", "yet", "always"})
+
+
+def _negation_before(shape: list[str], items: list[object], starts: list[int], toks: list[Token], k: int) -> int | None:
+    """The letter of a negation right before a "can" word at token k, with only words such as
+    "even", "be", "really" between ("wouldn't even be possible", "not really allowed"), or None."""
+    j = len(shape) - 1
+    while j >= 0 and shape[j] in "_~" and toks[starts[j]].norm in _BETWEEN_NOT_AND_CAN and k - starts[j] <= 3:
+        j -= 1
+    if j >= 0 and shape[j] == "n" and k - starts[j] <= 3:
+        return j
+    return None
 
 
 @dataclass
@@ -909,6 +932,17 @@ class ClaimReader:
                         holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                         self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                              rules=(f"rule.{what}",), modality=modality))
+        if modality == "asserted" and "A" not in s:
+            for m in ur.rows("rule.denied"):
+                act = ur.items[m.start("act")]
+                what = {"R": "req", "D": "add", "X": "del"}[m.group("cue")]
+                for k in range(m.start("facts"), m.end("facts")):
+                    f = ur.items[k]
+                    if s[k] not in "fF" or (f.atom is not None and len(f.atom) > 1):  # type: ignore[union-attr]
+                        continue
+                    holds, msg = self.judge.rule_denied(act.name, f.predicate, what)  # type: ignore[union-attr]
+                    self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.denied",),
+                                         modality=modality))
         if modality == "asserted" and "n" not in s and "N" not in s:
             for m in ur.rows("rule.passive"):
                 f = ur.items[m.start("fact")]
@@ -1776,7 +1810,7 @@ def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
 def _would_be_possible(ur: UnitReading, end: int) -> bool:
     """"Feast a from c would also be possible here": the action is what a conditional says could be
     done, an applicability claim about it, not a step taken (a walk says "Feast a from c: possible")."""
-    m = re.match(r"[_~W]{1,5}C", ur.shape[end:])
+    m = re.match(r"[_~WG]{1,5}C", ur.shape[end:])
     if m is None:
         return False
     toks = ur.unit.tokens
@@ -1867,11 +1901,27 @@ def _modality(ur: UnitReading, heading: _Heading | None, u: Unit) -> str:
         return "questioned"
     if "I" in s:
         return "hypothetical"
-    if "H" in s or "G" in s:
+    if "H" in s or ("G" in s and not _would_be_doable_because(ur)):
         return "proposed"
     if _proposal(heading) and (u.item is not None or u.bullet or u.indent):
         return "proposed"
     return "asserted"
+
+
+def _would_be_doable_because(ur: UnitReading) -> bool:
+    """"Attack c would be possible too, since Province c and Harmony are there": "would be" before
+    "possible" with the facts that make it so is the model's check of the state, not a guess. Without
+    the reason ("So Feast c from a would be possible.") it stays a guess: said of a step to come, it
+    may mean the steps before it too."""
+    s = ur.shape
+    for k, ch in enumerate(s):
+        if ch != "G":
+            continue
+        h = ur.items[k]
+        words = [t.norm for t in ur.unit.tokens[h.i:h.j]]  # type: ignore[attr-defined]
+        if words != ["would", "be"] or s[k + 1:k + 2] != "C":
+            return False
+    return re.search(r"G C[^.;:?!]*U[~_]{0,2}F".replace(" ", ""), s) is not None
 
 
 def _proposal(heading: _Heading | None) -> bool:
@@ -1882,6 +1932,8 @@ def _about_action(s: str, k: int, ur: UnitReading | None = None) -> bool:
     """"So can't.", "can't do that", "Attack a can't be done", "Red can't be stacked on orange":
     a rejection of an action; not "I can't verify", "I can't find a valid sequence"."""
     rest = s[k + 1:k + 3]
+    if rest[:1] == "W":  # "wouldn't be possible now, with Harmony gone": the time word names no other thing
+        rest = s[k + 2:k + 4]
     if rest == "_A" and ur is not None and ur.unit.tokens[ur.starts[k + 1]].norm == "be":
         return True
     return rest == "" or rest[0] in ".,;:!)A" or (rest[0] == "_" and (len(rest) == 1 or rest[1] in ".,;:!"))

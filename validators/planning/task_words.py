@@ -130,6 +130,10 @@ class TaskWords:
     arrow_predicate: str | None = None
     predicate_words: dict[str, str] = field(default_factory=dict)
     predicate_plurals: dict[str, str] = field(default_factory=dict)
+    # a one-object predicate's words without its object ("on the table", "in my hand"), from its
+    # templates whose object comes first: rules and outlines name facts so ("needs it to be on
+    # the table"); keyed by the first word
+    predicate_phrases: dict[str, list[tuple[tuple[str, ...], str]]] = field(default_factory=dict)
     arity: dict[str, int] = field(default_factory=dict)
     object_firsts: set[str] = field(default_factory=set)
     # bare one-letter names where prose may not use them alone ("a" is an article): accepted
@@ -216,7 +220,12 @@ class TaskWords:
                 templates.append("{} " + plain + " {}")
             for t in templates:
                 if t and t.count("{") == arity:
-                    tw._add_fact(t, pred)
+                    words = tw._add_fact(t, pred)
+                    rest = tuple(words[1:])
+                    if arity == 1 and words[:1] == [_SLOT] and len(rest) >= 2 and _SLOT not in rest:
+                        known = tw.predicate_phrases.setdefault(rest[0], [])
+                        if (rest, pred) not in known:
+                            known.append((rest, pred))
             for t in vocab.phrasings.get("not " + pred, ()):
                 tw._add_fact(t, pred, absent=True)
             word = [w for w in plain.split() if w not in SKIP]
@@ -230,7 +239,7 @@ class TaskWords:
         tw._index()
         return tw
 
-    def _add_fact(self, template: str, pred: str, absent: bool = False) -> None:
+    def _add_fact(self, template: str, pred: str, absent: bool = False) -> list[str]:
         order: list[int] = []
         words: list[str] = []
         k = 0
@@ -242,7 +251,7 @@ class TaskWords:
                 continue
             words += [t.norm for t in tokens_of(piece, 0, len(piece)) if t.norm not in SKIP]
         if not words:
-            return
+            return words
         moved = len(set(order)) == len(order) and order != list(range(len(order)))  # "{1} is under {0}"
         phrase = _Phrase(tuple(words), pred, tuple(order), reorder=tuple(order) if moved else None)
         if absent:
@@ -251,6 +260,7 @@ class TaskWords:
             self.slot_first.append(phrase)
         else:
             self.fact_templates.setdefault(words[0], []).append(phrase)
+        return words
 
     # -- indexes over the task's words -----------------------------------------------------
     def _index(self) -> None:
@@ -277,7 +287,7 @@ class TaskWords:
         self._slot_group = _unique([*((p, True) for p in self.absent if p.words[0] == _SLOT),
                                     *((p, False) for p in self.slot_first)])
         self._fact_starts = frozenset(self._fixed_first) | frozenset(self._absent_first) | frozenset(self.predicate_words) \
-            | frozenset(self.predicate_plurals)
+            | frozenset(self.predicate_plurals) | frozenset(self.predicate_phrases)
         self._fact_openers = self._fact_starts | frozenset(self.object_firsts)
         self._tried = {}
         self._others = {}
@@ -563,6 +573,10 @@ class TaskWords:
                 end = hit[1] + (hit[1] < n and words[hit[1]] == ")")
                 return [(end, (pred, hit[0]), pred, False)]  # "Planet: a", "Province (b)"
             return [(k + 1, None, pred, False)]
+        if best is None and w in self.predicate_phrases:
+            for rest, pred in self.predicate_phrases[w]:
+                if tuple(words[k:k + len(rest)]) == rest:
+                    return [(k + len(rest), None, pred, False)]  # "needs it to be on the table"
         return [] if best is None else [best]
 
     def _match(self, phrase: _Phrase, v: _View, k: int, subject: str | None = None) -> tuple[int, Atom | None, bool] | None:
