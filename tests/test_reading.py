@@ -1413,3 +1413,45 @@ def test_would_be_possible_with_its_reason_is_the_models_check() -> None:
         "Attack c would be possible too, since Province c and Harmony are there.").claims if c.kind == "applicability"]
     assert got == [(True, ("app.can",))]
     assert checked == [(False, ("app.can",))]  # red is not held
+
+
+def test_paragraphs_telling_the_step_just_taken_keep_the_text_at_it() -> None:
+    """Row event.step_told: "Pre:", "Post:" and "Removes" paragraphs after a step are about that
+    step, so a "State:" list after them is the state after it, however many paragraphs they take."""
+    reader = _six_reader()
+    told = ("Step 1: Unstack red from orange.\n\nPre: red is clear (yes), hand empty (yes).\n\n"
+            "Post: holding red, orange clear.\n\nRemoves red on orange, hand empty.\n\nState:\n\n- Red is on the table.")
+    got = [(c.holds, c.rules) for c in reader.read(told).claims if c.kind == "state" and "table" in c.text]
+    assert got == [(False, ("state.list",))]
+    # the same list after a paragraph about something else is not placed
+    away = told.replace("Removes red on orange, hand empty.", "Let me think about the goal again for a moment.")
+    assert [c for c in reader.read(away).claims if c.kind == "state" and "table" in c.text and c.holds is False] == []
+
+
+def test_inner_adverbs_do_not_hide_a_cue() -> None:
+    """"would also be possible" is "would be possible", "is also back" is "is back"."""
+    from validators.reading.cues import lexicon as cues
+    text = "Feast a from c would also be possible, and Planet a is also back. Attack a isn't even possible."
+    hits = {(h.cls, " ".join(t.norm for t in tokens_of(text, 0, len(text))[h.i:h.j])) for h in cues().hits(
+        tokens_of(text, 0, len(text)))}
+    assert {("guess", "would also be"), ("yes", "is also back"), ("cant", "isn't even possible")} <= hits
+
+
+def test_an_object_with_a_possessive_fills_its_slot() -> None:
+    """"c's craving for b" (phrasings.json: "{}'s craving for {}") is the fact (craves c b)."""
+    (task, vocab, _, _), _ = _mystery_task()
+    words = TaskWords.of(task, vocab)
+    text = "Attacking a also clears away c's craving for b."
+    assert [f.atom for f in words.facts(tokens_of(text, 0, len(text)))] == [("craves", "c", "b")]
+    got = [(c.kind, c.holds) for c in ClaimReader.for_task(task, vocab).read("Attack a clears away c's craving for b.").claims]
+    assert ("effect", False) in got  # attack removes no craving
+
+
+def test_an_action_named_with_some_of_its_objects_is_completed_from_the_line() -> None:
+    """Row event.completed: "unstack red" is the one binding that can be done where the line is;
+    with two bindings possible ("stack blue" onto red or orange) it stays unread."""
+    reader = _six_reader()
+    done = reader.read("So I can unstack red now.").claims
+    assert [(c.action, c.holds) for c in done if c.kind == "applicability"] == [("(unstack a c)", True)]
+    two = reader.read("Unstack red from orange. Put red down. Pick up blue. So I can stack blue now.").claims
+    assert [c.action for c in two if c.kind == "applicability" and c.action and "stack b" in c.action] == []

@@ -104,6 +104,16 @@ ROWS: tuple[Row, ...] = (
         r"^[~,c]*K(?![^.]*A)", "Can't perform because Harmony is missing.", "R1",
         "after '2. Attack a.' and its needs listed ('- Pre: ..., Harmony (no).'), when Attack a is not applicable on "
         "the line: the model found the step blocked and did not take it (review of 2026-12-04)"),
+    Row("event.step_told", "the text stays at the step just taken: a paragraph telling its needs or effects",
+        r"^[~_]{0,2}[RDXT]:?[^AaIHGQNKn]*$", "Step 2: Overcome b from c.\n\nPre: Province c (yes), Pain b (yes).\n\n"
+        "Post: Harmony, Province b, b craves c.\n\nRemoves Province c, Pain b.\n\nState:\n\n- Planets a, b, c.", "planted",
+        "so a state heading after them speaks of the state after the step, however many paragraphs they take; "
+        "only paragraphs right after each other, and only for the line's last action; not one that finds a "
+        "need missing ('Requires Pain c (no). Can't do.' takes the step back)"),
+    Row("event.completed", "an action named with some of its objects, read whole where the line leaves one binding",
+        r"a", "But wait, after unstacking blue, I'm holding it.", "R1",
+        "the line's last action for a done form or after 'after' ('after unstacking blue'); else the one binding "
+        "that can be done in the line's state; none or several: kept as read (reading._completed)"),
     Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
         r"^[~J#:,]*a(?![^.]*[RDXgn&aC])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step, nor is 'So Attack could be done'"),

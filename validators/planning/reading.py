@@ -32,7 +32,7 @@ from validators.planning.search import ground_all, more_ground_actions_than
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.task_words import ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
-from validators.reading.cues import Hit, UnitCues, lexicon
+from validators.reading.cues import INNER_ADVERBS, Hit, UnitCues, lexicon
 from validators.reading.text import Reading, Token, Unit, read_text, tokens_of
 
 LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N", "can": "C", "cant": "K",
@@ -135,12 +135,9 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
         if h is not None:
             if h.cls == "guess" and toks[h.j - 1].norm == "be" and h.j in acts and acts[h.j].form == "ed":
                 h = Hit("can", "can.doable", h.i, h.j)  # "Orange could be picked up now": doable, not a guess
-            elif h.cls == "can" and (neg := _negation_before(shape, items, starts, toks, k)) is not None:
-                shape[neg] = "~"  # "Succumb a wouldn't even be possible now": a rejection, as "can't" is
-                h = Hit("cant", "cant.impossible", h.i, h.j)
-                cue_hits.append(h)
             elif h.cls == "question" and h.j - h.i > 1 and shape and (h.j == len(toks) or toks[h.j].norm in _CLAUSE_ENDS):
-                emit("~", None, k)  # "Province c and Harmony are there.": where they are, not a question asked
+                said = next((y for y in cue_hits if y.cls == "yes" and y.i == h.i and y.j == h.j), None)
+                emit("Y" if said else "~", said, k)  # "Province c and Harmony are there.": they hold; no question
                 k = h.j
                 continue
             elif h.cls == "means" and not shape and toks[k].norm == "so" and toks[h.j - 1].norm in ("can", "could"):
@@ -160,20 +157,6 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
 
 
 _CLAUSE_ENDS = frozenset({".", ",", ";", "!", ":"})
-_BETWEEN_NOT_AND_CAN = frozenset({"even", "be", "really", "actually", "quite", "yet", "always"})
-
-
-def _negation_before(shape: list[str], items: list[object], starts: list[int], toks: list[Token], k: int) -> int | None:
-    """The letter of a negation right before a "can" word at token k, with only words such as
-    "even", "be", "really" between ("wouldn't even be possible", "not really allowed"), or None."""
-    j = len(shape) - 1
-    while j >= 0 and shape[j] in "_~" and toks[starts[j]].norm in _BETWEEN_NOT_AND_CAN and k - starts[j] <= 3:
-        j -= 1
-    if j >= 0 and shape[j] == "n" and k - starts[j] <= 3:
-        return j
-    return None
-
-
 @dataclass
 class _Focus:
     """The action the talk is about: named at the head of a recent unit."""
@@ -397,6 +380,32 @@ class ClaimReader:
             return None  # "Red is clear. Pick it up.": "it" is not that object; an action we cannot read
         return again
 
+    def _completed(self, ur: UnitReading, line: LineOfReasoning) -> UnitReading:
+        """A unit whose one action is named with some of its objects ("unstack blue", "after putting
+        red down"), read with that action whole when the line leaves one binding: the line's last
+        action, for a done form or after "after" ("after unstacking blue, I hold it"); else the one
+        binding that can be done in the line's state. Otherwise (none, several, or a task too big to
+        ground) the unit is kept as read (row event.completed)."""
+        k, m = ur.actions[0]
+        if not any(a is not None for a in m.args) or more_ground_actions_than(self.task, _GROUNDING_LIMIT):
+            return ur
+        last = line.actions[-1] if line.actions else None
+        fits_last = last is not None and last.name == m.name and len(last.args) == len(m.args) \
+            and all(a is None or a == b for a, b in zip(m.args, last.args))
+        if fits_last and (m.form != "base" or "T" in ur.shape[:k]):
+            ground = last
+        else:
+            fits = [g for g in ground_all(self.task) if g.name == m.name and len(g.args) == len(m.args)
+                    and all(a is None or a == b for a, b in zip(m.args, g.args))]
+            doable = [g for g in fits if not unmet_preconditions(g, line.state)]
+            if len(doable) != 1:
+                return ur
+            ground = doable[0]
+        whole = replace(m, args=tuple(ground.args), ground=ground)
+        items = list(ur.items)
+        items[k] = whole
+        return replace(ur, shape=ur.shape[:k] + "A" + ur.shape[k + 1:], items=items, actions=[(k, whole)])
+
     # -- lines ---------------------------------------------------------------------------------
     @staticmethod
     def _new_line(run: _Run, pos: int, rule: str = "") -> LineOfReasoning:
@@ -437,6 +446,8 @@ class ClaimReader:
                 else:
                     ur = it_read
                     u = ur.unit
+            if line.known and len(ur.actions) == 1 and ur.actions[0][1].ground is None:
+                ur = self._completed(ur, line)  # "after unstacking blue", "so I can unstack blue": the one binding
             shape = ur.shape
             modality = _modality(ur, run.heading, u)
             if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \
@@ -550,7 +561,9 @@ class ClaimReader:
                 elif at_k.id != line.id:
                     recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
             vague = _vague_time(ur, line)
-            general = ("g" in shape and any(ur.matches(r) for r in RULE_ROWS)) or self._with_variables(ur)
+            general = ("g" in shape and any(ur.matches(r) for r in RULE_ROWS)) or self._with_variables(ur) \
+                or (vague >= 0 and shape[vague + 1:vague + 2] == "a" and "f" in shape and not re.search("[FA]", shape))
+            # ("After Attack, Pain is set.": facts named without objects after an action named so: the rule)
             # "After Overcome, it sets Harmony ... and the object craves the other object", "after Overcome X
             # from Y, Harmony is set": what the action does, no time on the line
             if vague >= 0 and modality == "asserted" and all(k > vague for k, _ in ur.facts) and not general:
@@ -690,6 +703,13 @@ class ClaimReader:
             if modality == "asserted" and ur.matches("rule.role"):
                 self._role_rules(run, ur, recall or line, text)
             self._claims(run, ur, n, modality, recall or line, text)
+            focus_now = run.focus
+            if focus_now is not None and focus_now.performed and focus_now.line == line.id and recall is None \
+                    and line.actions and line.actions[-1] == focus_now.action and not ur.actions \
+                    and modality == "asserted" and _STEP_TOLD.match(shape) \
+                    and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS:
+                run.moved[line.id] = u.paragraph  # "Pre: ...", "Post: ...", "Removes ...": paragraphs that tell
+                # the step just taken keep the text at it (row event.step_told)
             if recall is not None:
                 run.line_at.append((u.span[1], line.id))
             while next_verdict < len(verdicts) and verdicts[next_verdict][0] < u.span[1]:
@@ -1780,6 +1800,7 @@ _REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its re
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _STATE_HEADINGS = ("state", "after")
+_STEP_TOLD = re.compile(BY_ID["event.step_told"].pattern)
 _FACT_LINE = re.compile(r"^[~]*[Ff][^AaIQHGLOCKJ]*$")  # a line of facts alone, tagged or not ("Harmony: No.")
 _RECAP_HEADING = re.compile(r"^[~,GHc]*T[~_]{0,1}J#:$")  # "After step 6:", alone on its line
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
@@ -1909,19 +1930,19 @@ def _modality(ur: UnitReading, heading: _Heading | None, u: Unit) -> str:
 
 
 def _would_be_doable_because(ur: UnitReading) -> bool:
-    """"Attack c would be possible too, since Province c and Harmony are there": "would be" before
-    "possible" with the facts that make it so is the model's check of the state, not a guess. Without
-    the reason ("So Feast c from a would be possible.") it stays a guess: said of a step to come, it
-    may mean the steps before it too."""
+    """"Attack c would be possible too, since Province c and Harmony are there", "picking up orange
+    would also be possible right now": "would be" before "possible" with the facts that make it so,
+    or with "now", is the model's check of the state, not a guess. Without either ("So Feast c from
+    a would be possible.") it stays a guess: said of a step to come, it may mean the steps before it."""
     s = ur.shape
     for k, ch in enumerate(s):
         if ch != "G":
             continue
         h = ur.items[k]
-        words = [t.norm for t in ur.unit.tokens[h.i:h.j]]  # type: ignore[attr-defined]
+        words = [t.norm for t in ur.unit.tokens[h.i:h.j] if t.norm not in INNER_ADVERBS]  # type: ignore[attr-defined]
         if words != ["would", "be"] or s[k + 1:k + 2] != "C":
             return False
-    return re.search(r"G C[^.;:?!]*U[~_]{0,2}F".replace(" ", ""), s) is not None
+    return re.search(r"GC(?:[^.;:?!]*U[~_]{0,2}F|[~_]{0,2}W)", s) is not None
 
 
 def _proposal(heading: _Heading | None) -> bool:

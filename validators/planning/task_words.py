@@ -244,6 +244,8 @@ class TaskWords:
         words: list[str] = []
         k = 0
         for piece in template.replace("{}", "\x01").replace("{0}", "\x02").replace("{1}", "\x03").split():
+            if piece[:1] in ("\x01", "\x02", "\x03") and piece[1:] == "'s":
+                piece = piece[:1]  # "{}'s craving for {}": the object, read without its possessive (_view)
             if piece in ("\x01", "\x02", "\x03"):
                 order.append(k if piece == "\x01" else int(piece == "\x03"))
                 k += piece == "\x01"
@@ -366,6 +368,9 @@ class TaskWords:
         if last is not None and last[0] is tokens and last[1] == tokens:
             return last[2]
         words = [t.norm for t in tokens if t.norm not in SKIP]
+        if any(w.endswith("'s") for w in words):
+            words = [w[:-2] if w.endswith("'s") and w[:-2] in self.object_firsts else w for w in words]
+            # "c's craving for b": the object before its possessive (the template "{}'s craving for {}")
         at: Sequence[int]
         if len(words) == len(tokens):  # most lines of a walk-through: "Pain b", "Harmony (yes)"
             at = range(len(words))

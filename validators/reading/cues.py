@@ -52,17 +52,42 @@ class CueIndex:
     def hits(self, tokens: list[Token]) -> list[Hit]:
         words = [t.norm for t in tokens]
         out: list[Hit] = []
+        inner = not INNER_ADVERBS.isdisjoint(words)
         for k, w in enumerate(words):
             seen: set[str] = set()
             for phrase, cue in self._first.get(w, ()):
-                if cue.cls in seen or tuple(words[k:k + len(phrase)]) != phrase:
+                if cue.cls in seen:
                     continue
+                end = k + len(phrase)
+                if tuple(words[k:end]) != phrase:
+                    if not inner or len(phrase) == 1:
+                        continue
+                    end = _loose_end(words, k, phrase)
+                    if end < 0:
+                        continue
                 seen.add(cue.cls)
-                out.append(Hit(cue.cls, cue.id, k, k + len(phrase)))
+                out.append(Hit(cue.cls, cue.id, k, end))
         return out
 
     def cue(self, cue_id: str) -> Cue:
         return self.cues[cue_id]
+
+
+# Adverbs a phrase may hold without changing what it says: "would also be possible" is "would be
+# possible", "is also back" is "is back", "wouldn't even be possible" is "wouldn't be possible".
+INNER_ADVERBS = frozenset({"also", "even", "really", "actually", "just", "certainly", "definitely", "indeed"})
+
+
+def _loose_end(words: list[str], k: int, phrase: tuple[str, ...]) -> int:
+    """Where `phrase` ends when read at `k` with inner adverbs between its words, or -1."""
+    j = k + 1
+    for p in phrase[1:]:
+        while j < len(words) and words[j] != p and words[j] in INNER_ADVERBS:
+            j += 1
+        if j >= len(words) or words[j] != p:
+            return -1
+        j += 1
+    return j
 
 
 def _phrase(text: str) -> tuple[str, ...]:
