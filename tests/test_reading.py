@@ -1455,3 +1455,34 @@ def test_an_action_named_with_some_of_its_objects_is_completed_from_the_line() -
     assert [(c.action, c.holds) for c in done if c.kind == "applicability"] == [("(unstack a c)", True)]
     two = reader.read("Unstack red from orange. Put red down. Pick up blue. So I can stack blue now.").claims
     assert [c.action for c in two if c.kind == "applicability" and c.action and "stack b" in c.action] == []
+
+
+def test_that_right_after_a_recalled_state_speaks_of_it() -> None:
+    """Row event.recall_that: "So after step 2, ... That alone already satisfies the goal." is about
+    the state after step 2; a sentence that does not point back is about the plan's end."""
+    walk = "1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.\n\nSo after step 2, blue is on the table. "
+    goal = [(c.holds, c.message) for c in _bw_reader().read(walk + "That alone already satisfies the goal.").claims
+            if c.kind == "goal"]
+    assert goal == [(False, "says the goal holds after (unstack b a), (put-down b), but (on a b) does not")]
+    plain = [c.holds for c in _bw_reader().read(walk + "The goal is satisfied.").claims if c.kind == "goal"]
+    assert plain == [True]
+
+
+def test_a_rule_said_of_a_block_in_general_and_a_fact_after_to_be() -> None:
+    """"Putting a block down" names put-down of no block in particular; "the hand to be empty" is
+    "the hand is empty"."""
+    reader = _six_reader()
+    got = [(c.holds, c.message) for c in reader.read("Putting a block down, though, needs the hand to be empty first.").claims]
+    assert got == [(False, "says put-down needs handempty, but it needs holding")]
+    assert [c.holds for c in reader.read("Unstacking needs the hand to be empty.").claims] == [True]
+
+
+def test_only_if_states_a_need_not_that_the_action_can_be_done() -> None:
+    """"is only allowed when", "only if": a need (lexicon req.needs), so no applicability claim is
+    read from "can" beside it, and said of the action in general it is a rule."""
+    reader = _six_reader()
+    assert [c for c in reader.read("Red can be picked up only if it is clear.").claims if c.kind == "applicability"] == []
+    assert [c for c in reader.read("Also, unstacking red from blue is only allowed when blue is on the table.").claims
+            if c.kind == "applicability"] == []
+    rule = [(c.holds, c.rules) for c in reader.read("Unstacking is only allowed when the block is on the table.").claims]
+    assert rule == [(False, ("rule.req",))]

@@ -114,6 +114,11 @@ ROWS: tuple[Row, ...] = (
         r"a", "But wait, after unstacking blue, I'm holding it.", "R1",
         "the line's last action for a done form or after 'after' ('after unstacking blue'); else the one binding "
         "that can be done in the line's state; none or several: kept as read (reading._completed)"),
+    Row("event.recall_that", "a unit pointing back ('that', 'this') right after a recalled past state speaks of it",
+        r"^[^AaTWZJS]*$", "So after step 2, red is on blue, so blue is under red. Strictly speaking, that alone "
+        "already satisfies the goal.", "planted",
+        "asserted, in the same paragraph, naming no action or time of its own (reading._points_back); 'That is, "
+        "...' points at nothing"),
     Row("event.unnamed", "the line may have moved: an action named without its objects heads a step",
         r"^[~J#:,]*a(?![^.]*[RDXgn&aC])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step, nor is 'So Attack could be done'"),

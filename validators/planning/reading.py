@@ -215,6 +215,7 @@ class _Run:
     after_heading: tuple[GroundAction, int] | None = None  # "After Feast c from a:" and the unit it was last read at
     said_now: tuple[int, int, int] | None = None  # (paragraph, line id, its actions then): "so right now, blue is on red."
     said_init: tuple[int, int, int] | None = None  # the same for a paragraph that laid out the initial state
+    last_recall: tuple[int, LineOfReasoning, int] | None = None  # (unit, the past state's line, paragraph)
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
 
     @property
@@ -696,6 +697,12 @@ class ClaimReader:
                 run.heading = self._heading(ur, n, u, modality, line)
                 if run.heading is not None and run.heading.kind == "after" and run.heading.action is not None:
                     run.after_heading = (run.heading.action, n)
+            if recall is None and run.last_recall is not None and run.last_recall[0] == n - 1 \
+                    and run.last_recall[2] == u.paragraph and not ur.actions and modality == "asserted" \
+                    and not re.search("[TWZJS]", shape) and _points_back(u):
+                recall = run.last_recall[1]  # "So after step 2, red is on blue. That alone already satisfies the
+                # goal.": "that" is the state just recalled (row event.recall_that)
+            run.last_recall = (n, recall, u.paragraph) if recall is not None else None
             # -- claims
             start = len(run.claims)
             if self.variables and modality != "questioned":
@@ -1344,6 +1351,8 @@ class ClaimReader:
                 if "I" in s[:m.start(grp)] or "n" in s[max(0, m.start() - 2):m.end() + 1] or "Q" in s \
                         or "M" in s[:m.start()] or re.search(r"c[^.]*[RNK]", s[m.end():]) or _asked(ur):
                     continue  # "To get Pain a, we can Attack a", "we can Feast a from c ..., but we need Harmony"
+                if any(u.tokens[h.i].norm == "only" for h in ur.cues.by_cls.get("req", ())):
+                    continue  # "Red can be picked up only if it is clear": the rule, not a claim about now
                 if _by_means(ur, m.start(), m.start(grp)):
                     continue  # "a craves c: this can be done with Overcome a from c": how, not whether it can be done now
                 performed_here = focus is not None and focus.unit == n and focus.action == act.ground
@@ -1694,6 +1703,16 @@ def _self_corrected(claims: list[Claim]) -> None:
     for c in claims:
         if c.kind == "state" and c.atom is not None and len(said[c.atom]) == 2 and c.holds is not None:
             c.holds, c.message = None, f"the sentence says {c.atom[0]} both holds and does not: it corrects itself"
+
+
+_POINTERS = frozenset({"that", "this"})
+
+
+def _points_back(u: Unit) -> bool:
+    """The unit opens by pointing at what was just said ("That alone satisfies the goal", "Strictly
+    speaking, that already ..."): its first words, before any fact, hold "that" or "this"."""
+    words = [t.norm for t in u.tokens[:4]]
+    return any(w in _POINTERS for w in words) and not (len(words) > 1 and words[0] in _POINTERS and words[1] == "is")
 
 
 def _vague_time(ur: UnitReading, line: LineOfReasoning) -> int:

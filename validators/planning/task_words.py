@@ -43,6 +43,7 @@ _WORD_LETTERS = frozenset({"a", "i"})  # one-letter names that are also English 
 _NOT = frozenset({"not", "isn't", "aren't", "no"})
 _LIST = frozenset({",", "and", "&"})
 _BETWEEN_OBJECTS = frozenset({"directly", "straight", "back", "right", "immediately", "then", "safely", "carefully"})
+_GENERIC = frozenset({"a", "an", "any", "each", "one", "some"})  # before a skipped type word: "a block"
 _MODALS = frozenset({"can", "could", "cannot", "can't", "couldn't", "would", "wouldn't", "will", "won't", "should",
                      "shouldn't", "must", "may", "might"})
 _PASSIVE_ADVERBS = frozenset({"not", "then", "directly", "immediately", "just", "safely", "first", "easily", "only",
@@ -376,6 +377,10 @@ class TaskWords:
             at = range(len(words))
         else:
             at = [n for n, t in enumerate(tokens) if t.norm not in SKIP]
+        if "to" in words and "be" in (t.norm for t in tokens):
+            keep = [q for q, n in enumerate(at) if not (words[q] == "to" and n + 1 < len(tokens) and tokens[n + 1].norm == "be")]
+            if len(keep) < len(words):  # "needs the hand to be empty": "the hand is empty"
+                words, at = [words[q] for q in keep], [at[q] for q in keep]
         if "," in words and _ASIDE_FIRSTS.intersection(words):
             words, at = _without_asides(words, list(at))
         if self.typed_names and len(words) < len(tokens):
@@ -474,6 +479,10 @@ class TaskWords:
                     particle = None
                 continue
             w = words[pos]
+            if particle and w in _GENERIC and pos + 1 < n and words[pos + 1] == particle:
+                pos += 2  # "putting a block down": the action said of no object in particular
+                particle = None
+                break
             if w in _BETWEEN_OBJECTS and pos + 1 < n and (words[pos + 1] in CONNECT or (args and obj[pos + 1] is not None)):
                 pos += 1  # "stack blue directly onto orange", "put red back on blue"
                 continue
