@@ -1486,3 +1486,16 @@ def test_only_if_states_a_need_not_that_the_action_can_be_done() -> None:
             if c.kind == "applicability"] == []
     rule = [(c.holds, c.rules) for c in reader.read("Unstacking is only allowed when the block is on the table.").claims]
     assert rule == [(False, ("rule.req",))]
+
+
+def test_a_plan_said_to_work_after_step_k_is_replayed_from_that_step() -> None:
+    """Row verdict.inline: "after step 1, X and then Y would do it" goes on from the list's step 1."""
+    walk = "1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.\n\n"
+    bad = [(c.holds, c.message) for c in _bw_reader().read(
+        walk + "For instance, after step 1, stack blue on red and then pick up red would do it.").claims
+        if c.kind == "plan_verdict"]
+    assert [h for h, _ in bad] == [False] and "after step 1 of the list" in bad[0][1]
+    good = [c.holds for c in _bw_reader().read(
+        walk + "For instance, after step 2, pick up red and then stack red on blue would work.").claims
+        if c.kind == "plan_verdict"]
+    assert good == [True]

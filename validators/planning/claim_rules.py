@@ -212,7 +212,8 @@ ROWS: tuple[Row, ...] = (
     Row("verdict.inline", "plan verdict: actions written out in the sentence, then said to work (or not)",
         r"(?P<seq>[Aa](?:[,&~]{0,3}[Aa])+)(?P<gap>[_~n]{0,3})V",
         "Feast b from c, Succumb b, Attack c, Overcome c from b also works.", "planted",
-        "replayed from where the sentence puts them: 'from here' or 'now' the line's state, else the "
+        "replayed from where the sentence puts them: 'after step k' the state after the list's step k, 'from "
+        "here' or 'now' the line's state, else the "
         "initial state when the first action can start there, else the line's state; a positive verdict is "
         "false when an action cannot be done (whether the model meant the whole plan or a part), and when "
         "the goal is left unmet only if the sentence speaks of the plan or the goal; 'wouldn't work' is false "

@@ -1464,8 +1464,15 @@ class ClaimReader:
             said = u.tokens[:ur.starts[m.start("seq")]]  # the verdict, before its plan
         else:
             return
+        after_step: frozenset[Atom] | None = None
         if "T" in ur.shape[:m.start()]:
-            return  # "after step 2, X and Y would do it": a continuation from a step, not read here
+            # "after step 2, X and Y would do it": the plan goes on from step 2 of the list in force
+            step = re.search(r"TJ#", ur.shape[:m.start()])
+            kth = ur.number_at(step.end() - 1) if step is not None else None
+            at = run.item_base + kth if kth is not None and run.item_base is not None else -1
+            if not (0 < at <= len(line.actions) and line.known_at(at) and line.item_of[at - 1] in (None, kth)):
+                return
+            after_step = line.states[at]
         if re.search(r"[Aa][,&~]*$", ur.shape[:m.start("seq")]):
             return
         acts = [a for k in range(m.start("seq"), m.end("seq")) if ur.shape[k] in "Aa"
@@ -1474,7 +1481,9 @@ class ClaimReader:
         here = "W" in ur.shape[:m.start("seq")] or _FROM_HERE.search(text[u.span[0]:u.span[1]]) is not None
         line_ok = line.known and line.broken is None and bool(line.actions)
         rules: tuple[str, ...] = (rule,)
-        if here:
+        if after_step is not None:
+            start = after_step
+        elif here:
             if not line_ok:
                 return
             start = line.state
@@ -1489,7 +1498,9 @@ class ClaimReader:
             start = line.state
         else:
             return  # fits neither the initial state nor the line: a plan meant from elsewhere
-        where = "from the initial state" if start is self.init else f"from where the line is (after {line.actions[-1].text()})"
+        where = "from the initial state" if start is self.init else (
+            f"after step {kth} of the list" if after_step is not None  # type: ignore[possibly-undefined]
+            else f"from where the line is (after {line.actions[-1].text()})")
         said = self._plan_said(ur, acts, start, where, negative)
         if said is None:
             return
