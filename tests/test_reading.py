@@ -1499,3 +1499,15 @@ def test_a_plan_said_to_work_after_step_k_is_replayed_from_that_step() -> None:
         walk + "For instance, after step 2, pick up red and then stack red on blue would work.").claims
         if c.kind == "plan_verdict"]
     assert good == [True]
+
+
+def test_but_wait_takes_back_only_what_it_doubts() -> None:
+    """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
+    or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""
+    reader = _six_reader()
+    walk = "Unstack red from orange. Put red down. Pick up blue. Stack blue on red. I am still holding blue here. "
+    moved_on = [c for c in reader.read(walk + "But wait, the goal is just blue on red.").claims if c.kind == "state"]
+    assert [(c.holds, c.retracted) for c in moved_on] == [(False, False)]
+    doubted = [c for c in reader.read(walk + "But wait, the hand is empty, not holding blue.").claims
+               if c.kind == "state" and "still holding" in c.text]
+    assert [c.retracted for c in doubted] == [True]

@@ -2025,6 +2025,20 @@ def _denied(s: str, k: int) -> bool:
     return s[max(0, k - 1):k] in ("N", "n")
 
 
+def _takes_back(here: UnitReading, nxt: UnitReading) -> bool:
+    """Does a unit opening with a retraction cue take `here` back? "No wait", "that's wrong" do; the
+    weak "But wait" only when it doubts (a question, a denial) or speaks of the same facts ("I'm still
+    holding blue. But wait, the goal is just blue on red." moves on: the holding claim stands)."""
+    cue = nxt.cues.first("retract")
+    if cue is None or [t.norm for t in nxt.unit.tokens[cue.i:cue.j]] != ["but", "wait"]:
+        return True
+    if nxt.unit.end == "?" or re.search("[NnKQB]", nxt.shape[nxt.shape.find("B") + 1:]):
+        return True
+    said = {m.atom for _, m in here.facts if m.atom is not None} | {m.ground for _, m in here.actions if m.ground}
+    again = {m.atom for _, m in nxt.facts if m.atom is not None} | {m.ground for _, m in nxt.actions if m.ground}
+    return bool(said & again) or not (said and again)
+
+
 def _retracted_next(readings: list[UnitReading], n: int) -> bool:
     """A claim the same step takes back: the unit itself, or the next one of its paragraph, opens
     with a retraction ("No wait, a is still on b.")."""
@@ -2034,7 +2048,7 @@ def _retracted_next(readings: list[UnitReading], n: int) -> bool:
     if n + 1 < len(readings):
         nxt = readings[n + 1]
         if (nxt.unit.step == here.unit.step or nxt.unit.paragraph == here.unit.paragraph) \
-                and nxt.shape[:3].lstrip("~,").startswith("B"):
+                and nxt.shape[:3].lstrip("~,").startswith("B") and _takes_back(here, nxt):
             return True  # thinking-claims.md: a claim doubted in its own paragraph is taken back
         if n + 2 < len(readings) and nxt.unit.end == "?" and readings[n + 2].unit.paragraph == here.unit.paragraph \
                 and readings[n + 2].shape[:3].lstrip("~,").startswith("B"):
