@@ -1511,3 +1511,16 @@ def test_but_wait_takes_back_only_what_it_doubts() -> None:
     doubted = [c for c in reader.read(walk + "But wait, the hand is empty, not holding blue.").claims
                if c.kind == "state" and "still holding" in c.text]
     assert [c.retracted for c in doubted] == [True]
+
+
+def test_goal_said_met_now_or_for_the_facts_before_it() -> None:
+    """Row goal.met: "The goal is now complete." and "Blue is on red, so the goal is reached." are
+    goal claims about the line's state (false after two steps that leave blue on the table)."""
+    reader = _six_reader()
+    walk = "Unstack red from orange. Put red down. "
+    for said in ("The goal is now complete.", "Blue is on red, so the goal is reached."):
+        assert [(c.kind, c.holds) for c in reader.read(walk + said).claims] == [("goal", False)], said
+    done = walk + "Pick up blue. Stack blue on red. "
+    assert [(c.kind, c.holds) for c in reader.read(done + "Blue is on red, so the goal is reached.").claims] \
+        == [("goal", True)]
+    assert [c.kind for c in reader.read(walk + "So once blue is on red, the goal is satisfied.").claims] == []

@@ -195,8 +195,9 @@ ROWS: tuple[Row, ...] = (
         "This doesn't reach the goal.", "planted"),
     Row("app.needs_met", "applicability +: the action's needs said met", r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P",
         "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal"),
-    Row("goal.met", "goal +", r"O[~_]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$",
-        "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true'"),
+    Row("goal.met", "goal +", r"O[~_W]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$",
+        "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true', 'the "
+        "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached')"),
     # -- headings: a unit ending in ":" says what the lines under it are, to the paragraph's end
     Row("heading.proposal", "the items under it propose (not asserted)", r"[HGI].*:$", "Wait, maybe:", "doc"),
     Row("heading.initial", "the lines under it speak of the initial state", r"Z[^A]*:$", "Initial state:", "R1"),

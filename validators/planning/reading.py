@@ -1283,7 +1283,7 @@ class ClaimReader:
                                  modality=modality))
         elif (met := BY_ID["goal.met"].regex.search(s)) is not None and not _negated_clause(s, met.start(), met.end()) \
                 and "p" not in s and line.known and line.actions \
-                and "I" not in s and "H" not in s and not ur.facts \
+                and "I" not in s and "H" not in s and (not ur.facts or _FACTS_SO_GOAL.match(s)) \
                 and not re.search(r"P[~_]{0,1}U[~_]{0,1}[Aa]", s):  # "achieved by stacking red on blue": a means
             unmet = unmet_goals(self.task.problem, line.state)
             holds, msg = self.judge.goal(line.actions, unmet)
@@ -1830,6 +1830,7 @@ _REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its re
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _STATE_HEADINGS = ("state", "after")
+_FACTS_SO_GOAL = re.compile(r"^[~&c,]*F(?:[,&]+F)*W?,~[~_]{0,2}O")  # "Blue is on red, so the goal is reached." 
 _STEP_TOLD = re.compile(BY_ID["event.step_told"].pattern)
 _FACT_LINE = re.compile(r"^[~]*[Ff][^AaIQHGLOCKJ]*$")  # a line of facts alone, tagged or not ("Harmony: No.")
 _RECAP_HEADING = re.compile(r"^[~,GHc]*T[~_]{0,1}J#:$")  # "After step 6:", alone on its line
