@@ -327,10 +327,22 @@ def test_a_list_cut_off_by_the_output_limit_is_its_legal_prefix():
     """A `moves = [...]` the text ends inside is "N legal moves, then it stops", not unreadable."""
     v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 2, 1], [3, 0")
     assert v["answer_error"]["kind"] == "unmet_goal"
-    assert "after 3 legal moves" in v["answer_error"]["message"] and "cut off" in v["answer_error"]["message"]
+    assert "after 3 legal moves" in v["answer_error"]["message"] and "cut short" in v["answer_error"]["message"]
     v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 0, 1], [3,")
     assert v["answer_error"]["kind"] == "illegal_move" and v["answer_error"]["step"] == 3
     assert extract_move_lists("moves = [[1, 0, 2], [2, 0 then some prose, not a cut", "hanoi") == []
+
+
+def test_an_answer_list_that_stops_at_an_ellipsis_is_the_moves_written_out():
+    """"moves=[[1,0,1],[2,0,2],...,[8,0,2],...]" (a real 14-disk answer): the moves before the
+    first ellipsis are replayed, not the trace's last list; in thinking such a list is a sketch of
+    the format and is not read."""
+    v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 2, 1], ...]\n\n(The list continues.)")
+    assert v["answer_error"]["kind"] == "unmet_goal" and "after 3 legal moves" in v["answer_error"]["message"]
+    assert "ellipsis" in v["answer_error"]["message"]
+    v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 0, 1], …, [3, 0, 2]]")
+    assert v["answer_error"]["kind"] == "illegal_move" and v["answer_error"]["step"] == 3
+    assert extract_move_lists("moves = [[1, 0, 2], ...]", "hanoi") == []
 
 
 def test_a_fragment_that_fits_neither_its_line_nor_the_start_is_not_judged():

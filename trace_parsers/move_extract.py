@@ -66,7 +66,18 @@ class _CutOff(_ListSyntaxError):
         self.items, self.spans = items, spans
 
 
-def parse_list_literal(text: str, pos: int = 0) -> tuple[list[Any], int, list[tuple[int, int]]]:
+class _Ellipsis(_CutOff):
+    """The list stops at an ellipsis ("...", "…"): the items written before it are known."""
+
+    def __init__(self, items: list[Any], spans: list[tuple[int, int]]) -> None:
+        _ListSyntaxError.__init__(self, "the list stops at an ellipsis")
+        self.items, self.spans = items, spans
+
+
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)")
+
+
+def parse_list_literal(text: str, pos: int = 0, ellipsis: bool = False) -> tuple[list[Any], int, list[tuple[int, int]]]:
     """Read the list literal starting at text[pos] == '['.
 
     Returns (value, end offset, spans of the top-level items); raises ValueError when the text is
@@ -82,6 +93,8 @@ def parse_list_literal(text: str, pos: int = 0) -> tuple[list[Any], int, list[tu
     while i < limit:
         m = _TOKEN.match(text, i)
         if not m:
+            if ellipsis and len(stack) == 1 and expect_value and _ELLIPSIS.match(text, i):
+                raise _Ellipsis(stack[0], spans)  # "[[1,0,1], [2,0,2], ...]": the moves written out, then it stops
             raise _ListSyntaxError(f"unexpected text at {i}")
         tok_start = m.start(m.lastindex or 0)
         i = m.end()
@@ -136,7 +149,7 @@ def _shape_ok(moves: list[Any], domain: str) -> bool:
     return all(len(m) == 3 for m in moves)
 
 
-def _bracketed(text: str, domain: str) -> list[ExtractedList]:
+def _bracketed(text: str, domain: str, ellipsis: bool = False) -> list[ExtractedList]:
     found: list[ExtractedList] = []
     taken_until = -1
     starts = sorted({(m.end(), True) for m in _MOVES_KEY.finditer(text)} |
@@ -146,7 +159,13 @@ def _bracketed(text: str, domain: str) -> list[ExtractedList]:
             continue
         notes: list[str] = []
         try:
-            moves, end, spans = parse_list_literal(text, pos)
+            moves, end, spans = parse_list_literal(text, pos, ellipsis)
+        except _Ellipsis as cut:
+            moves, spans = cut.items, cut.spans
+            close = text.find("]", spans[-1][1] if spans else pos)
+            end = close + 1 if close >= 0 else len(text)
+            notes.append(f"the list stops at an ellipsis ('...'): its {len(moves)} moves written out are read, "
+                         "and it goes no further")
         except _CutOff as cut:
             moves, end, spans = cut.items, len(text), cut.spans
             notes.append(f"the text ends inside this list (an output limit?): its {len(moves)} complete moves "
@@ -240,9 +259,11 @@ def _prose(text: str, domain: str, taken: list[tuple[int, int]]) -> list[Extract
     return runs
 
 
-def extract_move_lists(text: str, domain: str) -> list[ExtractedList]:
-    """All move lists of `text` in text order (bracketed lists first claim their characters)."""
-    lists = _bracketed(text, domain)
+def extract_move_lists(text: str, domain: str, ellipsis: bool = False) -> list[ExtractedList]:
+    """All move lists of `text` in text order (bracketed lists first claim their characters).
+    With `ellipsis` (an answer), a list that stops at "..." is read up to it; in thinking such a
+    list is a sketch of the format ("moves = [[1, 0, 2], ...]") and is not read."""
+    lists = _bracketed(text, domain, ellipsis)
     lists += [t for t in _csv_tables(text, domain) if not any(x.start <= t.start < x.end for x in lists)]
     lists += _prose(text, domain, [(x.start, x.end) for x in lists])
     return sorted(lists, key=lambda x: x.start)

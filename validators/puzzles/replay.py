@@ -31,7 +31,7 @@ _NO_SOLUTION = re.compile(r"\b(no (valid )?solution|impossible|unsolvable|cannot
 def _answer_list(record: TraceRecord) -> ExtractedList | None:
     """The answer's own move list when its text holds one: an explicit `moves = [...]` or CSV table
     wins over later prose or code, which only explains it."""
-    lists = extract_move_lists(record.answer, record.domain)
+    lists = extract_move_lists(record.answer, record.domain, ellipsis=True)
     labelled = [x for x in lists if x.labelled and x.moves]  # `moves = []` in code starts a list, states none
     return labelled[-1] if labelled else (lists[-1] if lists else None)
 
@@ -160,7 +160,7 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
                                        extra={"rule": "claimed_state"})
     elif not result.solved:
         out.answer_correct = False
-        stops = " (the list is cut off: " + found.notes[0] + ")" if found is not None and found.moves is moves \
+        stops = " (the list is cut short: " + found.notes[0] + ")" if found is not None and found.moves is moves \
             and found.notes else ""
         out.answer_error = AnswerError(kind="unmet_goal", step=None,
                                        message=f"after {len(moves)} legal moves the puzzle is not solved: "
