@@ -343,6 +343,11 @@ def test_an_answer_list_that_stops_at_an_ellipsis_is_the_moves_written_out():
     v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], [1, 0, 1], …, [3, 0, 2]]")
     assert v["answer_error"]["kind"] == "illegal_move" and v["answer_error"]["step"] == 3
     assert extract_move_lists("moves = [[1, 0, 2], ...]", "hanoi") == []
+    # a comment that says the pattern goes on is an ellipsis too; a list cut after "[2, " is cut off
+    v = _hanoi_answer(3, "```python\nmoves = [\n    [1, 0, 2], [2, 0, 1],\n    # ... (continuing the pattern)\n    [1, 0, 2]\n]\n```")
+    assert "after 2 legal moves" in v["answer_error"]["message"] and "ellipsis" in v["answer_error"]["message"]
+    v = _hanoi_answer(3, "moves = [[1, 0, 2], [2, 0, 1], \n         [1, 2, 1], [2, ")
+    assert "after 3 legal moves" in v["answer_error"]["message"] and "ends inside" in v["answer_error"]["message"]
 
 
 def test_a_fragment_that_fits_neither_its_line_nor_the_start_is_not_judged():

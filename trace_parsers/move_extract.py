@@ -74,7 +74,7 @@ class _Ellipsis(_CutOff):
         self.items, self.spans = items, spans
 
 
-_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)")
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…|#[^\n]*(?:\.\.\.|…))")  # also "# ... (continuing the pattern)"
 
 
 def parse_list_literal(text: str, pos: int = 0, ellipsis: bool = False) -> tuple[list[Any], int, list[tuple[int, int]]]:
@@ -93,6 +93,8 @@ def parse_list_literal(text: str, pos: int = 0, ellipsis: bool = False) -> tuple
     while i < limit:
         m = _TOKEN.match(text, i)
         if not m:
+            if stack and limit == len(text) and not text[i:].strip():
+                raise _CutOff(stack[0], spans)  # cut off after a comma and a space: "[2, "
             if ellipsis and len(stack) == 1 and expect_value and _ELLIPSIS.match(text, i):
                 raise _Ellipsis(stack[0], spans)  # "[[1,0,1], [2,0,2], ...]": the moves written out, then it stops
             raise _ListSyntaxError(f"unexpected text at {i}")
