@@ -1524,3 +1524,20 @@ def test_goal_said_met_now_or_for_the_facts_before_it() -> None:
     assert [(c.kind, c.holds) for c in reader.read(done + "Blue is on red, so the goal is reached.").claims] \
         == [("goal", True)]
     assert [c.kind for c in reader.read(walk + "So once blue is on red, the goal is satisfied.").claims] == []
+
+
+def test_an_effect_list_that_goes_on_telling_the_step_is_the_steps_effect() -> None:
+    """Row effect.told: "Step 1: Attack a." told over paragraphs ("Needs ...", "Yes.", "Adds ...")
+    then "Removes Province b, ..." is Attack a's effect, judged against the schema (R1's
+    misreading "Attack removes the current Province" is a root error); another action between, or
+    an aim ("Create Pain a."), breaks it."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    told = ("Step 1: Attack a.\n\nNeeds Province a, Planet a, Harmony. Yes.\n\nAdds Pain a.\n\n"
+            "Removes Province b, Planet a, Harmony.")
+    got = [(c.holds, c.rules) for c in reader.read(told).claims if "Removes" in c.text]
+    assert (False, ("effect.told",)) in got  # Attack a removes Province a, not Province b
+    broken = told.replace("Adds Pain a.", "Alternatively, Attack b.")
+    assert [c for c in reader.read(broken).claims if "Removes" in c.text and "effect.told" in c.rules] == []
+    aim = told.replace("Removes Province b, Planet a, Harmony.", "Create Pain b.")
+    assert [c for c in reader.read(aim).claims if c.kind == "effect" and "Create" in c.text] == []

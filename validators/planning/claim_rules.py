@@ -177,6 +177,11 @@ ROWS: tuple[Row, ...] = (
     Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*[DX]|F_{0,2}[DX]",
         "1. Feast c from a: needs c craves a. Yes. Gives Pain c, Province a.", "R1",
         "the action in focus (named at the head of a unit just before, in the same paragraph)"),
+    Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs", r"^[~,]*[DX]",
+        "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
+        "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "
+        "hedge, condition, question or rejection, reading._tells); not a list headed ':' nor one whose verb names "
+        "an aim ('4. Create Pain a.'); judged against the schema as effect.focus"),
     Row("state.no", "state -: a fact denied", r"(?:N|n)[~_]{0,1}(?P<fact>F)",
         "no Province b", "doc"),
     # -- effects ---------------------------------------------------------------------------

@@ -216,6 +216,7 @@ class _Run:
     said_now: tuple[int, int, int] | None = None  # (paragraph, line id, its actions then): "so right now, blue is on red."
     said_init: tuple[int, int, int] | None = None  # the same for a paragraph that laid out the initial state
     last_recall: tuple[int, LineOfReasoning, int] | None = None  # (unit, the past state's line, paragraph)
+    telling: int | None = None  # the last unit of an unbroken run telling the step in focus (row effect.told)
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
 
     @property
@@ -711,6 +712,12 @@ class ClaimReader:
                 self._role_rules(run, ur, recall or line, text)
             self._claims(run, ur, n, modality, recall or line, text)
             focus_now = run.focus
+            if focus_now is not None and focus_now.performed and (
+                    (focus_now.unit == n and not re.search("[IHGQKBE]", shape))
+                    or (run.telling == n - 1 and _tells(ur, focus_now.action))):
+                run.telling = n  # "Step 1: Attack a." then "Needs ...", "Yes.", "Adds Pain a.": all about the step
+            else:
+                run.telling = None
             if focus_now is not None and focus_now.performed and focus_now.line == line.id and recall is None \
                     and line.actions and line.actions[-1] == focus_now.action and not ur.actions \
                     and modality == "asserted" and _STEP_TOLD.match(shape) \
@@ -1018,9 +1025,14 @@ class ClaimReader:
                         holds, msg = self.judge.effect(act.ground, f.atom, "add")
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
+        told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.performed \
+            and s[:1] in ("D", "X") and u.end != ":" and _effect_list_verb(ur) else None
+        # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
+        if told is not None and (focus is None or focus.action != told.action or focus.paragraph != u.paragraph):
+            focus = told
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and focus.performed \
                 and focus.shape.count("A") <= 1 \
-                and focus.paragraph == u.paragraph and n - focus.unit <= 3 and ur.matches("effect.focus") \
+                and (focus is told or (focus.paragraph == u.paragraph and n - focus.unit <= 3)) and ur.matches("effect.focus") \
                 and "R" not in s and "T" not in s and "a" not in s and "J#" not in s and "U" not in s \
                 and not ("R" in focus.shape and ur.matches("event.blocked")):  # "...: requires Province b. But
             # Province b was removed.": a need found gone, not an effect of the step
@@ -1032,7 +1044,8 @@ class ClaimReader:
                     judged_facts.add(k)
                     holds, msg = self.judge.effect(focus.action, f.atom, what)  # type: ignore[union-attr]
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
-                                         negative=what == "del", after=focus.action.text(), rules=("effect.focus",),
+                                         negative=what == "del", after=focus.action.text(),
+                                         rules=("effect.told",) if focus is told else ("effect.focus",),
                                          modality=modality))
         # effects claimed through a purpose: "Feast c from b to get Province c and Pain c", "To create c
         # craves a, we need Overcome a from c": the action is said to give the fact. A purpose can be a
@@ -1714,6 +1727,26 @@ def _self_corrected(claims: list[Claim]) -> None:
     for c in claims:
         if c.kind == "state" and c.atom is not None and len(said[c.atom]) == 2 and c.holds is not None:
             c.holds, c.message = None, f"the sentence says {c.atom[0]} both holds and does not: it corrects itself"
+
+
+_AIM_VERBS = frozenset({"create", "creates", "make", "makes", "generate", "generates", "produce", "produces", "get",
+                        "establish", "establishes", "restore", "restores", "bring", "brings"})
+
+
+def _effect_list_verb(ur: UnitReading) -> bool:
+    """The unit's first add/remove cue is a verb of an effect list ("Adds", "- Remove", "Gives"),
+    not one that names an aim ("Create Pain a.", "Get Province b back")."""
+    k = re.search("[DX]", ur.shape)
+    hit = ur.items[k.start()] if k else None
+    return isinstance(hit, Hit) and ur.unit.tokens[hit.i].norm not in _AIM_VERBS
+
+
+def _tells(ur: UnitReading, action: GroundAction) -> bool:
+    """Is the unit about `action` only: its needs, its effects, a yes, the facts it leaves, with no
+    other action, no hedge, condition, question or rejection?"""
+    if any(m.ground != action for _, m in ur.actions) or re.search("[IHGQKBE]", ur.shape):
+        return False
+    return re.search("[RDXYF]", ur.shape) is not None
 
 
 _POINTERS = frozenset({"that", "this"})
