@@ -292,7 +292,8 @@ def test_tagged_needs_and_an_arrow_item_of_a_walk_are_judged() -> None:
     (task, vocab, _, _), _ = _mystery_task()
     reader = ClaimReader.for_task(task, vocab)
     needs = reader.read("1. Attack a. Requires Province a (yes), Pain a (yes).")
-    assert [(c.kind, c.holds) for c in needs.claims] == [("state", True), ("state", False)]
+    assert [(c.kind, c.holds) for c in needs.claims if c.kind == "state"] == [("state", True), ("state", False)]
+    assert [(c.holds, c.rules) for c in needs.claims if c.kind == "rule"] == [(True, ("rule.needs_told",))]
     walk = reader.read("Let's try:\n\n1. Attack b → Pain b.\n\n2. Succumb b → Harmony.")
     assert [(c.kind, c.holds, c.action) for c in walk.claims if c.kind == "applicability"] == [
         ("applicability", True, "(attack b)"), ("applicability", True, "(succumb b)")]
@@ -1541,3 +1542,17 @@ def test_an_effect_list_that_goes_on_telling_the_step_is_the_steps_effect() -> N
     assert [c for c in reader.read(broken).claims if "Removes" in c.text and "effect.told" in c.rules] == []
     aim = told.replace("Removes Province b, Planet a, Harmony.", "Create Pain b.")
     assert [c for c in reader.read(aim).claims if c.kind == "effect" and "Create" in c.text] == []
+
+
+def test_needs_written_beside_or_after_the_step_are_its_schema() -> None:
+    """Rows rule.needs_of ("7. Attack c (needs Province b, Planet b, Harmony).", "Attack b →
+    requires ...") and rule.needs_told ("Requires ..." going on telling the step): R1's misread
+    preconditions ("Attack needs any Planet") are rule claims against the schema."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    for said in ("1. Attack a (needs Province a, Planet b, Harmony).", "1. Attack a → requires Province a, Planet b, Harmony.",
+                 "Step 1: Attack a.\n\nRequires Province a, Planet b, Harmony."):
+        got = [(c.holds, c.atom) for c in reader.read(said).claims if c.kind == "rule"]
+        assert (False, ("planet", "b")) in got and (True, ("province", "a")) in got, said
+    other = "Step 1: Attack a.\n\nAlternatively, Succumb b.\n\nRequires Province a, Planet b, Harmony."
+    assert [c for c in reader.read(other).claims if c.kind == "rule" and c.atom == ("planet", "b")] == []

@@ -262,8 +262,11 @@ ROWS: tuple[Row, ...] = (
         "object' of a one-object action and 'any object' none (role_rules.py); read in asserted units that "
         "name one action without objects, no step and no negation ('doesn't mention that Succumb removes any "
         "Planet' says it does not)"),
+    Row("rule.needs_told", "rule: 'Requires ...' going on telling the step just taken: the step's needs",
+        r"^(?P<r>R):?F", "Step 1: Attack c.\n\nRequires Province c, Planet b, Harmony.", "R1",
+        "as effect.told: every unit since the step tells it; judged as rule.needs_of"),
     Row("rule.needs_of", "rule: what a named action is said to need, of its objects, against its schema",
-        r"(?P<act>A)\)?:?,?c?[~_]{0,3}(?P<r>R)",
+        r"(?P<act>A)[\)\(>]?:?,?c?[~_]{0,3}(?P<r>R)",
         "Suppose we Feast a from c, but that would require Craves(c, a), Province a, and Harmony.", "R1",
         "a belief about the action, judged wherever it stands (hypotheses too); a need of a predicate the action "
         "does not need at all is left to the other rule rows; a parenthesis after a need is the state"),

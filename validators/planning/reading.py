@@ -805,21 +805,28 @@ class ClaimReader:
                 self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                      negative=what == "del", after=act.ground.text(), rules=(rid,), modality=modality))
 
-    def _needs_of(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, modality: str) -> None:
+    def _needs_of(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, modality: str, n: int) -> None:
         """"Feast a from c would require Craves(c, a), Province a, and Harmony.": what a named action
         needs, said of its objects, is a claim about its schema (a rule claim: the model's reading of
         the action), true or false wherever it stands; a need of a predicate the action does not
-        need at all is left to the rule rows (it may be a far aim, "requires getting Pain a first")."""
+        need at all is left to the rule rows (it may be a far aim, "requires getting Pain a first").
+        "Requires Province b, ..." going on telling the step just taken (row rule.needs_told) is the
+        step's needs."""
         s = ur.shape
-        if "R" not in s or "A" not in s:
+        if "R" not in s:
             return
-        m = BY_ID["rule.needs_of"].regex.search(s)
+        told = run.focus if "A" not in s and "a" not in s and run.telling == n - 1 and run.focus is not None \
+            and run.focus.performed and re.match(r"R:?F", s) else None
+        if told is None and "A" not in s:
+            return
+        m = BY_ID["rule.needs_told" if told is not None else "rule.needs_of"].regex.search(s)
         if m is None or "Q" in s or "n" in s[m.start("r"):] or "N" in s[m.start("r"):m.start("r") + 2]:
             return
-        act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
-        if act.ground is None:
+        ground = told.action if told is not None else ur.items[m.start("act")].ground  # type: ignore[attr-defined]
+        if ground is None:
             return
-        pre = {lit.atom for lit in act.ground.pre if lit.positive}
+        rid = "rule.needs_told" if told is not None else "rule.needs_of"
+        pre = {lit.atom for lit in ground.pre if lit.positive}
         preds = {a[0] for a in pre}
         toks = ur.unit.tokens
         end = next((k for k in range(m.start("r") + 1, len(s)) if s[k] in ".;?!AMIUc"
@@ -830,9 +837,9 @@ class ClaimReader:
             f = ur.items[k] if s[k] == "F" and depth <= 0 else None  # "Province b (no, Province is a)": the state
             if not isinstance(f, FactMention) or f.atom is None or f.absent_word or f.atom[0] not in preds:
                 continue
-            holds, msg = self.judge.needs(act.ground, f.atom)
+            holds, msg = self.judge.needs(ground, f.atom)
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
-                                 rules=("rule.needs_of",), modality=modality, action=act.ground.text()))
+                                 rules=(rid,), modality=modality, action=ground.text()))
 
     def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
         """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
@@ -1053,7 +1060,7 @@ class ClaimReader:
         # (or removes) facts of its predicate: then a wrong object is the model's misreading of the action
         if modality in ("asserted", "proposed", "hypothetical"):
             self._purposes(run, ur, line, text, judged_facts, modality)
-            self._needs_of(run, ur, line, text, modality)
+            self._needs_of(run, ur, line, text, modality, n)
         # the state after an action: an arrow list, or the lines under "After Attack a:"
         arrow = ur.rows("effect.arrow")
         after_act: GroundAction | None = None
