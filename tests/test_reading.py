@@ -1556,3 +1556,15 @@ def test_needs_written_beside_or_after_the_step_are_its_schema() -> None:
         assert (False, ("planet", "b")) in got and (True, ("province", "a")) in got, said
     other = "Step 1: Attack a.\n\nAlternatively, Succumb b.\n\nRequires Province a, Planet b, Harmony."
     assert [c for c in reader.read(other).claims if c.kind == "rule" and c.atom == ("planet", "b")] == []
+
+
+def test_a_state_list_keeps_aims_and_an_unclear_removal_out() -> None:
+    """"5. Now, create c craves a." names an aim, not the state; in "Now, with Province b, Harmony,
+    and Pain b is removed." the singular verb leaves whether the earlier items are gone unsaid."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    assert [c for c in reader.read("5. Now, create c craves a.").claims if c.kind == "state"] == []
+    got = [(c.atom, c.negative) for c in reader.read("Now, with Province b, Harmony, and Pain b is removed.").claims]
+    assert got == [(("pain", "b"), True)]
+    plural = [c.atom for c in reader.read("Now, Province b, Harmony, and Pain b are removed.").claims if c.negative]
+    assert ("harmony",) in plural

@@ -720,7 +720,7 @@ class ClaimReader:
                 run.telling = None
             if focus_now is not None and focus_now.performed and focus_now.line == line.id and recall is None \
                     and line.actions and line.actions[-1] == focus_now.action and not ur.actions \
-                    and modality == "asserted" and _STEP_TOLD.match(shape) \
+                    and modality == "asserted" and (_STEP_TOLD.match(shape) or (run.telling == n and not re.search("[NnK]", shape))) \
                     and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS:
                 run.moved[line.id] = u.paragraph  # "Pre: ...", "Post: ...", "Removes ...": paragraphs that tell
                 # the step just taken keep the text at it (row event.step_told)
@@ -1201,6 +1201,10 @@ class ClaimReader:
             elif state_list and not grounded:
                 if "|" in s[max(0, k - 1):k + 2] and not (_negated(s, k) or _list_negated(s, k)):
                     continue  # "Province a or Province b": neither is asserted
+                if governed.get(k) == "add" and _aim_cue_before(ur, k):
+                    continue  # "5. Now, create c craves a.": an aim, not a fact of the state
+                if governed.get(k) == "del" and _singular_gone_after(s, k, ur):
+                    continue  # "with Province b, Harmony, and Pain b is removed": the earlier items may be kept
                 rid, positive = "state.list", not (_negated(s, k) or (_list_denied(s, k, ur) and not f.absent_word)
                                                    or _list_negated(s, k) or (governed.get(k) == "del" and not _one_item_gone(s, k, ur)))
             elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
@@ -1943,6 +1947,27 @@ def _one_item_gone(s: str, k: int, ur: UnitReading | None = None) -> bool:
 
 
 _SINGULAR_COPULA = frozenset({"is", "was", "'s"})
+
+
+def _singular_gone_after(s: str, k: int, ur: UnitReading) -> bool:
+    """Item k of a list is not its last, and the removal word after the last item has a singular
+    verb ("Province b, Harmony, and Pain b is removed"): whether the earlier items are removed too is
+    not said (under "State:" such a verb is the last item's own, `_one_item_gone`)."""
+    if _STATE_HEADED.match(s):
+        return False
+    j = k + 1
+    while j < len(s) and s[j] in "Ff,&":
+        j += 1
+    last = j - 1
+    return last != k and s[last] in "Ff" and j + 1 < len(s) and s[j] == "_" and s[j + 1] in "XN" \
+        and ur.unit.tokens[ur.starts[j]].norm in _SINGULAR_COPULA
+
+
+def _aim_cue_before(ur: UnitReading, k: int) -> bool:
+    """The add cue governing fact k is a verb that names an aim ("create", "get", "make")."""
+    j = ur.shape.rfind("D", 0, k)
+    hit = ur.items[j] if j >= 0 else None
+    return isinstance(hit, Hit) and ur.unit.tokens[hit.i].norm in _AIM_VERBS
 
 
 def _item_start(s: str, k: int) -> bool:
