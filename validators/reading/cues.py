@@ -52,10 +52,15 @@ class CueIndex:
     def hits(self, tokens: list[Token]) -> list[Hit]:
         words = [t.norm for t in tokens]
         out: list[Hit] = []
-        inner = not INNER_ADVERBS.isdisjoint(words)
+        adverbs = [k for k, w in enumerate(words) if w in INNER_ADVERBS] if not INNER_ADVERBS.isdisjoint(words) else []
+        first = self._first
         for k, w in enumerate(words):
+            bucket = first.get(w)
+            if bucket is None:
+                continue
+            inner = bool(adverbs) and any(k < a <= k + 4 for a in adverbs)  # an adverb close after: try it between
             seen: set[str] = set()
-            for phrase, cue in self._first.get(w, ()):
+            for phrase, cue in bucket:
                 if cue.cls in seen:
                     continue
                 end = k + len(phrase)
