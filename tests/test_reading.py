@@ -1337,7 +1337,7 @@ def test_planted_claims_set_9_floor() -> None:
     (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
     away', a plan said to work before it is written out, 'followed by'): U 10/20, V 7/20 (V never
     looked at)."""
-    _planted_floor("9", {"U": 11, "V": 7})  # 2026-12-06: rules denied, facts without objects: U 11
+    _planted_floor("9", {"U": 16, "V": 7})  # 2026-12-06: rules denied, facts without objects: U 11; a time word reaching back: U 12
 
 
 def test_plain_facts_after_the_initial_state_laid_out_are_judged_there() -> None:
@@ -1568,3 +1568,17 @@ def test_a_state_list_keeps_aims_and_an_unclear_removal_out() -> None:
     assert got == [(("pain", "b"), True)]
     plural = [c.atom for c in reader.read("Now, Province b, Harmony, and Pain b are removed.").claims if c.negative]
     assert ("harmony",) in plural
+
+
+def test_a_time_word_opening_a_unit_reaches_past_a_paragraph_of_comment() -> None:
+    """Row state.now_opens: "At that point ..." two paragraphs after the step is the state the
+    step left, judged; the same facts without the time word are not placed (one paragraph's
+    reach), and the claim names the row that placed it."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Attack a.\n\nThat should help with the goal.\n\n"
+    got = [(c.kind, c.holds, c.rules) for c in reader.read(walk + "At that point Harmony still holds.").claims]
+    assert got == [("state", False, ("state.list", "state.now_opens"))]
+    assert [(c.holds, c.rules) for c in reader.read(walk + "Now Pain a holds.").claims] == [
+        (True, ("state.list", "state.now_opens"))]
+    assert reader.read(walk + "Harmony still holds.").claims == []

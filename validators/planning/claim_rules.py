@@ -170,6 +170,10 @@ ROWS: tuple[Row, ...] = (
         "The initial state is that the red block is on the orange block. So orange isn't clear.", "planted",
         "judged in the initial state: the paragraph goes on describing the state it opened with 'initially' or "
         "'the initial state'; a step taken or a time word in between ends it"),
+    Row("state.now_opens", "state: a unit that opens with a time word for now reaches one paragraph further back",
+        r"^W", "At that point c no longer craves b, either.", "planted",
+        "the line's state after the step taken two paragraphs up (a paragraph of comment between); without "
+        "the time word a state claim reaches back one paragraph only (ANCHOR_PARAGRAPHS)"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",

@@ -1248,6 +1248,7 @@ class ClaimReader:
             if rid in ("state.list", "state.gone", "state.no") and focus is not None and focus.unit == n and focus.performed \
                     and "S" not in s and "W" not in s and "T" not in s:
                 continue  # facts beside an action just taken: before or after it is not said
+            via: tuple[str, ...] = ()
             if step_state is not None:
                 state, where = step_state, (f"before step {kth} of the list" if step_allowed is not None
                                             else f"after step {kth} of the list")
@@ -1267,6 +1268,8 @@ class ClaimReader:
                 moved = run.moved.get(line.id, u.paragraph)
                 anchored = u.paragraph - moved <= ANCHOR_PARAGRAPHS or (
                     tag_state and heading is not None and heading.opened - moved <= ANCHOR_PARAGRAPHS)
+                if not anchored and u.paragraph - moved == ANCHOR_PARAGRAPHS + 1 and ur.matches("state.now_opens"):
+                    anchored, via = True, ("state.now_opens",)
                 state = line.state if line.known and anchored else None
                 where = "after " + ", ".join(a.text() for a in line.actions) if line.actions else "in the initial state"
             if state is None:
@@ -1282,7 +1285,7 @@ class ClaimReader:
                 holds, msg = None, (f"true before {focus.action.text()}, false after it: which of the two states "
                                     "the sentence speaks of is not said")
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
-                                 negative=not positive, state=_atoms(state), rules=(rid,), modality=modality,
+                                 negative=not positive, state=_atoms(state), rules=(rid, *via), modality=modality,
                                  after=line.actions[-1].text() if line.actions else None))
             if rid == "state.list" and "Z" in s and about_init and state is self.init and not ur.actions \
                     and (focus is None or focus.paragraph != u.paragraph):
