@@ -207,6 +207,10 @@ ROWS: tuple[Row, ...] = (
     Row("goal.met", "goal +", r"O[~_W]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$",
         "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true', 'the "
         "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached')"),
+    Row("goal.once", "goal +, on a condition: facts after 'once' or 'after' open the unit", r"^[~,]*T(?P<facts>F(?:[,&]+F)*),",
+        "So once blue is on red, both parts of the goal are already satisfied.", "planted",
+        "judged as goal.met in the line's state when every fact of the condition holds there; when one does "
+        "not, the model speaks of a later state and the claim is left unjudged"),
     # -- headings: a unit ending in ":" says what the lines under it are, to the paragraph's end
     Row("heading.proposal", "the items under it propose (not asserted)", r"[HGI].*:$", "Wait, maybe:", "doc"),
     Row("heading.initial", "the lines under it speak of the initial state", r"Z[^A]*:$", "Initial state:", "R1"),

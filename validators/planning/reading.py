@@ -1299,6 +1299,7 @@ class ClaimReader:
         anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
         if not anchored:
             return
+        once = BY_ID["goal.once"].regex.match(s) if ur.facts else None
         if ur.matches("goal.not") and "p" not in s and line.known and line.actions and "I" not in s and "H" not in s \
                 and not ur.facts and asserted:
             unmet = unmet_goals(self.task.problem, line.state)
@@ -1310,12 +1311,16 @@ class ClaimReader:
                                  modality=modality))
         elif (met := BY_ID["goal.met"].regex.search(s)) is not None and not _negated_clause(s, met.start(), met.end()) \
                 and "p" not in s and line.known and line.actions \
-                and "I" not in s and "H" not in s and (not ur.facts or _FACTS_SO_GOAL.match(s)) \
+                and "I" not in s and "H" not in s and (not ur.facts or _FACTS_SO_GOAL.match(s) or once is not None) \
                 and not re.search(r"P[~_]{0,1}U[~_]{0,1}[Aa]", s):  # "achieved by stacking red on blue": a means
+            if once is not None and not all(k < once.end("facts") and f.atom is not None and f.atom in line.state
+                                            and not _negated(s, k) for k, f in ur.facts):
+                return  # "once blue is on red" where it is not yet (or facts besides the condition): not this state
             unmet = unmet_goals(self.task.problem, line.state)
             holds, msg = self.judge.goal(line.actions, unmet)
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
-                                 after=line.actions[-1].text(), rules=("goal.met",), modality=modality))
+                                 after=line.actions[-1].text(),
+                                 rules=("goal.met",) + (("goal.once",) if once is not None else ()), modality=modality))
 
     @staticmethod
     def _heading_base(line: LineOfReasoning, action: GroundAction) -> frozenset[Atom] | None:
