@@ -1292,7 +1292,7 @@ def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
     import bench.roots_score as rs
 
-    _planted_floor("8", {"X": 12, "Y": 10})  # 2026-12-06: X 12, Y 10 (Y seen in an earlier session)
+    _planted_floor("8", {"X": 15, "Y": 11})  # 2026-12-06: X 15 (effects told after "That"), Y 11 (seen earlier)
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
@@ -1599,3 +1599,20 @@ def test_a_goal_said_met_once_facts_hold_is_judged_where_they_hold() -> None:
     assert verdicts(walk + " Pick up red. Stack red on blue.\n\n" + goal.format("red is on blue")) == [
         (True, ("goal.met", "goal.once"))]
     assert verdicts(walk + "\n\n" + goal.format("red is on blue")) == []
+
+
+def test_that_opening_the_paragraph_after_a_step_tells_its_effects_and_what_it_keeps() -> None:
+    """Rows effect.focus and effect.keeps: "That removes Harmony while keeping Planet a." in the
+    paragraph after "So Attack a." speaks of the step: its effect judged on the schema and the fact
+    it keeps judged after it. After a list's item "This ..." may be the whole list: not read."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+
+    def got(text: str) -> list[tuple[str, bool | None, tuple[str, ...]]]:
+        return [(c.kind, c.holds, c.rules) for c in reader.read(text).claims]
+
+    assert got("So Attack a.\n\nThat removes Harmony while keeping Planet a.") == [
+        ("effect", True, ("effect.focus",)), ("state", False, ("effect.focus", "effect.keeps"))]
+    assert got("So Attack a.\n\nThat removes Harmony while keeping Province b.")[-1] == (
+        "state", True, ("effect.focus", "effect.keeps"))
+    assert got("1. Attack a.\n\nThis gives Pain b.") == []

@@ -180,7 +180,11 @@ ROWS: tuple[Row, ...] = (
         "Province b was not touched, so Province b is still there.", "R1"),
     Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*[DX]|F_{0,2}[DX]",
         "1. Feast c from a: needs c craves a. Yes. Gives Pain c, Province a.", "R1",
-        "the action in focus (named at the head of a unit just before, in the same paragraph)"),
+        "the action in focus (named at the head of a unit just before, in the same paragraph; or, for a unit "
+        "opening with 'that', 'this', 'it' or 'which', in the paragraph before, when the step was no list item)"),
+    Row("effect.keeps", "state +: facts the action just taken is said to keep, beside its effects",
+        r"[DX][^AaIH]*?k(?P<facts>F(?:[,&]+F)*)", "That gives Pain b and Province c while keeping b craves c.", "planted",
+        "read where effect.focus reads the effects: the facts after 'keeping' ('leaves', 'keeps') hold after the step"),
     Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs", r"^[~,]*[DX]",
         "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
         "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "

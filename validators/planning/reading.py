@@ -1039,7 +1039,10 @@ class ClaimReader:
             focus = told
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and focus.performed \
                 and focus.shape.count("A") <= 1 \
-                and (focus is told or (focus.paragraph == u.paragraph and n - focus.unit <= 3)) and ur.matches("effect.focus") \
+                and (focus is told or (focus.paragraph == u.paragraph and n - focus.unit <= 3)
+                     or (focus.paragraph == u.paragraph - 1 and n - focus.unit <= 3 and not focus.item
+                         and _points_to_step(u))) \
+                and ur.matches("effect.focus") \
                 and "R" not in s and "T" not in s and "a" not in s and "J#" not in s and "U" not in s \
                 and not ("R" in focus.shape and ur.matches("event.blocked")):  # "...: requires Province b. But
             # Province b was removed.": a need found gone, not an effect of the step
@@ -1054,6 +1057,18 @@ class ClaimReader:
                                          negative=what == "del", after=focus.action.text(),
                                          rules=("effect.told",) if focus is told else ("effect.focus",),
                                          modality=modality))
+            if focus.pre is not None:
+                for m in ur.rows("effect.keeps"):  # "That gives Pain b and Province c while keeping b craves c"
+                    for k in range(m.start("facts"), m.end("facts")):
+                        f = ur.items[k]
+                        if s[k] != "F" or k in judged_facts or f.atom is None or _negated(s, k):  # type: ignore[union-attr]
+                            continue
+                        judged_facts.add(k)
+                        after = apply(focus.action, focus.pre)
+                        holds, msg = self.judge.state(after, f.atom, True, f"after {focus.action.text()}")  # type: ignore[union-attr]
+                        self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
+                                             after=focus.action.text(), rules=("effect.focus", "effect.keeps"),
+                                             modality=modality, state=_atoms(after)))
         # effects claimed through a purpose: "Feast c from b to get Province c and Pain c", "To create c
         # craves a, we need Overcome a from c": the action is said to give the fact. A purpose can be a
         # far aim ("Unstack red to get orange on blue"), so a fact is judged only when the action adds
@@ -1821,6 +1836,15 @@ def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
         if k < c:
             best = (k, m)
     return best[1] if best is not None and ur.shape[best[0]] == letter else None
+
+
+_STEP_POINTERS = frozenset({"that", "this", "it", "which"})
+
+
+def _points_to_step(u: Unit) -> bool:
+    """"That gives Pain b ...", opening the paragraph after a step taken in prose: the step (row
+    effect.focus). After a list's item it may be the whole list ("This results in b craves c")."""
+    return bool(u.tokens) and u.tokens[0].norm in _STEP_POINTERS
 
 
 def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, list[int]]]:
