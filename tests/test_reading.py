@@ -1292,7 +1292,7 @@ def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
     import bench.roots_score as rs
 
-    _planted_floor("8", {"X": 15, "Y": 11})  # 2026-12-06: X 15 (effects told after "That"), Y 11 (seen earlier)
+    _planted_floor("8", {"X": 16, "Y": 11})  # 2026-12-06: X 16 (effects told after "That", recalls on lost lines), Y 11
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
@@ -1616,3 +1616,16 @@ def test_that_opening_the_paragraph_after_a_step_tells_its_effects_and_what_it_k
     assert got("So Attack a.\n\nThat removes Harmony while keeping Province b.")[-1] == (
         "state", True, ("effect.focus", "effect.keeps"))
     assert got("1. Attack a.\n\nThis gives Pain b.") == []
+
+
+def test_a_state_recalled_on_a_lost_line_goes_on_for_the_paragraph() -> None:
+    """Row event.recall_lost: the line is lost ("After various steps"), "So after unstacking blue,
+    ..." recalls a state it can place, and the next unit, "So I can pick up red right away, without
+    putting blue down first", speaks of that state: judged there (the hand holds blue). A step
+    mentioned in between may have moved the state: then nothing is judged."""
+    reader = _bw_reader()
+    lost = "Unstack blue from red. Put down blue. After various steps, we have something.\n\n" \
+           "So after unstacking blue, red is on the table and clear. "
+    got = reader.read(lost + "So I can pick up red right away, without putting blue down first.").claims
+    assert [(c.kind, c.holds, c.action) for c in got] == [("applicability", False, "(pick-up a)")]
+    assert reader.read(lost + "Stacking blue there is fine. So I can pick up red right away.").claims == []

@@ -114,6 +114,10 @@ ROWS: tuple[Row, ...] = (
         r"a", "But wait, after unstacking blue, I'm holding it.", "R1",
         "the line's last action for a done form or after 'after' ('after unstacking blue'); else the one binding "
         "that can be done in the line's state; none or several: kept as read (reading._completed)"),
+    Row("event.recall_lost", "the line lost, the units after a recalled past state go on speaking of it",
+        r"^[^TZJSE]*$", "So after unstacking blue, red is on table and clear. So I can pick up red right away.", "planted",
+        "asserted, in the same paragraph, one after the other, no step taken or mentioned (an action only as what "
+        "'can' be done) and no time of their own; while the line is known the recall is for its unit alone"),
     Row("event.recall_that", "a unit pointing back ('that', 'this') right after a recalled past state speaks of it",
         r"^[^AaTWZJS]*$", "So after step 2, red is on blue, so blue is under red. Strictly speaking, that alone "
         "already satisfies the goal.", "planted",

@@ -140,6 +140,11 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
                 emit("Y" if said else "~", said, k)  # "Province c and Harmony are there.": they hold; no question
                 k = h.j
                 continue
+            elif toks[h.i].norm == "without" and h.j in acts and acts[h.j].form == "ing":
+                emit("~", None, k)  # "pick up red right away, without putting blue down first": how the step is
+                emit("~", None, h.j)  # done, no denial; the step left out is neither taken nor claimed
+                k = acts[h.j].j
+                continue
             elif h.cls == "means" and not shape and toks[k].norm == "so" and toks[h.j - 1].norm in ("can", "could"):
                 emit("~", None, k)  # "So I can pick up red right away": a conclusion opening the unit, not the
                 h = Hit("can", "can.doable", h.j - 1, h.j)  # purpose of "Unstack blue so I can pick up red"
@@ -703,6 +708,15 @@ class ClaimReader:
                     and not re.search("[TWZJS]", shape) and _points_back(u):
                 recall = run.last_recall[1]  # "So after step 2, red is on blue. That alone already satisfies the
                 # goal.": "that" is the state just recalled (row event.recall_that)
+            elif recall is None and run.last_recall is not None and run.last_recall[0] == n - 1 \
+                    and run.last_recall[2] == u.paragraph and not line.known and run.last_recall[1].known \
+                    and modality == "asserted" and not performs and not head and ur.matches("event.recall_lost") \
+                    and not re.search("[Aa]", shape.replace("CA", "C")) \
+                    and len(re.findall("[Aa]", readings[n - 1].shape)) <= 1:
+                recall = run.last_recall[1]  # the line lost, "So after unstacking blue, red is on the table. So I
+                # can pick up red": the state recalled is the one the paragraph goes on about (row event.recall_lost);
+                # a step mentioned in between ("stacking it there is correct", "..., we have to put blue down")
+                # may have moved it, and ends that
             run.last_recall = (n, recall, u.paragraph) if recall is not None else None
             # -- claims
             start = len(run.claims)
