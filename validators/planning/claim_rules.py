@@ -118,6 +118,10 @@ ROWS: tuple[Row, ...] = (
         r"^[^TZJSE]*$", "So after unstacking blue, red is on table and clear. So I can pick up red right away.", "planted",
         "asserted, in the same paragraph, one after the other, no step taken or mentioned (an action only as what "
         "'can' be done) and no time of their own; while the line is known the recall is for its unit alone"),
+    Row("event.state_agrees", "the line's state said 'now', all of it right, keeps the text at the line",
+        r"[WS]", "Great, now we have Craves(a, c).", "planted",
+        "every state claim the unit makes on the line holds there: later claims reach back from this "
+        "paragraph (ANCHOR_PARAGRAPHS), as after a step"),
     Row("event.recall_that", "a unit pointing back ('that', 'this') right after a recalled past state speaks of it",
         r"^[^AaTWZJS]*$", "So after step 2, red is on blue, so blue is under red. Strictly speaking, that alone "
         "already satisfies the goal.", "planted",

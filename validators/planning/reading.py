@@ -738,6 +738,11 @@ class ClaimReader:
                     and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS:
                 run.moved[line.id] = u.paragraph  # "Pre: ...", "Post: ...", "Removes ...": paragraphs that tell
                 # the step just taken keep the text at it (row event.step_told)
+            said = [c for c in run.claims[start:] if c.kind == "state" and c.line == line.id and c.modality == "asserted"]
+            if recall is None and said and all(c.holds is True for c in said) and line.known and line.actions \
+                    and (ur.matches("event.state_agrees") or (run.heading is not None and run.heading.kind == "state")):
+                run.moved[line.id] = u.paragraph  # "Great, now we have Craves(a, c).": the model's state is the
+                # line's, so the text is at it (row event.state_agrees)
             if recall is not None:
                 run.line_at.append((u.span[1], line.id))
             while next_verdict < len(verdicts) and verdicts[next_verdict][0] < u.span[1]:
