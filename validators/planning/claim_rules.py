@@ -258,6 +258,10 @@ ROWS: tuple[Row, ...] = (
     # -- rules -----------------------------------------------------------------------------
     Row("rule.req", "rule: the action needs each predicate", r"^[~_g,]*(?P<act>a)[^AFQ]*?R(?=[^A]*[fF])",
         "Overcome needs Province of the other object and Pain.", "doc"),
+    Row("rule.only", "rule: an action that 'can only' be done where facts hold needs each predicate",
+        r"^[~_g,]*(?P<cue>R)(?P<act>a)[^AFQRDXIHG]*?(?=f)", "You can only stack a block onto one that is sitting directly on the table.",
+        "planted", "the cue is req.only ('can only', 'may only be'); the facts named without objects up to the clause's "
+        "end, each judged as rule.req"),
     Row("rule.add", "rule: the action adds each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*[fF])",
         "After Feast, you get Pain.", "doc"),
     Row("rule.passive", "rule: the named action adds or deletes the fact's predicate",

@@ -992,6 +992,19 @@ class ClaimReader:
                         holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                         self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                              rules=(f"rule.{what}",), modality=modality))
+        if modality == "asserted" and "A" not in s and "n" not in s and "N" not in s:
+            for m in ur.rows("rule.only"):  # "You can only stack a block onto one that is on the table."
+                cue = ur.items[m.start("cue")]
+                if not isinstance(cue, Hit) or cue.cue != "req.only":
+                    continue
+                act = ur.items[m.start("act")]
+                for k in range(m.end("act"), len(s)):
+                    if s[k] in ".;:?!,":
+                        break
+                    if s[k] == "f":
+                        holds, msg = self.judge.rule(act.name, ur.items[k].predicate, "req")  # type: ignore[union-attr]
+                        self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.only",),
+                                             modality=modality))
         if modality == "asserted" and "A" not in s:
             for m in ur.rows("rule.denied"):
                 act = ur.items[m.start("act")]
