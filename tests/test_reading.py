@@ -1669,3 +1669,32 @@ def test_anymore_speaks_of_the_state_now() -> None:
 
     assert states("First, unstack red from orange. Orange isn't clear anymore.") == [False]
     assert states("First, unstack red from orange. Red isn't on orange any more.") == [True]
+
+
+def test_put_with_the_place_it_leaves_the_block_names_put_down() -> None:
+    """"Put orange on the table" names put-down as "put orange down" does: the head wants its
+    particle or the place the action's one-object add effect names ("on the table" of ontable)."""
+    reader = _six_reader()
+    report = reader.read("Unstack red from orange. Put red on the table. Red is clear now.")
+    assert [a.text() for a in report.lines[-1].actions] == ["(unstack a c)", "(put-down a)"]
+    assert [c.holds for c in report.claims if c.kind == "state"] == [True]
+    assert not reader.read("Put red on blue.").lines[-1].actions  # a place no add effect of put-down names
+
+
+def test_after_a_recalled_state_a_fact_is_judged_only_where_both_readings_agree() -> None:
+    """Row state.both_readings: after "after putting red on the table, it's clear" the paragraph's
+    "at this point" may be the recalled state or the line's. Orange clear holds in both, so "Orange
+    isn't clear" is false; red clear differs between them, so "Red is clear" stays unjudged. "But
+    the goal is c→b" under a state heading is an aim, never a fact of the state."""
+    reader = _six_reader()
+    head = "Unstack red from orange. Put red down. Pick up blue. Stack blue on red. " \
+           "But wait, after putting red on the table, it's clear. "
+
+    def states(trace: str) -> list[tuple[bool | None, tuple[str, ...]]]:
+        return [(c.holds, c.rules) for c in reader.read(trace).claims if c.kind == "state"]
+
+    assert states(head + "Orange isn't clear at this point, though.") == [(False, ("state.list", "state.both_readings"))]
+    assert states(head + "Blue is clear at this point.") == [(True, ("state.list", "state.both_readings"))]
+    assert states(head + "Red is clear at this point.") == []
+    assert not [c for c in reader.read("Unstack red from orange. Now the state is:\n\n- Red in hand, but the goal is "
+                                       "orange on red.").claims if c.kind == "state" and "orange" in c.text and c.holds is False]

@@ -178,6 +178,10 @@ ROWS: tuple[Row, ...] = (
         "The initial state is that the red block is on the orange block. So orange isn't clear.", "planted",
         "judged in the initial state: the paragraph goes on describing the state it opened with 'initially' or "
         "'the initial state'; a step taken or a time word in between ends it"),
+    Row("state.both_readings", "state: after a paragraph went back to a past state, a fact judged where both states agree",
+        r"[Ff]", "Orange isn't clear at this point, though.", "planted",
+        "after 'after putting red on the table, it's clear' the paragraph's 'now' may be the state recalled or the "
+        "line's: the claim is judged only when it holds in both or in neither; otherwise unjudged"),
     Row("state.now_opens", "state: a unit that opens with a time word for now reaches one paragraph further back",
         r"^W", "At that point c no longer craves b, either.", "planted",
         "the line's state after the step taken two paragraphs up (a paragraph of comment between); without "

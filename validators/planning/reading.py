@@ -223,6 +223,7 @@ class _Run:
     last_recall: tuple[int, LineOfReasoning, int] | None = None  # (unit, the past state's line, paragraph)
     telling: int | None = None  # the last unit of an unbroken run telling the step in focus (row effect.told)
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
+    recalled_state: frozenset[Atom] | None = None  # that past state (None: unknown)
 
     @property
     def lines(self) -> list[LineOfReasoning]:
@@ -592,6 +593,7 @@ class ClaimReader:
                     recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only;
                     # "Alternatively, after Feast a from b, ..." turns back to it: the line goes on from there
                     run.recalled = (u.paragraph, line.id, len(line.actions))
+                    run.recalled_state = here.state if here.known else None
                 else:
                     line = here
             described = bool(head) and re.match(r"[\)]?>?(?:,[_~]{1,4},)?[_~]{0,1}[DXRk]", shape[head[0].end():]) is not None \
@@ -1250,6 +1252,8 @@ class ClaimReader:
                     continue  # "Province a or Province b": neither is asserted
                 if governed.get(k) == "add" and _aim_cue_before(ur, k):
                     continue  # "5. Now, create c craves a.": an aim, not a fact of the state
+                if re.search(r"O[^.;:?!,]*$", s[:k]):
+                    continue  # "But the goal is c→b." under a state heading: the aim, not a fact of the state
                 if governed.get(k) == "del" and _singular_gone_after(s, k, ur):
                     continue  # "with Province b, Harmony, and Pain b is removed": the earlier items may be kept
                 rid, positive = "state.list", not (_negated(s, k) or (_list_denied(s, k, ur) and not f.absent_word)
@@ -1310,7 +1314,17 @@ class ClaimReader:
             elif reason and focus is not None and focus.performed and focus.line == line.id:
                 state, where = focus.pre, f"before {focus.action.text()}"  # "4. Stack blue onto orange. Because orange is clear now."
             elif run.recalled == (u.paragraph, line.id, len(line.actions)):
-                continue  # the paragraph went back to a past state of the line: "now" may be that one
+                # the paragraph went back to a past state of the line: "now" may be that one or the line's;
+                # judged only where both give one verdict (row state.both_readings)
+                past = run.recalled_state
+                if past is None or not line.known or not line.actions \
+                        or u.paragraph - run.moved.get(line.id, u.paragraph) > ANCHOR_PARAGRAPHS:
+                    continue
+                sign = not positive if f.absent_word else positive
+                if self.judge.state(past, f.atom, sign, "")[0] != self.judge.state(line.state, f.atom, sign, "")[0]:
+                    continue
+                state, via = line.state, ("state.both_readings",)
+                where = "after " + ", ".join(a.text() for a in line.actions) + " and in the past state the paragraph recalled"
             else:
                 moved = run.moved.get(line.id, u.paragraph)
                 anchored = u.paragraph - moved <= ANCHOR_PARAGRAPHS or (

@@ -136,6 +136,10 @@ class TaskWords:
     # the table"); keyed by the first word
     predicate_phrases: dict[str, list[tuple[tuple[str, ...], str]]] = field(default_factory=dict)
     arity: dict[str, int] = field(default_factory=dict)
+    # per action whose head wants a particle ("put ... down"): the words of a one-object fact it
+    # adds to its first object, as written after the object ("on the table" of "{} is on the
+    # table"): "put orange on the table" names put-down as "put orange down" does
+    results: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
     object_firsts: set[str] = field(default_factory=set)
     # bare one-letter names where prose may not use them alone ("a" is an article): accepted
     # after a type word ("block a"), read as the word that stands for the object
@@ -234,6 +238,12 @@ class TaskWords:
                 tw.predicate_words[word[0]] = pred
                 if arity == 1 and not word[0].endswith("s"):
                     tw.predicate_plurals[word[0] + "s"] = pred  # "Provinces: c, b.", "Planets a and c"
+        for name, schema in task.domain.actions.items():
+            for atom in schema.add:
+                if len(atom) == 2 and schema.params and atom[1] == schema.params[0]:
+                    for rest, pred in (x for known in tw.predicate_phrases.values() for x in known):
+                        if pred == atom[0] and rest[0] in CONNECT:  # a place: "on the table", not "has nothing on"
+                            tw.results.setdefault(name, []).append(rest)
         binary_fluents = [p for p, n in arities.items() if n == 2 and p not in task.domain.static_predicates]
         if len(binary_fluents) == 1:
             tw.arrow_predicate = binary_fluents[0]
@@ -490,8 +500,8 @@ class TaskWords:
                 pos += 1  # "unstack blue from red"; before the first object too: "Succumb to b"
                 continue
             break
-        if particle:  # "put red down" needs its particle
-            return None
+        if particle and not any(words[pos:pos + len(r)] == list(r) for r in self.results.get(name, ())):
+            return None  # "put red down" needs its particle, or the fact it leaves: "put red on the table"
         if pos < n and words[pos] == ")":
             pos += 1
         if len(args) < arity:
