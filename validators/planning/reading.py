@@ -438,6 +438,7 @@ class ClaimReader:
         readings = [self._read_unit(u) for u in units]
         next_verdict = 0
         prev_modality = "asserted"
+        hedged = -1  # the last paragraph with a hedge or a guess: a supposition there goes on guessing
         pending_can: tuple[str, int] | None = None
         pending_some: tuple[str, int] | None = None
         for n, ur in enumerate(readings):
@@ -459,9 +460,16 @@ class ClaimReader:
             shape = ur.shape
             modality = _modality(ur, run.heading, u)
             if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \
-                    and prev_modality == "hypothetical" and not ur.rows("event.perform") and not _REASONED.match(shape):
+                    and prev_modality == "hypothetical" and not ur.rows("event.perform") and not _REASONED.match(shape) \
+                    and not (hedged != u.paragraph and ur.actions and all(m.ground is None for _, m in ur.actions)
+                             and any(ur.matches(r) for r in (*RULE_ROWS, "rule.only"))):
                 modality = "hypothetical"  # "Suppose I Attack a. After that, Pain a is there": the supposition goes on;
-                # "Since after Feast, Province is c and Pain exists, we can do X" checks it: an assertion
+                # "Since after Feast, Province is c and Pain exists, we can do X" checks it: an assertion. A rule
+                # of no object ("Also, unstacking A from B is only allowed when ...") after a supposition of a step ("So if
+                # I stack block A onto block B, ...") speaks of the schema; after a hedge ("Wait, perhaps the Attack
+                # action's prerequisites are ...") it goes on guessing
+            if "H" in shape or "G" in shape:
+                hedged = u.paragraph
             prev_modality = modality
             if modality == "asserted" and "V" in shape:
                 self._inline_plan(run, ur, line, text)
