@@ -1710,3 +1710,18 @@ def test_a_rule_of_no_object_after_a_supposed_step_speaks_of_the_schema() -> Non
            "allowed when B is sitting on the table."
     assert [(c.holds, c.rules) for c in reader.read(rule).claims if c.kind == "rule"] == [(False, ("rule.req",))]
     assert not [c for c in reader.read("Wait, perhaps stacking needs nothing. " + rule).claims if c.kind == "rule"]
+
+
+def test_a_label_over_effect_lists_goes_on_telling_the_step() -> None:
+    """"- Effects:" between the step's needs and its "- Added:" and "- Removed:" lists is a label
+    in the run telling the step (row effect.told): the lists are its effects, judged on the schema
+    ("b craves a" is not removed by Overcome c from b). "that would bring back F" names F as added
+    (cue add.gives), not as facts of the state now."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    trace = ("Attack c. Overcome c from b:\n\n- Preconditions: Province b (yes), Pain c (yes).\n- Effects:\n"
+             "- Added: Harmony, Province c, and Object c craves b.\n- Removed: Province b, Pain c, and b craves a.")
+    got = [(c.holds, str(c.atom)) for c in reader.read(trace).claims if c.kind == "effect"]
+    assert len(got) == 6 and [h for h, _ in got].count(False) == 1
+    later = "Attack b. Now, with Pain b, we can Succumb again, but that would bring back Province b, Planet b, Harmony."
+    assert [c.holds for c in reader.read(later).claims if c.kind == "state"] == [True]  # Pain b only

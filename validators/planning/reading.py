@@ -1834,6 +1834,8 @@ def _tells(ur: UnitReading, action: GroundAction) -> bool:
     other action, no hedge, condition, question or rejection?"""
     if any(m.ground != action for _, m in ur.actions) or re.search("[IHGQKBE]", ur.shape):
         return False
+    if len(ur.unit.tokens) <= 2 and re.fullmatch(r"[_~]:", ur.shape):
+        return True  # a label over the lists that follow ("- Effects:" between "- Preconditions: ..." and "- Added: ...")
     return re.search("[RDXYF]", ur.shape) is not None
 
 
