@@ -1725,3 +1725,16 @@ def test_a_label_over_effect_lists_goes_on_telling_the_step() -> None:
     assert len(got) == 6 and [h for h, _ in got].count(False) == 1
     later = "Attack b. Now, with Pain b, we can Succumb again, but that would bring back Province b, Planet b, Harmony."
     assert [c.holds for c in reader.read(later).claims if c.kind == "state"] == [True]  # Pain b only
+
+
+def test_lists_under_a_supposed_step_tell_it_without_taking_it() -> None:
+    """Row event.supposed: "If we do Overcome c from b:" heads its needs and effect lists as a step
+    taken does (row effect.told): "b craves a" said removed is false; the step is not taken."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    report = reader.read("Attack c. If we do Overcome c from b:\n\n- Preconditions: Province b (yes), Pain c (yes).\n"
+                         "- Effects:\n- Added: Harmony, Province c, and Object c craves b.\n"
+                         "- Removed: Province b, Pain c, and b craves a.")
+    effects = [c.holds for c in report.claims if c.kind == "effect"]
+    assert len(effects) == 6 and effects.count(False) == 1
+    assert [a.text() for a in report.lines[-1].actions] == ["(attack c)"]

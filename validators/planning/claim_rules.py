@@ -114,6 +114,10 @@ ROWS: tuple[Row, ...] = (
         r"a", "But wait, after unstacking blue, I'm holding it.", "R1",
         "the line's last action for a done form or after 'after' ('after unstacking blue'); else the one binding "
         "that can be done in the line's state; none or several: kept as read (reading._completed)"),
+    Row("event.supposed", "a step supposed under a heading of its own: the lists under it tell it",
+        r"^[~_,]*I[~_]{0,3}(?P<act>A):$", "If we do Overcome c from b:", "planted",
+        "the needs, effects and label units that follow, as after a step taken (row effect.told), are judged against "
+        "the schema; the step is not taken"),
     Row("event.recall_lost", "the line lost, the units after a recalled past state go on speaking of it",
         r"^[^TZJSE]*$", "So after unstacking blue, red is on table and clear. So I can pick up red right away.", "planted",
         "asserted, in the same paragraph, one after the other, no step taken or mentioned (an action only as what "

@@ -180,6 +180,12 @@ class _Focus:
     judged: bool = False
     rejected: bool = False
     claim_index: int | None = None
+    supposed: bool = False  # named as a supposition heading its lists ("If we do Overcome c from b:")
+
+    @property
+    def told(self) -> bool:
+        """Do the lists after it tell it: a step taken, or one supposed under a heading of its own."""
+        return self.performed or self.supposed
 
 
 @dataclass
@@ -672,6 +678,10 @@ class ClaimReader:
                     pre = self._named_step_pre(run, line, ur, head_m.ground)
                 run.focus = _Focus(head_m.ground, pre, line.id, n, False,
                                    modality != "asserted", u.span, paragraph=u.paragraph)
+            elif (sup := ur.rows("event.supposed")) and ur.items[sup[0].start("act")].ground is not None:  # type: ignore[union-attr]
+                supposed: GroundAction = ur.items[sup[0].start("act")].ground  # type: ignore[union-attr]
+                run.focus = _Focus(supposed, self._pre(run, line, supposed, u), line.id, n, False, True, u.span,
+                                   paragraph=u.paragraph, supposed=True)  # "If we do Overcome c from b:" over its lists
             elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
                 only = next(m for _, m in ur.actions if m.ground is not None)
                 pre = self._pre(run, line, only.ground, u)  # type: ignore[arg-type]
@@ -736,8 +746,8 @@ class ClaimReader:
                 self._role_rules(run, ur, recall or line, text)
             self._claims(run, ur, n, modality, recall or line, text)
             focus_now = run.focus
-            if focus_now is not None and focus_now.performed and (
-                    (focus_now.unit == n and not re.search("[IHGQKBE]", shape))
+            if focus_now is not None and focus_now.told and (
+                    (focus_now.unit == n and (focus_now.supposed or not re.search("[IHGQKBE]", shape)))
                     or (run.telling == n - 1 and _tells(ur, focus_now.action))):
                 run.telling = n  # "Step 1: Attack a." then "Needs ...", "Yes.", "Adds Pain a.": all about the step
             else:
@@ -845,7 +855,7 @@ class ClaimReader:
         if "R" not in s:
             return
         told = run.focus if "A" not in s and "a" not in s and run.telling == n - 1 and run.focus is not None \
-            and run.focus.performed and re.match(r"R:?F", s) else None
+            and run.focus.told and re.match(r"R:?F", s) else None
         if told is None and "A" not in s:
             return
         m = BY_ID["rule.needs_told" if told is not None else "rule.needs_of"].regex.search(s)
@@ -1074,12 +1084,12 @@ class ClaimReader:
                         holds, msg = self.judge.effect(act.ground, f.atom, "add")
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
-        told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.performed \
+        told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.told \
             and s[:1] in ("D", "X") and u.end != ":" and _effect_list_verb(ur) else None
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
         if told is not None and (focus is None or focus.action != told.action or focus.paragraph != u.paragraph):
             focus = told
-        if "A" not in s and ("D" in s or "X" in s) and focus is not None and focus.performed \
+        if "A" not in s and ("D" in s or "X" in s) and focus is not None and (focus.performed or focus is told) \
                 and focus.shape.count("A") <= 1 \
                 and (focus is told or (focus.paragraph == u.paragraph and n - focus.unit <= 3)
                      or (focus.paragraph == u.paragraph - 1 and n - focus.unit <= 3 and not focus.item
