@@ -1292,7 +1292,7 @@ def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
     import bench.roots_score as rs
 
-    _planted_floor("8", {"X": 17, "Y": 12})  # 2026-12-06: X 16 (effects told after "That", recalls on lost lines), Y 12 (can only)
+    _planted_floor("8", {"X": 17, "Y": 13})  # 2026-12-06: X 16 (effects told after "That", recalls on lost lines), 17 (anymore), Y 12 (can only), 13 (it after a bound rule)
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
@@ -1738,3 +1738,19 @@ def test_lists_under_a_supposed_step_tell_it_without_taking_it() -> None:
     effects = [c.holds for c in report.claims if c.kind == "effect"]
     assert len(effects) == 6 and effects.count(False) == 1
     assert [a.text() for a in report.lines[-1].actions] == ["(attack c)"]
+
+
+def test_it_right_after_a_rule_with_variables_is_the_bound_action() -> None:
+    """Row rule.bound: "It also needs Harmony" right after "To perform Overcome object X from Y,
+    the preconditions are ..." is Overcome's rule, false (planted set 8, half Y). A fact of no
+    objects elsewhere in the paragraph names no variable and is no rule of the bound action."""
+    (task, vocab, _, _), _ = _mystery_task()
+    reader = ClaimReader.for_task(task, vocab)
+    head = "To perform Overcome object X from Y, the preconditions are Province(Y) and Pain(X). "
+
+    def rules(trace: str) -> list[bool | None]:
+        return [c.holds for c in reader.read(trace).claims if c.kind == "rule"]
+
+    assert rules(head + "It also needs Harmony, like Attack and Feast do.") == [True, True, False]
+    assert rules(head + "Okay. It also needs Harmony.") == [True, True]
+    assert rules(head + "So Harmony is needed as well.") == [True, True]

@@ -221,6 +221,7 @@ class _Run:
     branch_doubt: tuple[int, int] | None = None  # (line id, paragraph) of an 'Alternatively' branch in doubt
     described: tuple[GroundAction, int, int] | None = None  # (action, unit, paragraph): "Succumb b adds ..." not taken
     binding: tuple[str, dict[str, str], int] | None = None  # "Let's say Feast x from y": (action, var -> param, paragraph)
+    bound_end: int = -1  # where the unit that last bound variables ends
     needs_of: tuple[int, "_Focus"] | None = None  # (paragraph, step): a paragraph that opens with "Pre: ..." under the step
     initial_paragraph: tuple[int, int] | None = None  # (paragraph, events then): it opens on the initial state
     after_heading: tuple[GroundAction, int] | None = None  # "After Feast c from a:" and the unit it was last read at
@@ -289,7 +290,9 @@ class ClaimReader:
         the unit says it adds, removes or needs are rule claims about that action."""
         if run.binding is not None and run.binding[2] != u.paragraph:
             run.binding = None
-        if not any(t.norm in self.variables for t in u.tokens):
+        it = run.binding is not None and bool(u.tokens) and u.tokens[0].norm == "it" \
+            and not text[run.bound_end:u.span[0]].strip()  # "It also needs Harmony" right after the unit binding it
+        if not it and not any(t.norm in self.variables for t in u.tokens):
             return
         vr = read_unit(u, self._words_with_variables())
         bound_at: list[tuple[int, tuple[str, dict[str, str], int]]] = []  # (letter, binding from there on)
@@ -300,6 +303,7 @@ class ClaimReader:
         before = run.binding
         if bound_at:
             run.binding = bound_at[-1][1]
+            run.bound_end = u.span[1]
         if modality not in ("asserted", "proposed", "hypothetical"):  # a rule is one wherever it stands
             return
 
@@ -325,8 +329,8 @@ class ClaimReader:
             for k in ks:
                 f = vr.items[k]
                 binding = binding_at(min(k, c))
-                if binding is None or not isinstance(f, FactMention) or f.atom is None or len(f.atom) < 2:
-                    continue
+                if binding is None or not isinstance(f, FactMention) or f.atom is None or (len(f.atom) < 2 and not it):
+                    continue  # a fact of no objects names no variable: only "it" says whose rule it is
                 name, bind, _ = binding
                 if not all(a in bind for a in f.atom[1:]) or _denied(s, k):
                     continue
