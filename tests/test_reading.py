@@ -1754,3 +1754,21 @@ def test_it_right_after_a_rule_with_variables_is_the_bound_action() -> None:
     assert rules(head + "It also needs Harmony, like Attack and Feast do.") == [True, True, False]
     assert rules(head + "Okay. It also needs Harmony.") == [True, True]
     assert rules(head + "So Harmony is needed as well.") == [True, True]
+
+
+def test_after_a_recalled_state_can_is_judged_only_where_both_readings_agree_and_nothing_walked_on() -> None:
+    """Row state.both_readings for "can": after "after unstacking red from orange, I'm holding red",
+    "So I can pick up blue right now" is false in the state recalled and in the line's (blue is on
+    red there): false either way. Once the paragraph names a step after the recall ("we have to put
+    red down somewhere"), it may have walked on from there: unjudged."""
+    reader = _six_reader()
+    line = "Unstack red from orange. Put red down. Pick up blue. Stack blue on red. But wait, after unstacking red from orange, "
+
+    def cans(trace: str) -> list[bool | None]:
+        return [c.holds for c in reader.read(trace).claims if c.kind == "applicability"]
+
+    assert cans(line + "I'm holding red. So I can pick up blue right now.") == [False]
+    assert cans(line + "we have to put red down somewhere. So I can pick up blue right now.") == []
+    assert [c.holds for c in reader.read(line + "I'm holding red. Orange is clear now.").claims if c.kind == "state"] == [True]
+    assert not [c for c in reader.read(line + "we have to put red down somewhere. Orange is clear now.").claims
+                if c.kind == "state" and "both_readings" in "".join(c.rules)]

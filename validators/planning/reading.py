@@ -231,6 +231,8 @@ class _Run:
     telling: int | None = None  # the last unit of an unbroken run telling the step in focus (row effect.told)
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
     recalled_state: frozenset[Atom] | None = None  # that past state (None: unknown)
+    recalled_unit: int = -1  # the unit that recalled it
+    quiet_since_recall: bool = True  # no action named in the units after it (the paragraph did not walk on from it)
 
     @property
     def lines(self) -> list[LineOfReasoning]:
@@ -612,6 +614,8 @@ class ClaimReader:
                     # "Alternatively, after Feast a from b, ..." turns back to it: the line goes on from there
                     run.recalled = (u.paragraph, line.id, len(line.actions))
                     run.recalled_state = here.state if here.known else None
+                    run.recalled_unit = n
+                    run.quiet_since_recall = len(ur.actions) <= len(chain)  # "after X, we have to put red down": walks on
                 else:
                     line = here
             described = bool(head) and re.match(r"[\)]?>?(?:,[_~]{1,4},)?[_~]{0,1}[DXRk]", shape[head[0].end():]) is not None \
@@ -749,6 +753,8 @@ class ClaimReader:
             if modality == "asserted" and ur.matches("rule.role"):
                 self._role_rules(run, ur, recall or line, text)
             self._claims(run, ur, n, modality, recall or line, text)
+            if n != run.recalled_unit and ur.actions:
+                run.quiet_since_recall = False  # "we have to stack Blue somewhere. ... So we can pick up Red": walked on
             focus_now = run.focus
             if focus_now is not None and focus_now.told and (
                     (focus_now.unit == n and (focus_now.supposed or not re.search("[IHGQKBE]", shape)))
@@ -1339,7 +1345,7 @@ class ClaimReader:
                 # the paragraph went back to a past state of the line: "now" may be that one or the line's;
                 # judged only where both give one verdict (row state.both_readings)
                 past = run.recalled_state
-                if past is None or not line.known or not line.actions \
+                if past is None or not line.known or not line.actions or not run.quiet_since_recall \
                         or u.paragraph - run.moved.get(line.id, u.paragraph) > ANCHOR_PARAGRAPHS:
                     continue
                 sign = not positive if f.absent_word else positive
@@ -1479,8 +1485,15 @@ class ClaimReader:
                 elif focus is not None and focus.action == act.ground:
                     target = focus
                 elif run.recalled == (u.paragraph, line.id, len(line.actions)) and not performed_here:
-                    break  # "Wait, after unstacking Blue from Red, ... Then Red is on the table. So we can pick up Red":
-                    # the paragraph went back to a past state of the line; which one "we can" speaks of is not said
+                    # "Wait, after unstacking Blue from Red, ... Then Red is on the table. So we can pick up Red": the
+                    # paragraph went back to a past state of the line; which one "we can" speaks of is not said, so it
+                    # is judged only where both give one verdict (row state.both_readings)
+                    past = run.recalled_state
+                    if past is None or not line.known or not line.actions or not run.quiet_since_recall \
+                            or any(m.ground != act.ground for _, m in ur.actions) \
+                            or bool(unmet_preconditions(act.ground, past)) != bool(unmet_preconditions(act.ground, line.state)):  # type: ignore[arg-type]
+                        break
+                    target = _Focus(act.ground, line.state, line.id, n, False, False, u.span)  # type: ignore[arg-type]
                 else:
                     target = _Focus(act.ground, line.state if line.known else None, line.id, n, False, False,  # type: ignore[arg-type]
                                     u.span)
