@@ -10,7 +10,7 @@ flag elsewhere when it has an invalid step, away from the plant, whose message t
 verdict does not have. Each set is split in two halves by base trace (`half`): rules were built on
 the first (P in set 5, R in set 6, X in set 8) and the second is the figure to trust.
 
-    .venv/bin/python bench/planted_score.py [--show] [--set 5|6|7|8]
+    .venv/bin/python bench/planted_score.py [--show] [--set 5|6|7|8|9|10]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from audit import audit_record  # noqa: E402
 from core.record import record_from_json  # noqa: E402
 
 PLANTS = REPO / "tests" / "data" / "planted_claims_set5.jsonl"
-SETS = {k: REPO / "tests" / "data" / f"planted_claims_set{k}.jsonl" for k in ("5", "6", "7", "8", "9")}
+SETS = {k: REPO / "tests" / "data" / f"planted_claims_set{k}.jsonl" for k in ("5", "6", "7", "8", "9", "10")}
 BASES = REPO.parent / "shared" / "data" / "dev" / "planbench_r1_thinking.jsonl"
 
 

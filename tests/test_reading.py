@@ -1340,6 +1340,14 @@ def test_planted_claims_set_9_floor() -> None:
     _planted_floor("9", {"U": 17, "V": 10})  # 2026-12-06: U 15 (rules denied, facts without objects), 16 (a time word reaching back), 17 (can only)
 
 
+def test_planted_claims_set_10_floor() -> None:
+    """Set 10 (20 false, 4 true sentences by a sixth tester with their own STRIPS simulator, in the
+    four right-answer traces no earlier set used: half A = 1d9004 + 0cd273, half B = ea1fa7 +
+    e4d2ff) scored blind on the code of 2026-12-06: A 2/10, B 2/10, no true sentence flagged, no
+    flag caused away from a plant. Nothing is built on it yet: both halves are held out."""
+    _planted_floor("10", {"A": 2, "B": 2})
+
+
 def test_plain_facts_after_the_initial_state_laid_out_are_judged_there() -> None:
     """Rows state.said_initial and event.initial_item, from planted set 9's half U."""
     bw = next(r for r in load_dev("planbench_r1_thinking.jsonl") if r["id"] == "6ccdb4c49ed842e4")
