@@ -234,6 +234,14 @@ class _Run:
     recalled_unit: int = -1  # the unit that recalled it
     quiet_since_recall: bool = True  # no action named in the units after it (the paragraph did not walk on from it)
 
+    def recalled_past(self, line: LineOfReasoning) -> frozenset[Atom] | None:
+        """The past state the paragraph recalled, for a claim that may speak of it or of the line's
+        state (row state.both_readings): None when either is unknown or the paragraph has named a
+        step since the recall (it may have walked on from there)."""
+        if self.recalled_state is None or not line.known or not line.actions or not self.quiet_since_recall:
+            return None
+        return self.recalled_state
+
     @property
     def lines(self) -> list[LineOfReasoning]:
         return self.book.lines
@@ -1344,9 +1352,8 @@ class ClaimReader:
             elif run.recalled == (u.paragraph, line.id, len(line.actions)):
                 # the paragraph went back to a past state of the line: "now" may be that one or the line's;
                 # judged only where both give one verdict (row state.both_readings)
-                past = run.recalled_state
-                if past is None or not line.known or not line.actions or not run.quiet_since_recall \
-                        or u.paragraph - run.moved.get(line.id, u.paragraph) > ANCHOR_PARAGRAPHS:
+                past = run.recalled_past(line)
+                if past is None or u.paragraph - run.moved.get(line.id, u.paragraph) > ANCHOR_PARAGRAPHS:
                     continue
                 sign = not positive if f.absent_word else positive
                 if self.judge.state(past, f.atom, sign, "")[0] != self.judge.state(line.state, f.atom, sign, "")[0]:
@@ -1488,9 +1495,8 @@ class ClaimReader:
                     # "Wait, after unstacking Blue from Red, ... Then Red is on the table. So we can pick up Red": the
                     # paragraph went back to a past state of the line; which one "we can" speaks of is not said, so it
                     # is judged only where both give one verdict (row state.both_readings)
-                    past = run.recalled_state
-                    if past is None or not line.known or not line.actions or not run.quiet_since_recall \
-                            or any(m.ground != act.ground for _, m in ur.actions) \
+                    past = run.recalled_past(line)
+                    if past is None or any(m.ground != act.ground for _, m in ur.actions) \
                             or bool(unmet_preconditions(act.ground, past)) != bool(unmet_preconditions(act.ground, line.state)):  # type: ignore[arg-type]
                         break
                     target = _Focus(act.ground, line.state, line.id, n, False, False, u.span)  # type: ignore[arg-type]
