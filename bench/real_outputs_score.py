@@ -1,6 +1,7 @@
 """Verdicts on real model output from other people's experiments against their authors' labels
 (`../shared/data/dev/real/*.jsonl`, each row's `expected`): answers, traces, LLM-Modulo rounds,
-Hanoi valid prefixes, and how often a thinking trace behind a right answer gets a flag.
+Hanoi valid prefixes (where our first error is an illegal move; where it is a false claimed state in
+a state-tracking table, that it comes no later than the published checker's stop), and how often a thinking trace behind a right answer gets a flag.
 
 Agreement is not soundness (published labels can be wrong: `--show` prints each disagreement to
 read), but a drop in any figure after a change is a regression to explain. Each file is split into
@@ -83,6 +84,13 @@ def score(results: list[dict]) -> dict[str, Tally]:
         if "valid_prefix_length" in exp and (ours := _prefix(got)) is not None:
             tallies["valid prefixes (illegal-move answers)"].add(
                 ours == exp["valid_prefix_length"], f"{rid}: prefix ours {ours}, label {exp['valid_prefix_length']}")
+        err = got["answer_error"] or {}
+        if "valid_prefix_length" in exp and err.get("kind") == "false_state" and err.get("step"):
+            # The published checker trusts the claimed pegs and stops at its first illegal move
+            # (row prefix + 1); our first error, a false claimed state, must not come after it.
+            tallies["state tables: false state at or before the label's stop"].add(
+                err["step"] <= exp["valid_prefix_length"] + 1,
+                f"{rid}: false state at row {err['step']}, label prefix {exp['valid_prefix_length']}")
         if got["has_trace"] and got["answer_correct"] is True and exp.get("answer_correct") is True \
                 and "rounds" not in exp:  # an LLM-Modulo loop's failed rounds are flagged by design: `rounds`
             tallies["right answers whose trace has no flag"].add(got["flags"] == 0, f"{rid}: {got['flags']} flags")

@@ -319,6 +319,9 @@ def test_state_tracking_tables_move_the_top_disk_and_claim_the_pegs():
     v = _hanoi_answer(2, table(["2,1,", ",,2", ",,2 1"]))
     assert v["answer_correct"] is False and v["answer_error"]["kind"] == "false_state"
     assert v["answer_error"]["step"] == 2 and "[[], [1], [2]]" in v["answer_error"]["message"]
+    v = _hanoi_answer(2, "move_id,from_peg,to_peg,peg0,peg1,peg2\n1,0,1,2,1,\n2,0,2,,,2\n3,0,2,,,2 1")
+    assert v["answer_error"]["kind"] == "false_state" and v["answer_error"]["step"] == 2, \
+        "a false claimed state before an illegal move is the answer's first error"
     v = _hanoi_answer(2, "move_id,from_peg,to_peg,peg0,peg1,peg2\n1,1,2,2 1,,")
     assert v["answer_error"]["kind"] == "illegal_move" and "peg 1 is empty" in v["answer_error"]["message"]
 

@@ -10,20 +10,20 @@ from validators.puzzles.replay import replay_puzzle
 DOMAINS = (
     DomainSpec(
         name="hanoi",
-        version="4",
+        version="5",
         description="Tower of Hanoi (any number of disks): every move list in the trace and the answer replayed move by move.",
         replay=replay_puzzle,
         picture="hanoi_pegs",
     ),
     DomainSpec(
         name="checker_jumping",
-        version="4",
+        version="5",
         description="Checker Jumping (n red, n blue checkers): move lists replayed move by move.",
         replay=replay_puzzle,
     ),
     DomainSpec(
         name="river_crossing",
-        version="4",
+        version="5",
         description="River Crossing (actors/agents, boat capacity k): move lists replayed move by move.",
         replay=replay_puzzle,
     ),

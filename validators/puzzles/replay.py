@@ -58,9 +58,11 @@ def _answer_moves(record: TraceRecord, found: ExtractedList | None) -> tuple[lis
 
 
 def _false_state_row(result: ListReplay, claimed: list[Any]) -> tuple[int, str] | None:
-    """The first legal row of a state-tracking table whose claimed pegs are not the pegs the move
-    leads to. The table asks the model for the state after each move, so a row that states a wrong
-    one is a wrong answer even when its pegs happen to describe a legal move; the published checker
+    """The first row of a state-tracking table whose claimed pegs are not the pegs its (legal) move
+    leads to, when it comes before any illegal move: the answer's first error. The table asks the
+    model for the state after each move, so a row that states a wrong one is a wrong answer even
+    when its pegs happen to describe a legal move, and the moves after it follow the wrong belief
+    (a move "from peg 1" when the model believes peg 1 empty); the published checker
     of this format (illusion-of-thinking-collapse, hanoi-trck) instead reads the moved disk off the
     claimed pegs and stops only at an illegal one, so its valid prefixes are longer than ours where
     a claimed state goes wrong first."""
@@ -148,16 +150,16 @@ def replay_puzzle(record: TraceRecord, parsed: ParsedTrace) -> Replay:
         out.gaps.extend(findings.gaps)
         out.notes["thinking"] = findings.notes
     result = simulate(puzzle, moves)
-    if result.first_illegal is not None:
-        bad = result.results[result.first_illegal]
-        out.answer_correct = False
-        out.answer_error = AnswerError(kind="illegal_move", step=result.first_illegal + 1, message=bad.message,
-                                       extra={"rule": bad.rule})
-    elif found is not None and found.claimed_states is not None and found.moves is moves and \
+    if found is not None and found.claimed_states is not None and found.moves is moves and \
             (false_row := _false_state_row(result, found.claimed_states)) is not None:
         out.answer_correct = False
         out.answer_error = AnswerError(kind="false_state", step=false_row[0] + 1, message=false_row[1],
                                        extra={"rule": "claimed_state"})
+    elif result.first_illegal is not None:
+        bad = result.results[result.first_illegal]
+        out.answer_correct = False
+        out.answer_error = AnswerError(kind="illegal_move", step=result.first_illegal + 1, message=bad.message,
+                                       extra={"rule": bad.rule})
     elif not result.solved:
         out.answer_correct = False
         stops = " (the list is cut short: " + found.notes[0] + ")" if found is not None and found.moves is moves \
