@@ -903,6 +903,24 @@ def test_an_action_that_would_be_possible_is_not_taken() -> None:
     """"Succumb a would also be possible": a conditional about doing it, not a step, so "Now Pain a
     is present" is judged after Attack a alone (planted-claims set 5)."""
     assert _false_actions("1. Attack a.\n\nSuccumb a would also be possible.\n\nNow Pain a is present.") == []
+    assert _false_actions("1. Attack a.\n\nSuccumb a would still work at this point.\n\nNow Pain a is present.") == []
+    assert _false_actions("1. Attack a.\n\nSuccumb a works.\n\nNow Pain a is present.") == ["state"]  # taken
+
+
+_THREE = "1. Feast c from a.\n\n2. Succumb c.\n\n3. Attack b.\n\n"
+
+
+def test_a_recap_that_tells_what_a_step_did_takes_no_new_step() -> None:
+    """"After step 2, Succumb c added Harmony": the step the recap reached, told again, not a
+    branch's next step; the paragraph's "so ..." after it may speak of step 2 or of the line's
+    state, so it is judged where both agree (row state.both_readings). What another step did
+    ("after step 3, ... Wait, after step 1: Feast c from a adds ...") leaves the state unplaced."""
+    told = _THREE + "After step 2, Succumb c added Harmony. "
+    assert _false_actions(told + "So Harmony is present.") == []  # after step 2 it holds; after step 3 not
+    assert _false_actions(told + "So Pain c is present.") == ["state"]  # false after either
+    back = _THREE + "But after step 3, Pain b is present (from Attack b), Wait, after step 1: Feast c from a adds " \
+        "Province a.\n\n"
+    assert _false_actions(back + "So Pain c is still present.") == []
 
 
 def test_planted_claims_set_5_floor() -> None:

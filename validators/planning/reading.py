@@ -578,10 +578,18 @@ class ClaimReader:
                 k_recap = ur.number_at(recap.end() - 1)
                 at_k = self._recap(run, line, k_recap, u)
                 names = _STEP_NAMED.match(shape, recap.end() - 2)  # "After step 1 (Feast b from a):" names the step
-                branch = next((m for i, m in ur.actions if i > recap.end() and m.ground is not None
-                               and not (names is not None and i == names.end() - 1)
-                               and not any(ch in shape[recap.end():i] for ch in "RMI")), None)
+                steps = [(i, m) for i, m in ur.actions if i > recap.end() and m.ground is not None
+                         and not (names is not None and i == names.end() - 1)
+                         and not any(ch in shape[recap.end():i] for ch in "RMI")]
                 # "So, after step 1, we need to restore Harmony to Feast b from c": a purpose, not the branch's step
+                reached = at_k.actions[-1] if at_k is not None and at_k.actions else None
+                steps = [(i, m) for i, m in steps if m.ground != reached]  # "After step 2, Succumb c added Planet
+                # c", "after step 3, Pain b (from Attack b)": the step the recap reached, named again (taking it
+                # twice is no reading anyone means)
+                branch = steps[0][1] if steps else None
+                if any(_EFFECT_LEAD.match(shape, i + 1) for i, _ in steps):
+                    at_k, branch = None, None  # what another step did ("after step 3, ... Wait, after step 1:
+                    # Feast c from a adds ..."): the text is back at that step, a state we do not place
                 if at_k is not None and k_recap is not None and _another_step_k(run, at_k, k_recap, ur):
                     at_k = None  # "After step 3 (state: ...)": the state restated is another list's step 3
                     run.item_base, run.list_start = None, None  # and its next items are no steps of the line
@@ -595,7 +603,11 @@ class ClaimReader:
                     line = at_k  # "After step 6:" over the state and the checks that follow: the text is there now
                     run.moved[line.id] = u.paragraph
                 elif at_k.id != line.id:
-                    recall = at_k  # "So after step 1, Province a is there.": that state, for this unit
+                    recall = at_k  # "So after step 1, Province a is there.": that state, for this unit, and
+                    run.recalled = (u.paragraph, line.id, len(line.actions))  # the paragraph's "so ..." after it
+                    run.recalled_state = at_k.state if at_k.known else None  # may speak of either (row
+                    run.recalled_unit = n  # state.both_readings)
+                    run.quiet_since_recall = True
             vague = _vague_time(ur, line)
             general = ("g" in shape and any(ur.matches(r) for r in RULE_ROWS)) or self._with_variables(ur) \
                 or (vague >= 0 and shape[vague + 1:vague + 2] == "a" and "f" in shape and not re.search("[FA]", shape))
@@ -2027,7 +2039,7 @@ def _role_or_purpose(u: Unit, m: ActionMention) -> bool:
 def _would_be_possible(ur: UnitReading, end: int) -> bool:
     """"Feast a from c would also be possible here": the action is what a conditional says could be
     done, an applicability claim about it, not a step taken (a walk says "Feast a from c: possible")."""
-    m = re.match(r"[_~WG]{1,5}C", ur.shape[end:])
+    m = re.match(r"[_~WG]{1,5}[CV]", ur.shape[end:])
     if m is None:
         return False
     toks = ur.unit.tokens
