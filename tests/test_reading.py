@@ -1798,3 +1798,39 @@ def test_after_a_recalled_state_can_is_judged_only_where_both_readings_agree_and
     assert [c.holds for c in reader.read(line + "I'm holding red. Orange is clear now.").claims if c.kind == "state"] == [True]
     assert not [c for c in reader.read(line + "we have to put red down somewhere. Orange is clear now.").claims
                 if c.kind == "state" and "both_readings" in "".join(c.rules)]
+
+
+def test_going_away_is_being_removed() -> None:
+    """"Planet b goes away", "makes Planet b disappear": the intransitive forms of "is removed"
+    (lexicon row del.removes); after Attack a only Planet a is gone."""
+    assert _false_actions("1. Attack a.\n\nPlanet b goes away.") == ["state"]
+    assert _false_actions("1. Attack a.\n\nPlanet a goes away.") == []
+    assert _false_actions("Attack a makes Planet b disappear.") == ["effect"]
+    assert _false_actions("Attack a makes Planet a disappear.") == []
+
+
+def test_a_passive_mention_ends_at_its_last_object() -> None:
+    """"Red can be stacked onto blue now, without ...": the mention ends at "blue", so "now" is
+    the time of the claim (judged: red is not held) and the comma no object follows is not read
+    as part of the action."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Unstack blue from red. 2. Put down blue. "
+    for tail in ("now, without any problem.", "now, without picking it up.", "now."):
+        report = reader.read(walk + "Red can be stacked onto blue " + tail)
+        assert [(c.action, c.holds) for c in report.claims if c.kind == "applicability"][-1:] == [("(stack a b)", False)], tail
+
+
+def test_a_step_told_again_stays_in_focus_for_what_follows() -> None:
+    """"Succumb c: requires Pain c. Then, Succumb c would add ...": the step just taken, named again
+    as it is described; "It would also bring back Craves(c, a), undoing the Feast." is still about
+    it (an effect claim, false: Succumb touches no craving), and a "But wait" that denies other
+    facts ("in the initial state ... Pain c is not") does not take it back."""
+    walk = "1. Feast c from a.\n\nSuccumb c: requires Pain c. Then, Succumb c would add Province c, Planet c, Harmony. "
+    it = "It would also bring back Craves(c, a), undoing the Feast. "
+    assert _false_actions(walk + it) == ["effect"]
+    assert _false_actions(walk + it + "But wait, in the initial state, Planet a and b are present, but Pain c "
+                          "is not.") == ["effect"]
+    assert _false_actions(walk + it + "But wait, Craves(c, a) is not added.") == []  # doubted: taken back
+    assert _false_actions(walk + "It would also bring back Harmony.") == []

@@ -194,7 +194,7 @@ ROWS: tuple[Row, ...] = (
         "Harmony is gone.", "doc"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",
         "Province b was not touched, so Province b is still there.", "R1"),
-    Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*[DX]|F_{0,2}[DX]",
+    Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*(?:_~*)?[DX]|F_{0,2}[DX]",
         "1. Feast c from a: needs c craves a. Yes. Gives Pain c, Province a.", "R1",
         "the action in focus (named at the head of a unit just before, in the same paragraph; or, for a unit "
         "opening with 'that', 'this', 'it' or 'which', in the paragraph before, when the step was no list item)"),

@@ -699,6 +699,12 @@ class ClaimReader:
                     then = _then_it(self.words, ur, head[0].end(), ground)
                     if then is not None and line.known and not unmet_preconditions(then, line.state):
                         self._perform(run, line, then, u.span[1], u.item is not None, "event.and_it")
+            elif head_m is not None and head_m.ground is not None and run.focus is not None and run.focus.performed \
+                    and run.focus.action == head_m.ground and run.focus.line == line.id \
+                    and run.focus.paragraph == u.paragraph and described and line.actions \
+                    and line.actions[-1] == head_m.ground:
+                run.focus = replace(run.focus, unit=n)  # "Succumb c: requires Pain c. Then, Succumb c adds ...": the
+                # step just taken, told on (what follows, "It also brings back ...", is still about it)
             elif head_m is not None and head_m.ground is not None:
                 run.focus = None
                 pre = self._pre(run, line, head_m.ground, u)
@@ -1125,7 +1131,7 @@ class ClaimReader:
                      or (focus.paragraph == u.paragraph - 1 and n - focus.unit <= 3 and not focus.item
                          and _points_to_step(u))) \
                 and ur.matches("effect.focus") \
-                and "R" not in s and "T" not in s and "a" not in s and "J#" not in s and "U" not in s \
+                and "R" not in s and "T" not in s and "a" not in s[:_first_cue(s)] and "J#" not in s and "U" not in s \
                 and not ("R" in focus.shape and ur.matches("event.blocked")):  # "...: requires Province b. But
             # Province b was removed.": a need found gone, not an effect of the step
             for c, what, ks in _cue_groups(s, -1, "F"):
@@ -1874,11 +1880,19 @@ def _effect_list_verb(ur: UnitReading) -> bool:
     return isinstance(hit, Hit) and ur.unit.tokens[hit.i].norm not in _AIM_VERBS
 
 
+def _first_cue(s: str) -> int:
+    """Where the first addition or deletion cue of a shape is (its length when none): an action
+    named alone after it ("..., undoing the Feast") names no other step."""
+    m = re.search("[DX]", s)
+    return len(s) if m is None else m.start()
+
+
 def _tells(ur: UnitReading, action: GroundAction) -> bool:
     """Is the unit about `action` only: its needs, its effects, a yes, the facts it leaves, with no
     other action, no hedge, condition, question or rejection?"""
-    if any(m.ground != action for _, m in ur.actions) or re.search("[IHGQKBE]", ur.shape):
-        return False
+    if any(m.ground != action and not (k > _first_cue(ur.shape) and not any(m.args)) for k, m in ur.actions) \
+            or re.search("[IHGQKBE]", ur.shape):
+        return False  # an action named alone after the effect cue ("..., undoing the Feast") is no other step
     if len(ur.unit.tokens) <= 2 and re.fullmatch(r"[_~]:", ur.shape):
         return True  # a label over the lists that follow ("- Effects:" between "- Preconditions: ..." and "- Added: ...")
     return re.search("[RDXYF]", ur.shape) is not None
@@ -2231,10 +2245,14 @@ def _takes_back(here: UnitReading, nxt: UnitReading) -> bool:
     cue = nxt.cues.first("retract")
     if cue is None or [t.norm for t in nxt.unit.tokens[cue.i:cue.j]] != ["but", "wait"]:
         return True
-    if nxt.unit.end == "?" or re.search("[NnKQB]", nxt.shape[nxt.shape.find("B") + 1:]):
-        return True
     said = {m.atom for _, m in here.facts if m.atom is not None} | {m.ground for _, m in here.actions if m.ground}
     again = {m.atom for _, m in nxt.facts if m.atom is not None} | {m.ground for _, m in nxt.actions if m.ground}
+    if said and again and not said & again and not any(m.ground for _, m in here.actions) \
+            and not any(m.ground for _, m in nxt.actions) and nxt.unit.end != "?":
+        return False  # "It would also bring back Craves(c, a). But wait, in the initial state, ... Planet c is
+        # not.": the denial is of other facts, a new consideration, not a doubt of these
+    if nxt.unit.end == "?" or re.search("[NnKQB]", nxt.shape[nxt.shape.find("B") + 1:]):
+        return True
     return bool(said & again) or not (said and again)
 
 

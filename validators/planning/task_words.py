@@ -479,6 +479,7 @@ class TaskWords:
         args: list[str | None] = []
         if pos < n and words[pos] == "(":
             pos += 1
+        read_to = pos  # after the last word that belongs to the mention
         while len(args) < arity and pos < n:
             hit = obj[pos]
             if hit is not None:
@@ -487,6 +488,7 @@ class TaskWords:
                 if particle and pos < n and words[pos] == particle:
                     pos += 1
                     particle = None
+                read_to = pos
                 continue
             w = words[pos]
             if particle and w in _GENERIC and pos + 1 < n and words[pos + 1] == particle:
@@ -500,6 +502,8 @@ class TaskWords:
                 pos += 1  # "unstack blue from red"; before the first object too: "Succumb to b"
                 continue
             break
+        if args and len(args) < arity:
+            pos = read_to  # "stacked onto orange now, without ...": the comma that no object follows is not the mention's
         if particle and not any(words[pos:pos + len(r)] == list(r) for r in self.results.get(name, ())):
             return None  # "put red down" needs its particle, or the fact it leaves: "put red on the table"
         if pos < n and words[pos] == ")":
