@@ -1834,3 +1834,13 @@ def test_a_step_told_again_stays_in_focus_for_what_follows() -> None:
                           "is not.") == ["effect"]
     assert _false_actions(walk + it + "But wait, Craves(c, a) is not added.") == []  # doubted: taken back
     assert _false_actions(walk + "It would also bring back Harmony.") == []
+
+
+def test_sentences_inside_a_bullet_do_not_end_the_bullets_telling_the_step() -> None:
+    """"   - Added: ... (since ...? Wait, ... So c craves b." then "   - Removed: ...": the next
+    bullet at the same indent still tells the step the heading supposed."""
+    lists = ("1. Attack c.\n\nIf we do Overcome c from b:\n\n- Preconditions: Province b (yes), Pain c (yes).\n\n"
+             "- Effects:\n\n   - Added: Harmony, Province c, and c craves b (since Overcome c from b would make c "
+             "crave b? Wait, the object here is c. So c craves b.\n\n   - Removed: Province b, Pain c")
+    assert _false_actions(lists + ".") == []
+    assert _false_actions(lists + ", and b craves a.") == ["effect"]

@@ -229,6 +229,7 @@ class _Run:
     said_init: tuple[int, int, int] | None = None  # the same for a paragraph that laid out the initial state
     last_recall: tuple[int, LineOfReasoning, int] | None = None  # (unit, the past state's line, paragraph)
     telling: int | None = None  # the last unit of an unbroken run telling the step in focus (row effect.told)
+    telling_bullet: tuple[int, int, "_Focus"] | None = None  # (indent, unit, focus) of the last bullet that told it
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
     recalled_state: frozenset[Atom] | None = None  # that past state (None: unknown)
     recalled_unit: int = -1  # the unit that recalled it
@@ -778,10 +779,18 @@ class ClaimReader:
                 self._bound_rules(run, u, modality, recall or line, text)
             if modality == "asserted" and ur.matches("rule.role"):
                 self._role_rules(run, ur, recall or line, text)
+            bullet = run.telling_bullet
+            if u.bullet and run.telling is None and bullet is not None and bullet[0] == u.indent \
+                    and run.focus is bullet[2] and all(not readings[k].unit.line_start for k in range(bullet[1] + 1, n)):
+                run.telling = n - 1  # "   - Added: ... (since ...? Wait, ... So c craves b." then "   - Removed: ...": the
+                # sentences inside one bullet do not end the list of bullets telling the step
             self._claims(run, ur, n, modality, recall or line, text)
             if n != run.recalled_unit and ur.actions:
                 run.quiet_since_recall = False  # "we have to stack Blue somewhere. ... So we can pick up Red": walked on
             focus_now = run.focus
+            if u.bullet and focus_now is not None and focus_now.told and (run.telling == n - 1 or focus_now.unit == n):
+                run.telling_bullet = (u.indent, n, focus_now)  # a bullet of the list telling the step (its sentences
+                # may end the run: "   - Added: ..., c craves b (since ...?")
             if focus_now is not None and focus_now.told and (
                     (focus_now.unit == n and (focus_now.supposed or not re.search("[IHGQKBE]", shape)))
                     or (run.telling == n - 1 and _tells(ur, focus_now.action))):
