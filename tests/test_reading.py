@@ -1844,3 +1844,24 @@ def test_sentences_inside_a_bullet_do_not_end_the_bullets_telling_the_step() -> 
              "crave b? Wait, the object here is c. So c craves b.\n\n   - Removed: Province b, Pain c")
     assert _false_actions(lists + ".") == []
     assert _false_actions(lists + ", and b craves a.") == ["effect"]
+
+
+def test_a_recap_places_a_step_that_may_hold_more_actions_by_the_facts_it_states() -> None:
+    """"So step 1: Unstack blue from red. ... Then I can put blue down." then "After step 1: Blue
+    is on the table.": the model's step 1 may hold the put-down too; the one extent after which
+    the facts it states hold places the line (none, or two, leave it lost), and the walk goes on
+    from there. A later "When I unstack blue from red, ..." goes back before a step taken: lost."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "So step 1: Unstack blue from red. Then I can put blue down.\n\nAfter step 1: "
+
+    def false(trace: str) -> list[str | None]:
+        return [c.action or c.kind for c in reader.read(trace).claims if c.holds is False and not c.retracted]
+
+    assert false(walk + "Blue is on the table. Step 2: Pick up red. Now I can stack blue on red.") == ["(stack b a)"]
+    assert false(walk + "Red is clear. Step 2: Pick up red. Now I can stack blue on red.") == []  # both extents
+    assert false(walk + "Blue is on the table. Step 2: Pick up red.\n\nWhen I unstack blue from red, I hold blue. "
+                 "Now I hold blue.") == []
+    told = "1. Unstack blue from red. Then, when you unstack blue, red becomes clear. "  # the step just taken
+    assert false(told + "Now the hand is empty.") == ["state"]

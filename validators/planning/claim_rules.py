@@ -71,6 +71,11 @@ ROWS: tuple[Row, ...] = (
         "Then I can put blue down on the table, which would make blue clear again.", "R1",
         "a walk narrating its step; when the action is not applicable there, steps may have been left out "
         "('Then we can stack red on orange' in an outline): the line is lost, nothing is judged"),
+    Row("event.went_back", "lose the line: a condition names a step the line took and can no longer take",
+        r"^[~,_I]{0,4}(?P<act>A)", "When I unstack Blue from Orange, Blue is in hand, then put down.", "R1",
+        "the unit opens with 'when' or 'once' (reading._opens_with_condition): the text has gone back to a "
+        "state before that step (a walk told again from the start): "
+        "which one is not said, so nothing is judged until a step, a list or a recap places it"),
     Row("event.after", "the state after the named action", r"T[~_]{0,2}(?P<act>A)",
         "After Attack a, Pain a holds.", "R1",
         "the claims after it speak of the state after the action; the line performs it if it has not"),

@@ -577,7 +577,7 @@ class ClaimReader:
             recap = _RECAP.match(shape)
             if recap is not None and modality in ("asserted", "proposed"):
                 k_recap = ur.number_at(recap.end() - 1)
-                at_k = self._recap(run, line, k_recap, u)
+                at_k = self._recap(run, line, k_recap, ur)
                 names = _STEP_NAMED.match(shape, recap.end() - 2)  # "After step 1 (Feast b from a):" names the step
                 steps = [(i, m) for i, m in ur.actions if i > recap.end() and m.ground is not None
                          and not (names is not None and i == names.end() - 1)
@@ -773,6 +773,14 @@ class ClaimReader:
                 # a step mentioned in between ("stacking it there is correct", "..., we have to put blue down")
                 # may have moved it, and ends that
             run.last_recall = (n, recall, u.paragraph) if recall is not None else None
+            if line.known and not performs and modality != "questioned" and _opens_with_condition(u):
+                for m_back in ur.rows("event.went_back"):
+                    back_m: ActionMention = ur.items[m_back.start("act")]  # type: ignore[assignment]
+                    if back_m.ground is not None and back_m.ground in line.actions[:-1] \
+                            and back_m.ground != line.actions[-1] and unmet_preconditions(back_m.ground, line.state):
+                        # ("Then, when you unstack red, the orange becomes clear": the step just taken, told)
+                        run.book.lose(line, u.span[0], "event.went_back")
+                        break
             # -- claims
             start = len(run.claims)
             if self.variables and modality != "questioned":
@@ -925,7 +933,7 @@ class ClaimReader:
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                  rules=(rid,), modality=modality, action=ground.text()))
 
-    def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
+    def _recap(self, run: _Run, line: LineOfReasoning, k: int | None, ur: UnitReading) -> LineOfReasoning | None:
         """"After step 2, we have ...": the line at the state after the list's step k (a fork, or
         the line itself), when the list's steps are its actions one for one; None: not known. The
         list's next item then goes on from step k (`item_base`)."""
@@ -933,8 +941,9 @@ class ClaimReader:
         if base is None and run.list_start is not None and run.list_start[0] == line.id \
                 and len(line.actions) - run.list_start[1] == run.list_start[2]:
             base = run.list_start[1]
+        u = ur.unit
         if k is None or base is None or not 0 < base + k <= len(line.actions) or not line.known_at(base + k):
-            return self._recap_by_name(run, line, k, u)
+            return self._recap_by_name(run, line, k, ur)
         if k in run.step_named and run.step_named[k] != line.actions[base + k - 1]:
             return None  # "Wait, step 2 is Succumb b": not the line's step 2
         if line.item_of[base + k - 1] not in (None, k):
@@ -944,7 +953,7 @@ class ClaimReader:
             return line
         return self._fork(run, line, base + k, u.span[0])
 
-    def _recap_by_name(self, run: _Run, line: LineOfReasoning, k: int | None, u: Unit) -> LineOfReasoning | None:
+    def _recap_by_name(self, run: _Run, line: LineOfReasoning, k: int | None, ur: UnitReading) -> LineOfReasoning | None:
         """"After step 1 (Feast b from a):" where the list's numbers are not the line's steps (its
         items hold a goal or a remark: "1. Create Pain b.", "2. Now, Province c is still present."):
         the step is the action the recap names, when the line took it exactly once; the state after
@@ -955,13 +964,24 @@ class ClaimReader:
         at = [i for i, a in enumerate(line.actions) if a == named]
         if len(at) != 1 or not line.known_at(at[0] + 1) or at[0] >= k:  # type: ignore[operator]
             return None  # items without a step make the model's numbers run ahead of the line's, never behind
-        if at[0] + 1 < len(line.actions) and (line.item_of[at[0] + 1] or 0) <= k:  # type: ignore[operator]
-            return None  # the next action is no later numbered item: the model's step k may hold it too
-            # ("So step 1: Unstack Blue from Orange. ... Then, I can put Blue down." then "After step 1: Blue is on the table.")
+        end = at[0] + 1
+        ends = [end]
+        later = {a for j, a in run.step_named.items() if j > k}  # type: ignore[operator]
+        while end < len(line.actions) and (line.item_of[end] or 0) <= k and line.actions[end] not in later:  # type: ignore[operator]
+            end += 1  # the next action is no later numbered item: the model's step k may hold it too
+            ends.append(end)  # ("So step 1: Unstack Blue from Orange. ... Then, I can put Blue down.")
+        if len(ends) > 1:
+            # "After step 1: Blue is on the table.": the one extent of step k after which the facts the recap
+            # states hold (none, or more than one: the state is not placed)
+            said = [(f.atom, _negated(ur.shape, i) == f.absent_word) for i, f in ur.facts if f.atom is not None]
+            fits = [e for e in ends if line.known_at(e) and all((a in line.states[e]) == pos for a, pos in said)]
+            if not said or len(fits) != 1:
+                return None
+            end = fits[0]
         run.item_base, run.list_start = None, None
-        if at[0] + 1 == len(line.actions):
+        if end == len(line.actions):
             return line
-        return self._fork(run, line, at[0] + 1, u.span[0])
+        return self._fork(run, line, end, ur.unit.span[0])
 
     @staticmethod
     def _pre(run: _Run, line: LineOfReasoning, ground: GroundAction, u: Unit) -> frozenset[Atom] | None:
@@ -1887,6 +1907,15 @@ def _effect_list_verb(ur: UnitReading) -> bool:
     k = re.search("[DX]", ur.shape)
     hit = ur.items[k.start()] if k else None
     return isinstance(hit, Hit) and ur.unit.tokens[hit.i].norm not in _AIM_VERBS
+
+
+_CONDITION_OPENERS = frozenset({"when", "once"})
+
+
+def _opens_with_condition(u: Unit) -> bool:
+    """"When I unstack Blue from Orange, ...": a time clause opens the unit (not "if": "So if I
+    Attack a, then Province a becomes false" supposes the step again, in a walk that goes on)."""
+    return any(t.norm in _CONDITION_OPENERS for t in u.tokens[:3])
 
 
 def _first_cue(s: str) -> int:
