@@ -1865,3 +1865,16 @@ def test_a_recap_places_a_step_that_may_hold_more_actions_by_the_facts_it_states
                  "Now I hold blue.") == []
     told = "1. Unstack blue from red. Then, when you unstack blue, red becomes clear. "  # the step just taken
     assert false(told + "Now the hand is empty.") == ["state"]
+
+
+def test_effects_in_other_words() -> None:
+    """"gets rid of", "wipes out" remove; "keeps", "leaves ... in place" say the action does not
+    remove (row effect.kept, judged against the schema); "you can't get rid of" is no effect."""
+    assert _false_actions("Attack a gets rid of Planet b.") == ["effect"]
+    assert _false_actions("Attack a gets rid of Planet a.") == []
+    assert _false_actions("Attacking a wipes out Planet b too.") == ["effect"]
+    assert _false_actions("Attack a keeps Harmony.") == ["effect"]
+    assert _false_actions("Attack a leaves Harmony in place.") == ["effect"]
+    assert _false_actions("Attack a leaves Planet b untouched.") == []
+    assert _false_actions("Attack a doesn't keep Harmony.") == []
+    assert _false_actions("Once you create Pain a via Attack a, you can't get rid of Planet b.") == []

@@ -206,6 +206,9 @@ ROWS: tuple[Row, ...] = (
     Row("effect.keeps", "state +: facts the action just taken is said to keep, beside its effects",
         r"[DX][^AaIH]*?k(?P<facts>F(?:[,&]+F)*)", "That gives Pain b and Province c while keeping b craves c.", "planted",
         "read where effect.focus reads the effects: the facts after 'keeping' ('leaves', 'keeps') hold after the step"),
+    Row("effect.kept", "effect: a named action said to keep (leave, not touch) the facts after the cue",
+        r"(?P<act>A)[~_,]{0,3}k[~_]{0,2}(?P<facts>F(?:[,&]+F)*)", "Attack a leaves Planet b and Province c untouched.",
+        "R1", "each fact is said not to be removed by the action: judged against the schema as 'does not remove'"),
     Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs", r"^[~,]*[DX]",
         "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
         "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "

@@ -1119,6 +1119,8 @@ class ClaimReader:
                 m_i = next(i for i, m in ur.actions if m is act)
                 if "R" in s[m_i:c] or "I" in s[m_i:c] or "M" in s[m_i:c] and what == "del" and "D" not in s[m_i:c]:
                     continue  # "Requires Province a (which is removed)": the state, not an effect
+                if s[max(m_i, c - 2):c].rstrip("_~").endswith("K"):
+                    continue  # "via Overcome a from c, you can't get rid of c craves a": what cannot be undone, no effect
                 lead = _colon_lead(s, ks, c)
                 for k in _contrasted(s, ks, c):  # "Attack b removes Planet b, not Planet c": Planet c stays
                     f = ur.items[k]
@@ -1140,6 +1142,23 @@ class ClaimReader:
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=what == "del", after=act.ground.text(), rules=(f"effect.{what}",),
                                          modality=modality))
+        if "A" in s and "k" in s and modality in ("asserted", "proposed") and not re.search("[nNQ]", s):
+            for m in ur.rows("effect.kept"):  # "Attack a leaves Harmony untouched": it does not remove Harmony
+                act = ur.items[m.start("act")]  # type: ignore[assignment]
+                if act.ground is None:
+                    continue
+                for k in range(m.start("facts"), m.end("facts")):
+                    f = ur.items[k]
+                    if s[k] != "F" or k in judged_facts or f.atom is None:  # type: ignore[union-attr]
+                        continue
+                    judged_facts.add(k)
+                    done, _ = self.judge.effect(act.ground, f.atom, "del")  # type: ignore[union-attr]
+                    msg = (f"says {act.ground.text()} keeps {self.judge.named(f.atom)}, but it removes it" if done  # type: ignore[union-attr]
+                           else f"{act.ground.text()} does not remove {self.judge.named(f.atom)}: right")  # type: ignore[union-attr]
+                    self._add(run, Claim("effect", u.span, u.text(text), not done, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
+                                         negative=True, after=act.ground.text(), rules=("effect.kept",),
+                                         modality=modality))
+        if "A" in s and ("D" in s or "X" in s) and modality != "hypothetical":
             for m in ur.rows("effect.list"):
                 act = ur.items[m.start("act")]  # type: ignore[assignment]
                 stop = s.find("X", m.end())
