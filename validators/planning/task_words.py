@@ -49,6 +49,8 @@ _MODALS = frozenset({"can", "could", "cannot", "can't", "couldn't", "would", "wo
 _PASSIVE_ADVERBS = frozenset({"not", "then", "directly", "immediately", "just", "safely", "first", "easily", "only",
                               "right", "away", "straight", "legally", "finally", "next"})
 _NO_OBJECT = "\x01"    # no object starts here (no token is a control character)
+_PLACE_VERBS = ("put", "place")
+_PLACE_WORDS = frozenset({"on", "onto", "in", "into", "atop", "top"})
 _MEMO_LIMIT = 50_000   # remembered word contexts per task: a bound on memory, not reached on R1 traces
 
 
@@ -84,6 +86,9 @@ def _forms(verb: str) -> dict[str, str]:
         out.setdefault(stem + "ing", "ing")
         out.setdefault(verb + "d" if verb.endswith("e") else stem + "ed", "ed")
     return out
+
+
+_PLACE_FORMS = frozenset(f for verb in _PLACE_VERBS for f in _forms(verb))
 
 
 @dataclass
@@ -140,6 +145,9 @@ class TaskWords:
     # adds to its first object, as written after the object ("on the table" of "{} is on the
     # table"): "put orange on the table" names put-down as "put orange down" does
     results: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    # per action named by a verb of placing ("put red on blue"): the place words that must stand
+    # between its two objects (`_add_place_verbs`)
+    place_words: dict[str, frozenset[str]] = field(default_factory=dict)
     object_firsts: set[str] = field(default_factory=set)
     # bare one-letter names where prose may not use them alone ("a" is an article): accepted
     # after a type word ("block a"), read as the word that stands for the object
@@ -244,11 +252,43 @@ class TaskWords:
                     for rest, pred in (x for known in tw.predicate_phrases.values() for x in known):
                         if pred == atom[0] and rest[0] in CONNECT:  # a place: "on the table", not "has nothing on"
                             tw.results.setdefault(name, []).append(rest)
+        tw._add_place_verbs(vocab)
         binary_fluents = [p for p, n in arities.items() if n == 2 and p not in task.domain.static_predicates]
         if len(binary_fluents) == 1:
             tw.arrow_predicate = binary_fluents[0]
         tw._index()
         return tw
+
+    def _add_place_verbs(self, vocab: Vocabulary) -> None:
+        """"put red on blue", "placing blue onto red": a verb of placing names the action whose add
+        effect relates its two objects in order by a fact written with a place word between them
+        ("{} is on top of {}" of stack's (on ?ob ?underob)); the place word must stand between the
+        objects ("put red and blue on the table" names no such action)."""
+        for name, schema in self.task.domain.actions.items():
+            if len(schema.params) != 2:
+                continue
+            for atom in schema.add:
+                if tuple(atom[1:]) != tuple(schema.params):
+                    continue
+                pred = atom[0]
+                plain = pred.replace("-", " ").replace("_", " ")
+                places: set[str] = set()
+                for t in [vocab.predicates.get(pred) or "", *vocab.phrasings.get(pred, ()), "{} " + plain + " {}"]:
+                    if t.count("{}") != 2:
+                        continue
+                    between = [tk.norm for tk in tokens_of(t.split("{}")[1], 0, len(t.split("{}")[1]))
+                               if tk.norm not in SKIP]
+                    if between and between[0] in _PLACE_WORDS:
+                        places.add(between[0])
+                if not places:
+                    continue
+                self.place_words[name] = frozenset(places | {"onto", "top"} & _PLACE_WORDS)
+                for verb in _PLACE_VERBS:
+                    for form, kind in _forms(verb).items():
+                        entry = ((), name, kind, None)
+                        bucket = self.action_heads.setdefault(form, [])
+                        if entry not in bucket:
+                            bucket.append(entry)
 
     def _add_fact(self, template: str, pred: str, absent: bool = False) -> list[str]:
         order: list[int] = []
@@ -426,7 +466,11 @@ class TaskWords:
                 continue
             got = None
             for head in heads[words[start]]:
-                got = self._read_action(v, start, head) or got
+                read = self._read_action(v, start, head)
+                if read is not None and read[2] in self.place_words and words[start] in _PLACE_FORMS \
+                        and not self._placed(v, start, read[0], read[2]):
+                    read = None  # "put red and blue on the table", "putting a block down": no place between objects
+                got = read or got
                 if got and None not in got[1]:
                     break
             if got is None:
@@ -444,6 +488,11 @@ class TaskWords:
             out.append(_action_mention(at[start], at[end - 1] + 1, name, args, ground, form))
             k = end
         return out
+
+    def _placed(self, v: _View, start: int, end: int, name: str) -> bool:
+        """The words between a placing verb's two objects hold a place word and nothing that lists."""
+        between = v.words[start + 1:end]
+        return any(w in self.place_words[name] for w in between) and not any(w in _LIST for w in between)
 
     def _passive(self, v: _View, k: int, named: list[str | None]) -> list[str | None]:
         """The objects of an action said in the passive after a modal, "Orange could be picked up
