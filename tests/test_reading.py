@@ -1900,3 +1900,14 @@ def test_a_verb_of_placing_names_the_action_whose_effect_it_describes() -> None:
     words = TaskWords.of(task, vocab)
     said = "I put red and blue on the table."
     assert [m.name for m in words.actions(tokens_of(said, 0, len(said)))] == []
+
+
+def test_an_effect_that_makes_a_fact_false_is_a_removal() -> None:
+    """"Attack a makes Harmony false", "makes blue not clear": the cue adds the fact's absence, so
+    the claim is that the action removes it (true here; read as an addition it was a false flag).
+    A fact before a passive cue is said by the cue ("Planet b is removed" stays a removal)."""
+    assert _false_actions("Attack a makes Harmony false.") == []
+    assert _false_actions("Attack a makes Harmony not true.") == []
+    assert _false_actions("Attack a makes Planet b false.") == ["effect"]
+    assert _false_actions("Attack a: Planet b is removed.") == ["effect"]
+    assert _false_actions("Attack a: Pain a is added and Harmony is removed.") == []

@@ -1135,12 +1135,15 @@ class ClaimReader:
                 for k in ks:
                     f = ur.items[k]
                     judged_facts.add(k)
-                    holds, msg = self.judge.effect(act.ground, f.atom, what)  # type: ignore[union-attr]
+                    said = _said_effect(s, k, f, what, c)  # type: ignore[arg-type]
+                    if said is None:
+                        continue
+                    holds, msg = self.judge.effect(act.ground, f.atom, said)  # type: ignore[union-attr]
                     if k in lead and not holds and self.judge.effect(act.ground, f.atom, _OTHER[what])[0]:  # type: ignore[union-attr]
                         holds, msg = None, ("the list after the colon may list what it " + _OTHER[what] + "s before "
                                             "the passive cue starts; read that way it is right, so it is not judged")
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
-                                         negative=what == "del", after=act.ground.text(), rules=(f"effect.{what}",),
+                                         negative=said == "del", after=act.ground.text(), rules=(f"effect.{what}",),
                                          modality=modality))
         if "A" in s and "k" in s and modality in ("asserted", "proposed") and not re.search("[nNQ]", s):
             for m in ur.rows("effect.kept"):  # "Attack a leaves Harmony untouched": it does not remove Harmony
@@ -1188,9 +1191,12 @@ class ClaimReader:
                 for k in ks:
                     f = ur.items[k]
                     judged_facts.add(k)
-                    holds, msg = self.judge.effect(focus.action, f.atom, what)  # type: ignore[union-attr]
+                    said = _said_effect(s, k, f, what, c)  # type: ignore[arg-type]
+                    if said is None:
+                        continue
+                    holds, msg = self.judge.effect(focus.action, f.atom, said)  # type: ignore[union-attr]
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
-                                         negative=what == "del", after=focus.action.text(),
+                                         negative=said == "del", after=focus.action.text(),
                                          rules=("effect.told",) if focus is told else ("effect.focus",),
                                          modality=modality))
             if focus.pre is not None:
@@ -1935,6 +1941,15 @@ def _opens_with_condition(u: Unit) -> bool:
     """"When I unstack Blue from Orange, ...": a time clause opens the unit (not "if": "So if I
     Attack a, then Province a becomes false" supposes the step again, in a walk that goes on)."""
     return any(t.norm in _CONDITION_OPENERS for t in u.tokens[:3])
+
+
+def _said_effect(s: str, k: int, f: FactMention, what: str, c: int) -> str | None:
+    """What the cue at `c` says of a fact it governs: "makes Harmony false", "makes blue not clear"
+    add the fact's absence, a removal; a removal of an absence is not read (None). A fact before
+    its cue ("Planet b is removed") is said by the cue itself."""
+    if not (f.absent_word or (k > c and _gone(s, k))):
+        return what
+    return "del" if what == "add" else None
 
 
 def _first_cue(s: str) -> int:
