@@ -936,7 +936,7 @@ def test_planted_claims_set_5_floor() -> None:
     for half in ("P", "Q"):
         print("\nplanted set 5, " + result.summary(half))
     found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("P", "Q")}
-    assert found["P"] >= 14 and found["Q"] >= 9  # 2026-12-06: P 14/17 ("once" goals, agreeing states, rules after a supposition), Q 9/23
+    assert found["P"] >= 16 and found["Q"] >= 9  # 2026-12-06: P 14/17 ("once" goals, agreeing states, rules after a supposition), 16 (would still work, a step told again), Q 9/23
     assert result.caused["P"] == result.caused["Q"] == 0
 
 
@@ -1310,7 +1310,7 @@ def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
     import bench.roots_score as rs
 
-    _planted_floor("8", {"X": 17, "Y": 13})  # 2026-12-06: X 16 (effects told after "That", recalls on lost lines), 17 (anymore), Y 12 (can only), 13 (it after a bound rule)
+    _planted_floor("8", {"X": 18, "Y": 13})  # 2026-12-06: X 16 (effects told after "That", recalls on lost lines), 17 (anymore), 18 (bullets inside a bullet), Y 12 (can only), 13 (it after a bound rule)
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
@@ -1355,7 +1355,13 @@ def test_planted_claims_set_9_floor() -> None:
     (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
     away', a plan said to work before it is written out, 'followed by'): U 10/20, V 7/20 (V never
     looked at)."""
-    _planted_floor("9", {"U": 17, "V": 10})  # 2026-12-06: U 15 (rules denied, facts without objects), 16 (a time word reaching back), 17 (can only)
+    _planted_floor("9", {"U": 18, "V": 10})  # 2026-12-06: U 15 (rules denied, facts without objects), 16 (a time word reaching back), 17 (can only), 18 (would still work)
+
+
+def test_planted_claims_set_6_floor() -> None:
+    """Set 6 (20 false and 10 true sentences per half): built on half R (13/20 on 2026-12-06: a
+    recap placed by its facts), half S held out (9/20); no true one flagged, none caused away."""
+    _planted_floor("6", {"R": 13, "S": 9})
 
 
 def test_planted_claims_set_10_floor() -> None:
@@ -1911,3 +1917,11 @@ def test_an_effect_that_makes_a_fact_false_is_a_removal() -> None:
     assert _false_actions("Attack a makes Planet b false.") == ["effect"]
     assert _false_actions("Attack a: Planet b is removed.") == ["effect"]
     assert _false_actions("Attack a: Pain a is added and Harmony is removed.") == []
+
+
+def test_a_fact_needed_for_an_action_named_alone_is_its_rule() -> None:
+    """"Harmony is needed for Succumb" (row rule.passive, as "removed by Feast" was): Succumb needs
+    only Pain, so the rule is false; "Harmony is needed for Attack" is right."""
+    assert _false_actions("Harmony is needed for Succumb.") == ["rule"]
+    assert _false_actions("Harmony is needed for Attack.") == []
+    assert _false_actions("Pain is required for Overcome.") == []

@@ -280,10 +280,11 @@ ROWS: tuple[Row, ...] = (
         "end, each judged as rule.req"),
     Row("rule.add", "rule: the action adds each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*[fF])",
         "After Feast, you get Pain.", "doc"),
-    Row("rule.passive", "rule: the named action adds or deletes the fact's predicate",
-        r"(?P<fact>[fF])_{0,2}(?P<cue>[DX])U(?P<act>a)",
+    Row("rule.passive", "rule: the named action adds, deletes or needs the fact's predicate",
+        r"(?P<fact>[fF])_{0,2}(?P<cue>[DX]U|R_)(?P<act>a)",
         "Harmony is removed by Feast, but after Succumb b, Harmony is back.", "R1",
-        "'by Feast' names the action without objects: a rule about what Feast does"),
+        "'by Feast' names the action without objects: a rule about what Feast does; 'Harmony is needed "
+        "for Succumb' what it needs"),
     Row("effect.in_step", "effect: a fact said added or removed in step k of the list is step k's effect",
         r"F,?[~_]{0,3}[DX]_?J#", "But step 6 requires Province b, which was removed in step 5.", "R1",
         "judged against the action at step k of the numbered list in force (when the text names that step as "

@@ -1105,7 +1105,10 @@ class ClaimReader:
             for m in ur.rows("rule.passive"):
                 f = ur.items[m.start("fact")]
                 act = ur.items[m.start("act")]
-                what = "add" if m.group("cue") == "D" else "del"
+                what = {"D": "add", "X": "del", "R": "req"}[m.group("cue")[0]]
+                if s[m.start("fact")] == "f":
+                    judged_facts.add(m.start("fact"))  # "Province is removed by Attack": what Attack does, not the state
+                    # ("But Province b was removed by Attack": a fact of the state too)
                 holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                 self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.passive",),
                                      modality=modality))
