@@ -1925,3 +1925,22 @@ def test_a_fact_needed_for_an_action_named_alone_is_its_rule() -> None:
     assert _false_actions("Harmony is needed for Succumb.") == ["rule"]
     assert _false_actions("Harmony is needed for Attack.") == []
     assert _false_actions("Pain is required for Overcome.") == []
+
+
+def test_needs_named_before_the_action_said_met() -> None:
+    """"The preconditions for Succumb c are satisfied now." (row app.needs_met, the needs before the
+    action): after Attack b only Pain b holds of the pains."""
+    walk = "1. Attack a.\n\n2. Succumb a.\n\n3. Attack b.\n\n"
+    assert _false_actions(walk + "The preconditions for Succumb c are satisfied now.") == ["(succumb c)"]
+    assert _false_actions(walk + "The preconditions for Succumb b are satisfied now.") == []
+
+
+def test_a_rule_that_needs_a_facts_absence() -> None:
+    """"Unstacking requires the hand to be full": the need of the fact's absence (a word for it,
+    "full" of the hand); unstack needs the hand empty, put-down does not."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    assert [c.holds for c in reader.read("Unstacking requires the hand to be full.").claims] == [False]
+    assert [c.holds for c in reader.read("Putting down requires the hand to be full.").claims] == [True]
+    assert [c.holds for c in reader.read("Unstacking requires an empty hand.").claims] == [True]

@@ -230,8 +230,10 @@ ROWS: tuple[Row, ...] = (
     # -- goal ------------------------------------------------------------------------------
     Row("goal.not", "goal -: the goal is said not reached", r"^[~,]*(?:n|N)[~_]{0,3}O|O[~_]{0,2}(?:n|N)[~_]{0,1}P",
         "This doesn't reach the goal.", "planted"),
-    Row("app.needs_met", "applicability +: the action's needs said met", r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P",
-        "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal"),
+    Row("app.needs_met", "applicability +: the action's needs said met",
+        r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P|R_(?P<act2>A)[~_]{0,2}P",
+        "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal; also 'the "
+        "preconditions for Succumb c are satisfied'"),
     Row("goal.met", "goal +", r"O[~_W]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$",
         "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true', 'the "
         "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached')"),

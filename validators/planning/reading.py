@@ -1074,6 +1074,16 @@ class ClaimReader:
                             continue
                         if f.predicate in bound:  # type: ignore[union-attr]
                             continue  # "Succumb X needs Province X": judged as the rule with X bound (rule.bound)
+                        if f.absent_word:  # type: ignore[union-attr]
+                            # "Unstacking requires the hand to be full": it needs the fact's absence, so it does not
+                            # need the fact; "gives a full hand": it removes it
+                            if what == "del":
+                                continue
+                            holds, msg = self.judge.rule_denied(act.name, f.predicate, "req") if what == "req" \
+                                else self.judge.rule(act.name, f.predicate, "del")  # type: ignore[union-attr]
+                            self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
+                                                 rules=(f"rule.{what}",), modality=modality))
+                            continue
                         holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                         self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                              rules=(f"rule.{what}",), modality=modality))
@@ -1583,7 +1593,7 @@ class ClaimReader:
             if rid is None:
                 met = ur.rows("app.needs_met")
                 if met:
-                    act = ur.items[met[0].start("act")]  # type: ignore[assignment]
+                    act = ur.items[met[0].start("act" if met[0].group("act") else "act2")]  # type: ignore[assignment]
                     target = focus if focus is not None and focus.action == act.ground else _Focus(
                         act.ground, self._pre(run, line, act.ground, u), line.id, n, False, False, u.span)  # type: ignore[arg-type]
                     rid = "app.needs_met"
