@@ -1944,3 +1944,15 @@ def test_a_rule_that_needs_a_facts_absence() -> None:
     assert [c.holds for c in reader.read("Unstacking requires the hand to be full.").claims] == [False]
     assert [c.holds for c in reader.read("Putting down requires the hand to be full.").claims] == [True]
     assert [c.holds for c in reader.read("Unstacking requires an empty hand.").claims] == [True]
+
+
+def test_objects_listed_before_one_fact_share_it() -> None:
+    """"Red and blue are clear now": both blocks are said clear (before, only blue was read, and
+    the false half of the claim passed as right); "Stack red and blue on the table." names no fact."""
+    from tests.test_thinking_claims import BW_DOMAIN, BW_PROBLEM
+    task, vocab = planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": BW_PROBLEM}, "blocksworld")[:2]
+    reader = ClaimReader.for_task(task, vocab)
+    walk = "1. Unstack blue from red. 2. Put down blue. 3. Pick up red. "
+    said = [(c.atom, c.holds) for c in reader.read(walk + "Red and blue are clear now.").claims if c.kind == "state"]
+    assert said == [(("clear", "a"), False), (("clear", "b"), True)]
+    assert [c for c in reader.read("Stack red and blue on the table.").claims if c.kind == "state"] == []

@@ -585,6 +585,11 @@ class TaskWords:
                 if here is None:  # "red" of "red block", alone
                     continue
                 after = words[here[1]] if here[1] < n else None
+                if after in _LIST and (shared := self._subjects_sharing(v, start)):
+                    for i, j, atom, pred, absent in shared:
+                        append(_fact_mention(at[i], at[j - 1] + 1, atom, pred, absent))
+                    k = shared[-1][1]
+                    continue
                 can = opens.get(after)
                 if not (self._object_opens(after) if can is None else can):
                     continue
@@ -594,6 +599,31 @@ class TaskWords:
                     append(_fact_mention(at[start], at[end - 1] + 1, atom, pred, absent))
                 k = got[-1][0]  # the furthest end: a list's items come in order after its first fact
         return out
+
+    def _subjects_sharing(self, v: _View, k: int) -> list[tuple[int, int, Atom, str, bool]]:
+        """"Red and blue are clear", "red, orange and blue are on the table": objects listed before
+        one unary fact whose template opens with its object share it. Each is returned as its own
+        mention (word range, atom, predicate, absence); empty when the list ends in no such fact."""
+        words, obj = v.words, v.obj
+        n = len(words)
+        subjects: list[tuple[int, int, str]] = []
+        q = k
+        while q < n and obj[q] is not None:
+            name, end = obj[q]  # type: ignore[misc]
+            subjects.append((q, end, name))
+            if end < n and words[end] in _LIST and end + 1 < n and obj[end + 1] is not None:
+                q = end + 1
+                continue
+            break
+        if len(subjects) < 2:
+            return []
+        last = subjects[-1]
+        got = self._fact_at(v, last[0])
+        if len(got) != 1 or got[0][1] is None or len(got[0][1]) != 2 or got[0][1][1] != last[2]:
+            return []
+        end, atom, pred, absent = got[0]
+        out = [(i, j, (pred, name), pred, absent) for i, j, name in subjects[:-1]]
+        return out + [(last[0], end, atom, pred, absent)]  # type: ignore[list-item]
 
     def _fact_at(self, v: _View, k: int) -> list[_Fact]:
         """The fact starting at `k` (with the rest of its list), else an arrow ("c→a"), else a
