@@ -235,6 +235,14 @@ class _Run:
     recalled_unit: int = -1  # the unit that recalled it
     quiet_since_recall: bool = True  # no action named in the units after it (the paragraph did not walk on from it)
 
+    def recall(self, paragraph: int, line: LineOfReasoning, past: LineOfReasoning, unit: int, quiet: bool) -> None:
+        """The paragraph went back to `past`, a state of `line` before its last steps: what it says
+        after may speak of either (row state.both_readings)."""
+        self.recalled = (paragraph, line.id, len(line.actions))
+        self.recalled_state = past.state if past.known else None
+        self.recalled_unit = unit
+        self.quiet_since_recall = quiet
+
     def recalled_past(self, line: LineOfReasoning) -> frozenset[Atom] | None:
         """The past state the paragraph recalled, for a claim that may speak of it or of the line's
         state (row state.both_readings): None when either is unknown or the paragraph has named a
@@ -605,10 +613,7 @@ class ClaimReader:
                     run.moved[line.id] = u.paragraph
                 elif at_k.id != line.id:
                     recall = at_k  # "So after step 1, Province a is there.": that state, for this unit, and
-                    run.recalled = (u.paragraph, line.id, len(line.actions))  # the paragraph's "so ..." after it
-                    run.recalled_state = at_k.state if at_k.known else None  # may speak of either (row
-                    run.recalled_unit = n  # state.both_readings)
-                    run.quiet_since_recall = True
+                    run.recall(u.paragraph, line, at_k, n, True)  # the paragraph's "so ..." after it may speak of either
             vague = _vague_time(ur, line)
             general = ("g" in shape and any(ur.matches(r) for r in RULE_ROWS)) or self._with_variables(ur) \
                 or (vague >= 0 and shape[vague + 1:vague + 2] == "a" and "f" in shape and not re.search("[FA]", shape))
@@ -633,10 +638,8 @@ class ClaimReader:
                         and line.actions[:len(here.actions)] == here.actions and ur.cues.first("branch", 0, 2) is None:
                     recall = here  # "Yes, after putting down red, it's clear.": a past state, for this unit only;
                     # "Alternatively, after Feast a from b, ..." turns back to it: the line goes on from there
-                    run.recalled = (u.paragraph, line.id, len(line.actions))
-                    run.recalled_state = here.state if here.known else None
-                    run.recalled_unit = n
-                    run.quiet_since_recall = len(ur.actions) <= len(chain)  # "after X, we have to put red down": walks on
+                    run.recall(u.paragraph, line, here, n, len(ur.actions) <= len(chain))  # "after X, we have to put
+                    # red down": walks on
                 else:
                     line = here
             described = bool(head) and re.match(r"[\)]?>?(?:,[_~]{1,4},)?[_~]{0,1}[DXRk]", shape[head[0].end():]) is not None \
@@ -1158,6 +1161,15 @@ class ClaimReader:
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=said == "del", after=act.ground.text(), rules=(f"effect.{what}",),
                                          modality=modality))
+            for m in ur.rows("effect.list"):
+                act = ur.items[m.start("act")]  # type: ignore[assignment]
+                stop = s.find("X", m.end())
+                for k, f in ur.facts:
+                    if m.end() <= k < stop and k not in judged_facts and f.atom is not None and not _negated(s, k):
+                        judged_facts.add(k)
+                        holds, msg = self.judge.effect(act.ground, f.atom, "add")
+                        self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
+                                             after=act.ground.text(), rules=("effect.list",), modality=modality))
         if "A" in s and "k" in s and modality in ("asserted", "proposed") and not re.search("[nNQ]", s):
             for m in ur.rows("effect.kept"):  # "Attack a leaves Harmony untouched": it does not remove Harmony
                 act = ur.items[m.start("act")]  # type: ignore[assignment]
@@ -1174,16 +1186,6 @@ class ClaimReader:
                     self._add(run, Claim("effect", u.span, u.text(text), not done, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=True, after=act.ground.text(), rules=("effect.kept",),
                                          modality=modality))
-        if "A" in s and ("D" in s or "X" in s) and modality != "hypothetical":
-            for m in ur.rows("effect.list"):
-                act = ur.items[m.start("act")]  # type: ignore[assignment]
-                stop = s.find("X", m.end())
-                for k, f in ur.facts:
-                    if m.end() <= k < stop and k not in judged_facts and f.atom is not None and not _negated(s, k):
-                        judged_facts.add(k)
-                        holds, msg = self.judge.effect(act.ground, f.atom, "add")
-                        self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
-                                             after=act.ground.text(), rules=("effect.list",), modality=modality))
         told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.told \
             and s[:1] in ("D", "X") and u.end != ":" and _effect_list_verb(ur) else None
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)

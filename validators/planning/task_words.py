@@ -50,7 +50,8 @@ _PASSIVE_ADVERBS = frozenset({"not", "then", "directly", "immediately", "just", 
                               "right", "away", "straight", "legally", "finally", "next"})
 _NO_OBJECT = "\x01"    # no object starts here (no token is a control character)
 _PLACE_VERBS = ("put", "place")
-_PLACE_WORDS = frozenset({"on", "onto", "in", "into", "atop", "top"})
+_PLACE_WORDS = frozenset({"on", "onto", "in", "into", "atop"})  # "top", "of" are SKIP words: "on top of" reads "on"
+_INTO = {"on": "onto", "in": "into"}  # "put red onto blue" where the template says "on"
 _MEMO_LIMIT = 50_000   # remembered word contexts per task: a bound on memory, not reached on R1 traces
 
 
@@ -276,13 +277,13 @@ class TaskWords:
                 for t in [vocab.predicates.get(pred) or "", *vocab.phrasings.get(pred, ()), "{} " + plain + " {}"]:
                     if t.count("{}") != 2:
                         continue
-                    between = [tk.norm for tk in tokens_of(t.split("{}")[1], 0, len(t.split("{}")[1]))
-                               if tk.norm not in SKIP]
+                    mid = t.split("{}")[1]
+                    between = [tk.norm for tk in tokens_of(mid, 0, len(mid)) if tk.norm not in SKIP]
                     if between and between[0] in _PLACE_WORDS:
                         places.add(between[0])
                 if not places:
                     continue
-                self.place_words[name] = frozenset(places | {"onto", "top"} & _PLACE_WORDS)
+                self.place_words[name] = frozenset(places | {_INTO[p] for p in places if p in _INTO})
                 for verb in _PLACE_VERBS:
                     for form, kind in _forms(verb).items():
                         entry = ((), name, kind, None)
