@@ -1956,3 +1956,31 @@ def test_objects_listed_before_one_fact_share_it() -> None:
     said = [(c.atom, c.holds) for c in reader.read(walk + "Red and blue are clear now.").claims if c.kind == "state"]
     assert said == [(("clear", "a"), False), (("clear", "b"), True)]
     assert [c for c in reader.read("Stack red and blue on the table.").claims if c.kind == "state"] == []
+
+
+def _state_verdicts(trace: str) -> list[tuple[str, bool | None]]:
+    (task, vocab, _, _), _ = _mystery_task()
+    return [(c.atom[0], c.holds) for c in ClaimReader.for_task(task, vocab).read(trace).claims if c.kind == "state"]
+
+
+def test_facts_after_an_opening_after_clause_speak_of_the_state_after_it() -> None:
+    """"After Attack a, Harmony is true." (row state.after_opening): the action sets the time, the
+    facts are judged in the state after it (before, nothing was read: the action named made the
+    sentence look like one about the action); right after the step, "after that" says which of the
+    two states is meant; a step taken twice leaves "after" it unplaced."""
+    assert _state_verdicts("After Attack a, Harmony is true.") == [("harmony", False)]
+    assert _state_verdicts("First, Attack a. After Attack a, we have Pain a.") == [("pain", True)]
+    assert _state_verdicts("First, Attack a. After that, the state is Harmony, Pain a.") == [
+        ("harmony", False), ("pain", True)]
+    assert _state_verdicts("First, Attack a. Harmony is true.") == [("harmony", True)]  # its need, checked before it
+    twice = "1. Attack a.\n2. Succumb a.\n3. Attack a.\n4. Succumb a.\n\n"
+    assert _state_verdicts(twice + "After Attack a, Harmony is true.") == []
+
+
+def test_a_unit_false_in_the_state_before_and_after_a_step_is_judged() -> None:
+    """"Attack a. Now we have Pain a and Province a." (row state.either_state): read before the
+    step, Pain a is false; read after it, Province a is: no reading makes it true. Province a alone
+    may be said of the state before the step, and is left unjudged."""
+    assert _state_verdicts("Attack a. Now we have Pain a and Province a.") == [("pain", True), ("province", False)]
+    assert _state_verdicts("Attack a. Now we have Province a.") == [("province", None)]
+    assert _state_verdicts("Attack a. Now we have Planet b and Province a.") == [("planet", True), ("province", None)]

@@ -191,6 +191,16 @@ ROWS: tuple[Row, ...] = (
         r"[Ff]", "Orange isn't clear at this point, though.", "planted",
         "after 'after putting red on the table, it's clear' the paragraph's 'now' may be the state recalled or the "
         "line's: the claim is judged only when it holds in both or in neither; otherwise unjudged"),
+    Row("state.after_opening", "state: facts after an opening 'After <action>,' or 'After that,' speak of the state after it",
+        r"^[~,]*T[~_]{0,2}(?:A(?:,?&?A)*)?[~_]{0,2},", "After Attack a, Harmony is true.", "doc",
+        "the actions of the opening clause set the time, they are not what the facts are about (the facts are "
+        "judged as in a sentence naming no action); right after the step so named, the sentence says it speaks of "
+        "the state after it, so a fact true before and false after is judged (not left to the two readings)"),
+    Row("state.either_state", "state: a unit right after a step, false in the state before it and in the state after it",
+        r"^[~&c,S]*F(?:[,&]+F)+", "Attack a. Now we have Pain a and Province a.", "doc",
+        "a fact true before the step and false after it is not judged alone (the sentence may speak of either "
+        "state); when another fact of the same unit is false before the step, no reading makes the unit true, "
+        "and the fact is judged false in the state after the step"),
     Row("state.now_opens", "state: a unit that opens with a time word for now reaches one paragraph further back",
         r"^W", "At that point c no longer craves b, either.", "planted",
         "the line's state after the step taken two paragraphs up (a paragraph of comment between); without "

@@ -1338,7 +1338,21 @@ class ClaimReader:
         governed = {k: what for _, what, ks in _cue_groups(s, -1, "F") for k in ks}
         means_at = s.find("M")
         vague_at = _vague_time(ur, line)
-        grounded = [m for _, m in ur.actions if m.ground is not None]  # "because the Feast changed it" names none
+        opening = BY_ID["state.after_opening"].regex.match(s)  # "After Attack a, Harmony is true": the action
+        # sets the time the facts speak of; the facts are not about it
+        tail = opening.end() if opening is not None else 0
+        named_last = s.rfind("A", 0, tail)
+        grounded = [m for i, m in ur.actions if m.ground is not None and i >= tail]  # "because the Feast changed it" names none
+        if tail and not state_list and BY_ID["state.list"].regex.match(s[tail:]):
+            state_list = True  # "After Attack a, we have Pain a and Harmony."
+        twice = named_last >= 0 and ur.items[named_last].ground is not None \
+            and line.actions.count(ur.items[named_last].ground) > 1  # type: ignore[union-attr]
+        # "After Feast b from a, we have ..." where the line did it twice: which time is not said
+        said_after = focus is not None and opening is not None and (
+            named_last < 0 or ur.items[named_last].ground == focus.action)  # type: ignore[union-attr]
+        # "After Attack a, Harmony is true." or "After that, ..." right after the step: the state after it, said
+        both_ways: list[Claim] = []  # facts true before the step just taken and false after it
+        before_false = False  # a fact of the unit false in the state before that step: no reading makes the unit true
         effect_talk = re.match(r"[~,&]*[DX]", s) is not None
         reason = re.match(r"[~,]*U", s) is not None and focus is not None and n - focus.unit <= 1 \
             and focus.paragraph == u.paragraph  # "And removes ..., Province (b is removed)"
@@ -1349,6 +1363,8 @@ class ClaimReader:
                 # "Requires Province b (yes)" says Province b holds
             if vague_at >= 0 and k > vague_at:
                 continue  # "but after various steps, we lost Province b": a state we cannot place
+            if twice and k >= tail:
+                continue
             if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
                     and (s[k + 1:k + 2] in ("", ",", ".", ";", "&")) and _item_start(s, k):
                 positive = not (_negated(s, k) or _list_denied(s, k, ur) or _list_negated(s, k))
@@ -1461,15 +1477,23 @@ class ClaimReader:
                 positive = not positive
             judged_facts.add(k)
             holds, msg = self.judge.state(state, f.atom, positive, where)
-            if not holds and "W" not in s and focus is not None and focus.performed and focus.pre is not None \
+            ambiguous = False
+            if "W" not in s and not said_after and focus is not None and focus.performed and focus.pre is not None \
                     and n - focus.unit <= 1 \
                     and focus.paragraph == u.paragraph and state is line.state and line.actions \
-                    and line.actions[-1] == focus.action and self.judge.state(focus.pre, f.atom, positive, "")[0]:
-                holds, msg = None, (f"true before {focus.action.text()}, false after it: which of the two states "
-                                    "the sentence speaks of is not said")
+                    and line.actions[-1] == focus.action:
+                held_before = self.judge.state(focus.pre, f.atom, positive, "")[0]
+                before_false = before_false or not held_before
+                if not holds and held_before:
+                    ambiguous = True
+                    holds, msg = None, (f"true before {focus.action.text()}, false after it: which of the two states "
+                                        "the sentence speaks of is not said")
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
-                                 negative=not positive, state=_atoms(state), rules=(rid, *via), modality=modality,
+                                 negative=not positive, state=_atoms(state), modality=modality,
+                                 rules=(rid, *via, *(("state.after_opening",) if tail else ())),
                                  after=line.actions[-1].text() if line.actions else None))
+            if ambiguous:
+                both_ways.append(run.claims[-1])
             if rid == "state.list" and "Z" in s and about_init and state is self.init and not ur.actions \
                     and (focus is None or focus.paragraph != u.paragraph):
                 run.said_init = (u.paragraph, line.id, len(line.actions))  # "The initial state is that red is on
@@ -1477,6 +1501,13 @@ class ClaimReader:
             if rid == "state.list" and "W" in s and state is line.state and (focus is None or focus.paragraph != u.paragraph):
                 run.said_now = (u.paragraph, line.id, len(line.actions))  # not beside a step taken: its needs are
                 # checked in the same words ("Step 8: Stack Blue onto Red. Red is now on Orange. ... So Red is clear.")
+        if both_ways and before_false and focus is not None:
+            for c in both_ways:  # "Attack a. Now we have Pain a and Province a.": before the step Pain a is false,
+                # after it Province a: the unit is false in either state (row state.either_state)
+                c.holds, c.rules = False, (*c.rules, "state.either_state")
+                c.message = (f"says {self.judge.named(c.atom)} {'does not hold' if c.negative else 'holds'} "
+                             f"after {focus.action.text()}, but it does not; read as the state before it, another fact "
+                             "of the sentence is false there")
         _self_corrected(run.claims[first_claim:])
         # goal: of the line in force, when it moved in this paragraph or the one before (as state claims)
         anchored = u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS
