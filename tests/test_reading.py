@@ -1984,3 +1984,15 @@ def test_a_unit_false_in_the_state_before_and_after_a_step_is_judged() -> None:
     assert _state_verdicts("Attack a. Now we have Pain a and Province a.") == [("pain", True), ("province", False)]
     assert _state_verdicts("Attack a. Now we have Province a.") == [("province", None)]
     assert _state_verdicts("Attack a. Now we have Planet b and Province a.") == [("planet", True), ("province", None)]
+
+
+def test_a_rejection_with_do_or_a_reason_and_a_tag_that_is_no_need() -> None:
+    """"We cannot do Succumb a now" and "Succumb a is not possible because Pain a is missing" reject
+    the action (row app.cant; before, the verb "do" and the reason hid it); "Attack a. Pain a is
+    there." checks no need of Attack a, so it is not judged before the step (it was, and flagged)."""
+    walk = "Attack a. "
+    assert _false_actions(walk + "We cannot do Succumb a now.") == ["(succumb a)"]
+    assert _false_actions(walk + "Succumb a is not possible because Pain a is missing.") == ["(succumb a)"]
+    assert _false_actions(walk + "Attack b is not possible because Harmony is gone.") == []
+    assert _false_actions(walk + "Pain a is there.") == []
+    assert _false_actions(walk + "Province a (yes), Harmony (no).") == ["state"]

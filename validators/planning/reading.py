@@ -1419,7 +1419,9 @@ class ClaimReader:
             # "So after Attack c, we have:" over "Harmony: No.", "b craves a: No (removed).": the state it heads
             if rid == "fact.tag" and not in_needs and not about_init and not tag_state \
                     and "S" not in s and "W" not in s and "T" not in s:
-                in_needs = focus is not None and n - focus.unit <= 1 and focus.paragraph == u.paragraph
+                in_needs = focus is not None and n - focus.unit <= 1 and focus.paragraph == u.paragraph \
+                    and f.atom in {lit.atom for lit in focus.action.pre}  # "Attack a. Pain a is there.": no need
+                # of the step, so no check of its needs (it was judged before the step, and flagged)
                 if not in_needs:
                     continue
             checked = rid == "state.holds" and not in_needs and not about_init and not any(ch in s for ch in "SWT") \
@@ -2310,15 +2312,19 @@ def _proposal(heading: _Heading | None) -> bool:
     return heading is not None and heading.kind == "proposal"
 
 
+_DOING = frozenset({"be", "do", "perform", "apply", "execute", "take"})
+
+
 def _about_action(s: str, k: int, ur: UnitReading | None = None) -> bool:
     """"So can't.", "can't do that", "Attack a can't be done", "Red can't be stacked on orange":
     a rejection of an action; not "I can't verify", "I can't find a valid sequence"."""
     rest = s[k + 1:k + 3]
     if rest[:1] == "W":  # "wouldn't be possible now, with Harmony gone": the time word names no other thing
         rest = s[k + 2:k + 4]
-    if rest == "_A" and ur is not None and ur.unit.tokens[ur.starts[k + 1]].norm == "be":
-        return True
-    return rest == "" or rest[0] in ".,;:!)A" or (rest[0] == "_" and (len(rest) == 1 or rest[1] in ".,;:!"))
+    if rest == "_A" and ur is not None and ur.unit.tokens[ur.starts[k + 1]].norm in _DOING:
+        return True  # "Red can't be stacked", "We cannot do Succumb a now"
+    return rest == "" or rest[0] in ".,;:!)AU" or (rest[0] == "_" and (len(rest) == 1 or rest[1] in ".,;:!"))
+    # "Succumb a is not possible because Pain a is missing": the reason follows the rejection
 
 
 def _tag(s: str, k: int) -> str | None:
