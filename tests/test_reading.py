@@ -1996,3 +1996,12 @@ def test_a_rejection_with_do_or_a_reason_and_a_tag_that_is_no_need() -> None:
     assert _false_actions(walk + "Attack b is not possible because Harmony is gone.") == []
     assert _false_actions(walk + "Pain a is there.") == []
     assert _false_actions(walk + "Province a (yes), Harmony (no).") == ["state"]
+
+
+def test_gain_adds_and_cost_removes() -> None:
+    """"we lose Province a and gain Pain a and Planet a": "gain" adds (before, the facts after it were
+    read as removed, and the claim was flagged for the wrong fact); "costs us Harmony" removes."""
+    said = _claims("When we Attack a, we lose Province a and gain Pain a and Planet a.", _mystery_task()[1])
+    assert [(rules, holds) for _, holds, rules in said] == [
+        (("effect.del",), True), (("effect.add",), True), (("effect.add",), False)]
+    assert [h for _, h, _ in _claims("Attacking a costs us Harmony.", _mystery_task()[1])] == [True]

@@ -1971,7 +1971,7 @@ def _self_corrected(claims: list[Claim]) -> None:
 
 
 _AIM_VERBS = frozenset({"create", "creates", "make", "makes", "generate", "generates", "produce", "produces", "get",
-                        "establish", "establishes", "restore", "restores", "bring", "brings"})
+                        "establish", "establishes", "restore", "restores", "bring", "brings", "gain", "gains", "obtain", "obtains"})
 
 
 def _effect_list_verb(ur: UnitReading) -> bool:
