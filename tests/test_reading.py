@@ -1973,6 +1973,9 @@ def test_facts_after_an_opening_after_clause_speak_of_the_state_after_it() -> No
     assert _state_verdicts("First, Attack a. After that, the state is Harmony, Pain a.") == [
         ("harmony", False), ("pain", True)]
     assert _state_verdicts("First, Attack a. Harmony is true.") == [("harmony", True)]  # its need, checked before it
+    bw = _bw_reader()
+    assert [c.holds for c in bw.read("After unstacking blue from red, blue is on the table.").claims] == [False]
+    assert [c.holds for c in bw.read("1. Unstack blue from red. After that, red is clear.").claims] == [True]
     twice = "1. Attack a.\n2. Succumb a.\n3. Attack a.\n4. Succumb a.\n\n"
     assert _state_verdicts(twice + "After Attack a, Harmony is true.") == []
 

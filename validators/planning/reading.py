@@ -1400,6 +1400,9 @@ class ClaimReader:
             elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
                     and n - focus.unit <= 1 and focus.paragraph == u.paragraph:
                 rid, positive = "state.plain", not (_negated(s, k) or _list_negated(s, k))
+            elif tail and not grounded and not in_needs and BY_ID["state.plain"].regex.match(s[tail:]) \
+                    and (named_last >= 0 or said_after):  # "After unstacking blue, blue is on the table."
+                rid, positive = "state.plain", not (_negated(s, k) or _list_negated(s, k))
             elif not grounded and not in_needs and "W" not in s and run.said_now == (u.paragraph, line.id, len(line.actions)) \
                     and ur.matches("state.said_now") and (s.find("U") < 0 or k < s.find("U")):
                 rid, positive = "state.said_now", not (_negated(s, k) or _list_negated(s, k))
