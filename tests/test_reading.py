@@ -2008,3 +2008,11 @@ def test_gain_adds_and_cost_removes() -> None:
     assert [(rules, holds) for _, holds, rules in said] == [
         (("effect.del",), True), (("effect.add",), True), (("effect.add",), False)]
     assert [h for _, h, _ in _claims("Attacking a costs us Harmony.", _mystery_task()[1])] == [True]
+
+
+def test_the_goal_said_not_yet_reached() -> None:
+    """"The goal is not yet achieved." (row goal.not; the time word between the denial and the verb
+    hid it) after a walk that reaches it is false."""
+    done = "Attack b. Overcome b from c. "
+    assert _false_actions(done + "The goal is not yet achieved.") == ["goal"]
+    assert _false_actions("Attack a. The goal is not yet achieved.") == []

@@ -1097,3 +1097,16 @@ def test_planted_recall_only_improves() -> None:
     for what in RECALL_MISSES:
         print("  " + what)
     assert len(RECALL_MISSES) <= RECALL_CEILING, RECALL_MISSES
+
+
+def test_that_doesnt_work_after_a_list_is_a_verdict_on_the_whole_list() -> None:
+    """"That doesn't work." after a numbered list is judged against the list as a plan (before,
+    it was read as rejecting the last item, the list was left without a verdict, and a false
+    rejection of a plan that works went unflagged; thinking-claims.md, `plan_verdict`)."""
+    works = ("Okay, blue is on red and I need red on blue.\n\n1. Unstack blue from red.\n2. Put down blue.\n"
+             "3. Pick up red.\n4. Stack red on blue.\n\nThat doesn't work.\n\nHmm.")
+    assert [t.strip() for t in _flagged_texts(_audit("blocksworld", works, VALID_ANSWER))] == ["That doesn't work.\n\nHmm."]
+    fails = works.replace("1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4.", "1. Pick up red.\n2.")
+    assert _flagged_texts(_audit("blocksworld", fails, VALID_ANSWER)) == []
+    mid = works.replace("\n3. Pick up red.", " That doesn't work.\n3. Pick up red.").replace("\n\nThat doesn't work.", "")
+    assert _flagged_texts(_audit("blocksworld", mid, VALID_ANSWER)) == []  # inside the list: about its item

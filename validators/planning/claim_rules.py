@@ -238,7 +238,7 @@ ROWS: tuple[Row, ...] = (
     Row("effect.arrow", "state after the action: each fact after the arrow", r"(?P<act>A)\)?>(?![~_]*R)",
         "Succumb a -> Province a, Planet b.", "doc", "an arrow list is an effect claim; judged in the state after it"),
     # -- goal ------------------------------------------------------------------------------
-    Row("goal.not", "goal -: the goal is said not reached", r"^[~,]*(?:n|N)[~_]{0,3}O|O[~_]{0,2}(?:n|N)[~_]{0,1}P",
+    Row("goal.not", "goal -: the goal is said not reached", r"^[~,]*(?:n|N)[~_]{0,3}O|O[~_]{0,2}(?:n|N)[~_W]{0,2}P",
         "This doesn't reach the goal.", "planted"),
     Row("app.needs_met", "applicability +: the action's needs said met",
         r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P|R_(?P<act2>A)[~_]{0,2}P",

@@ -219,7 +219,30 @@ def _items(text: str, parsed: ParsedTrace, reader: LineReader, lexicon: Lexicon)
             stop = out[k + 1].line_start if k + 1 < len(out) else len(text)
             after = text[item.body_end:min(stop, item.body_end + REJECT_WINDOW)]
             item.rejected = item.question or _REJECTED.found_in(after)
+            if item.rejected and not item.question and not _continued(out, k) \
+                    and _rejection_is_plan_verdict(parsed, starts, item.body_end, after):
+                item.rejected = False  # "1. Attack b\n2. Overcome b from c\n\nThat doesn't work.": a verdict on the
+                # list as a whole, judged against it (thinking-claims.md: "that can't work" about a plan that
+                # works is false), not the last item dropped and the list left without a verdict
     return out
+
+
+def _continued(items: list[_Item], k: int) -> bool:
+    """Does the list go on after item k (the next item is numbered one more)?"""
+    nxt = items[k + 1] if k + 1 < len(items) else None
+    return nxt is not None and nxt.number is not None and items[k].number is not None \
+        and nxt.number == items[k].number + 1
+
+
+def _rejection_is_plan_verdict(parsed: ParsedTrace, starts: list[int], at: int, after: str) -> bool:
+    """Is the first rejecting phrase after an item part of a verification claim that says a plan
+    fails ("That doesn't work.", "So this sequence is invalid.", the parser's `claims`)?"""
+    m = _REJECT.search(after)
+    if m is None:
+        return False
+    pos = at + m.start()
+    step = parsed.graph[_step_at(starts, pos)]
+    return any(c["polarity"] == "fail" and c["span"][0] <= pos < c["span"][1] for c in step.payload.get("claims", ()))
 
 
 def _more_actions(raw: str, cut: int, start: int, actions: list[PlanStep], reader: LineReader,
