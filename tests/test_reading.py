@@ -2016,3 +2016,16 @@ def test_the_goal_said_not_yet_reached() -> None:
     done = "Attack b. Overcome b from c. "
     assert _false_actions(done + "The goal is not yet achieved.") == ["goal"]
     assert _false_actions("Attack a. The goal is not yet achieved.") == []
+
+
+def test_a_role_after_of_names_the_parameter() -> None:
+    """"Overcome requires Province of the object and Pain of the other object" (row rule.role) swaps
+    the roles: false, where only the predicates were judged before (both right); "Pain on some
+    object" leaves the object open and is not judged by role."""
+    row = _mystery_task()[1]
+    said = [(rules, h) for _, h, rules in _claims(
+        "Overcome requires Province of the object and Pain of the other object.", row) if rules == ("rule.role",)]
+    assert said == [(("rule.role",), False), (("rule.role",), False)]
+    right = _claims("Overcome requires Province of the other object and Pain of the object.", row)
+    assert [h for _, h, _ in right] == [True, True, True, True]
+    assert [r for _, _, r in _claims("Attack gives Pain on some object.", row) if r == ("rule.role",)] == []

@@ -308,7 +308,7 @@ ROWS: tuple[Row, ...] = (
         "judged against the schema (judge.bound_rule); 'and Pain X is removed' (a singular verb) governs its "
         "own item only"),
     Row("rule.role", "rule: a fact needed, added or removed for a role ('the object', 'another object')",
-        r"^(?!.*[AnNKB])(?=.*a).*(?:g[^,&;.:?!]*f|f\(?g)",
+        r"^(?!.*[AnNKB])(?=.*a).*(?:g[^,&;.:?!]*f|f[(_]?g)",
         "So, the object that is being attacked must be a Province, another object must be a Planet, and "
         "Harmony must be present.", "R1",
         "role words name a parameter: 'the object' the first, 'the other object' the second; 'another "

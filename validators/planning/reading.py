@@ -365,8 +365,9 @@ class ClaimReader:
         if len(names) != 1:
             return
         toks = ur.unit.tokens
-        phrases = [" ".join(t.norm for t in toks[h.i:h.j]) if ch == "g" and isinstance(h, Hit) else None
-                   for ch, h in zip(ur.shape, ur.items)]
+        phrases = [" ".join(t.norm for t in toks[h.i:h.j]) if ch == "g" and isinstance(h, Hit)
+                   else toks[ur.starts[k]].norm if ch == "_" and k < len(ur.starts) else None
+                   for k, (ch, h) in enumerate(zip(ur.shape, ur.items))]  # a "_" keeps its word ("Pain of the object")
         sense = "req" if ("R" in ur.shape or any(t.norm == "must" for t in toks)) \
             and not any(ch in ur.shape for ch in "DX") else None
         for _k, got in role_rules(self.task, ur.shape, ur.items, phrases, names.pop(), sense):

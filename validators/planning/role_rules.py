@@ -21,6 +21,7 @@ SELF = ("the object", "that object", "the same object", "this object", "object x
 OTHER = ("the other object", "other object", "another object", "a different object", "some other object", "object y")
 ANY = ("any object", "any", "some object", "an object")
 _CLAUSE_END = ",&;.:?!"
+_OF = frozenset({"of", "on", "for"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def role_rules(task: Task, shape: str, items: list[object], phrases: list[str | 
     """Each (letter, judged rule) for a fact bound to a role word in its clause: "g ... f" (the role
     is the clause's subject) or "f (g" / "f g" (the role follows the fact). `phrases[k]` is the
     words of letter k when it is a `g`; `sense` the unit's verb ("req", or None to read each
-    clause's own D/X)."""
+    clause's own D/X), and of a "_" the word it stands for."""
     out: list[tuple[int, RoleRule]] = []
     role_at: int | None = None
     for k, ch in enumerate(shape):
@@ -88,6 +89,10 @@ def role_rules(task: Task, shape: str, items: list[object], phrases: list[str | 
         if ch != "f":
             continue
         trailing = re.match(r"\(?g", shape[k + 1:])
+        if trailing is None and phrases[k + 1] in _OF and (of := re.match(r"_g", shape[k + 1:])) is not None \
+                and _role(phrases[k + of.end()] or "") in ("self", "other"):
+            trailing = of  # "Pain of the other object"; not "Pain on some object", "Pain on an object" (which
+            # object is left open, not said to be any)
         at = role_at
         if trailing is not None and _role(phrases[k + trailing.end()] or "") is not None:
             at = k + trailing.end()  # "Planet (another object)", "Province other object"
