@@ -2029,3 +2029,34 @@ def test_a_role_after_of_names_the_parameter() -> None:
     right = _claims("Overcome requires Province of the other object and Pain of the object.", row)
     assert [h for _, h, _ in right] == [True, True, True, True]
     assert [r for _, _, r in _claims("Attack gives Pain on some object.", row) if r == ("rule.role",)] == []
+
+
+@pytest.mark.parametrize("sentence, action", [
+    ("Lift blue off red.", ("unstack", ("b", "a"))),
+    ("Pick blue up from red.", ("unstack", ("b", "a"))),
+    ("Pick up blue from red.", ("unstack", ("b", "a"))),
+    ("Grab red.", ("pick-up", ("a",))),
+    ("Set blue down.", ("put-down", ("b",))),
+    ("Move red onto blue.", ("stack", ("a", "b"))),
+    ("Take a different approach.", None),
+    ("Unstacking just lifts blue off.", None),
+    ("After moving red, blue would be clear.", None),
+    ("Blue, sitting clear on the table, can take red now.", None),
+], ids=lambda x: x if isinstance(x, str) else "")
+def test_other_verbs_name_an_action_only_as_their_words_say(sentence: str, action) -> None:
+    """Other verbs of an action (`vocab/phrasings.json`, "do <action>") read with all their objects,
+    with their own word between two objects and none left over; the one that names more objects
+    wins ("pick up blue from red" is unstack, not pick-up)."""
+    words = _bw_reader().words
+    (unit,) = read_text(sentence).units
+    got = [(m.name, m.args) for m in words.actions(unit.tokens) if m.ground is not None]
+    assert got == ([action] if action else [])
+
+
+def test_more_blocks_words_for_the_hand_and_for_clear_blocks() -> None:
+    """"Now I hold nothing" after an unstack says the hand is empty (false); "red is free" is clear,
+    "blue is atop red" is on (`vocab/phrasings.json`)."""
+    walk = "1. Unstack blue from red. "
+    assert [c.holds for c in _bw_reader().read(walk + "Now I hold nothing.").claims] == [False]
+    assert [c.holds for c in _bw_reader().read(walk + "Now red is free.").claims] == [True]
+    assert [c.holds for c in _bw_reader().read(walk + "Now blue is atop red.").claims] == [False]

@@ -50,6 +50,7 @@ _PASSIVE_ADVERBS = frozenset({"not", "then", "directly", "immediately", "just", 
                               "right", "away", "straight", "legally", "finally", "next"})
 _NO_OBJECT = "\x01"    # no object starts here (no token is a control character)
 _PLACE_VERBS = ("put", "place")
+_AFTER_VERB = CONNECT | {"up", "down", "off"}  # "lifts blue off": the verb's object goes on somewhere
 _PLACE_WORDS = frozenset({"on", "onto", "in", "into", "atop"})  # "top", "of" are SKIP words: "on top of" reads "on"
 _INTO = {"on": "onto", "in": "into"}  # "put red onto blue" where the template says "on"
 _MEMO_LIMIT = 50_000   # remembered word contexts per task: a bound on memory, not reached on R1 traces
@@ -157,6 +158,8 @@ class TaskWords:
     _lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)
     _single: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _heads: dict[str, list[_Head]] = field(default_factory=dict, repr=False, compare=False)
+    named_with_object: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)  # (verb form, action):
+    # other verbs, read only with all their objects and one of their words between objects ("move red onto blue")
     _fixed_first: dict[str, tuple[_Candidate, ...]] = field(default_factory=dict, repr=False, compare=False)
     _absent_first: dict[str, tuple[_Candidate, ...]] = field(default_factory=dict, repr=False, compare=False)
     _slot_group: tuple[_Candidate, ...] = field(default=(), repr=False, compare=False)
@@ -211,6 +214,7 @@ class TaskWords:
                     bucket = tw.action_heads.setdefault(form, [])
                     if entry not in bucket:
                         bucket.append(entry)
+        tw._add_action_phrasings(vocab)
         fluents = task.domain.predicates if hasattr(task.domain, "predicates") else {}
         arities: dict[str, int] = {}
         for schema in task.domain.actions.values():
@@ -259,6 +263,37 @@ class TaskWords:
             tw.arrow_predicate = binary_fluents[0]
         tw._index()
         return tw
+
+    def _add_action_phrasings(self, vocab: Vocabulary) -> None:
+        """Other verbs for an action (`vocab/phrasings.json`, key "do <action>": "lift {} off {}" for
+        unstack, "set {} down" for put-down), tried after the action's own words, the one that names
+        more objects first ("lift blue off red" before "lift red"). A verb written before a particle
+        that may follow the first object ("set {} down") is read as the template's two-word head.
+        Such a verb names its action only with all its objects ("take a look" names none)."""
+        found: list[tuple[int, str, str, tuple[str, ...], str | None]] = []
+        for name, schema in self.task.domain.actions.items():
+            for template in vocab.phrasings.get("do " + name, ()):
+                pieces = template.split("{}")
+                if len(pieces) - 1 != len(schema.params) or not pieces[0].strip():
+                    continue
+                head = [t.norm for t in tokens_of(pieces[0], 0, len(pieces[0])) if t.norm not in SKIP]
+                after = [t.norm for t in tokens_of(pieces[1], 0, len(pieces[1])) if t.norm not in SKIP]
+                particle = None
+                if len(head) == 1 and after[:1] and after[0] in ("up", "down", "off"):
+                    particle = after[0]
+                    head.append(particle)
+                between = frozenset(w for piece in pieces[1:-1] for w in
+                                    (t.norm for t in tokens_of(piece, 0, len(piece))) if w not in SKIP)
+                found.append((len(schema.params), name, head[0], tuple(head[1:]), particle, between))
+        own = {(form, e[1]) for form, bucket in self.action_heads.items() for e in bucket}
+        for _arity, name, verb, rest, particle, between in sorted(found, key=lambda f: -f[0]):
+            for form, kind in _forms(verb).items():
+                entry = (rest, name, kind, particle)
+                bucket = self.action_heads.setdefault(form, [])
+                if (form, name) in own:
+                    continue  # the action's own verb ("unstacking A from B" is rule talk without objects)
+                bucket.append(entry)
+                self.named_with_object[(form, name)] = self.named_with_object.get((form, name), frozenset()) | between
 
     def _add_place_verbs(self, vocab: Vocabulary) -> None:
         """"put red on blue", "placing blue onto red": a verb of placing names the action whose add
@@ -468,12 +503,17 @@ class TaskWords:
             got = None
             for head in heads[words[start]]:
                 read = self._read_action(v, start, head)
+                if read is not None and (words[start], read[2]) in self.named_with_object and not self._said_so(v, start, read):
+                    read = None  # "take a different approach", "unstacking just lifts blue off", "after moving red,
+                    # orange": another verb names its action only as its words say it
                 if read is not None and read[2] in self.place_words and words[start] in _PLACE_FORMS \
                         and not self._placed(v, start, read[0], read[2]):
                     read = None  # "put red and blue on the table", "putting a block down": no place between objects
+                if got is not None and None not in got[1]:
+                    if read is not None and None not in read[1] and len(read[1]) > len(got[1]):
+                        got = read  # "pick up blue from red": unstack, not pick-up with words left over
+                    continue
                 got = read or got
-                if got and None not in got[1]:
-                    break
             if got is None:
                 continue
             end, named, name, form = got
@@ -489,6 +529,19 @@ class TaskWords:
             out.append(_action_mention(at[start], at[end - 1] + 1, name, args, ground, form))
             k = end
         return out
+
+    def _said_so(self, v: _View, start: int, read: tuple[int, list[str | None], str, str]) -> bool:
+        """Another verb of an action reads as it only with all its objects, no place word left
+        over after them ("lifts blue off"), and, with two objects, one of its own words between
+        them and no list ("move red onto blue", not "moving red, orange")."""
+        end, named, name, _ = read
+        if None in named or (end < len(v.words) and v.words[end] in _AFTER_VERB):
+            return False
+        needed = self.named_with_object[(v.words[start], name)]
+        if len(named) < 2 or not needed:
+            return True
+        between = v.words[start + 1:end]
+        return any(w in needed for w in between) and not any(w in _LIST for w in between)
 
     def _placed(self, v: _View, start: int, end: int, name: str) -> bool:
         """The words between a placing verb's two objects hold a place word and nothing that lists."""
