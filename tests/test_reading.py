@@ -2060,3 +2060,18 @@ def test_more_blocks_words_for_the_hand_and_for_clear_blocks() -> None:
     assert [c.holds for c in _bw_reader().read(walk + "Now I hold nothing.").claims] == [False]
     assert [c.holds for c in _bw_reader().read(walk + "Now red is free.").claims] == [True]
     assert [c.holds for c in _bw_reader().read(walk + "Now blue is atop red.").claims] == [False]
+
+
+def test_a_question_answered_yes_or_no_is_a_claim() -> None:
+    """"Is Planet b there? No." and "Can I Succumb a now? No." (rows state.answered, app.answered)
+    assert what the answer says; the needs of a step just named are checked before it ("Step 1:
+    Unstack Blue from Red. Is Blue clear? Yes."), other facts in the state after it."""
+    assert _false_actions("Attack a.\n\nIs Planet b there? No.") == ["state"]
+    assert _false_actions("Attack a. Can I Succumb a now? No.") == ["(succumb a)"]
+    assert _false_actions("Attack a. Can we do Overcome a from b? Yes.") == []
+    assert _state_verdicts("Attack a. Is Harmony still there? Yes.") == [("harmony", True)]  # its need, before it
+    assert _state_verdicts("Attack a. Is Province b still there? No.") == [("province", False)]
+    bw = _bw_reader()
+    checks = bw.read("Step 1: Unstack blue from red. Is blue on top of red? Yes. Is blue clear? Yes.").claims
+    assert [(c.rules, c.holds) for c in checks] == [(("state.answered",), True), (("state.answered",), True)]
+    assert [c.holds for c in bw.read("1. Unstack blue from red.\n\nIs red clear? No.").claims] == [False]

@@ -374,6 +374,53 @@ class ClaimReader:
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), got.holds, got.message, line.id,
                                  rules=("rule.role",), modality="asserted"))
 
+    def _answered(self, run: _Run, q: UnitReading, a: UnitReading, n: int, line: LineOfReasoning, text: str) -> None:
+        """A question the next unit answers with a bare yes or no (row state.answered, app.answered):
+        "Is Harmony still there? Yes." says Harmony holds; "Can I Attack b now? No." says Attack b
+        cannot be done. Judged in the line's state, as the same words said without the question
+        would be; a question that denies ("Isn't ...") or names more than one fact or action is not read."""
+        u = q.unit
+        answer = BY_ID["state.answered"].regex.match(a.shape)
+        if answer is None or a.unit.paragraph != u.paragraph or not line.known \
+                or re.search("[nNIHGKBXDRTJ]", q.shape) \
+                or u.paragraph - run.moved.get(line.id, u.paragraph) > ANCHOR_PARAGRAPHS:
+            return
+        yes = answer.group("ans") == "Y"
+        span = (u.span[0], a.unit.span[1])
+        words = text[span[0]:span[1]]
+        where = "after " + ", ".join(x.text() for x in line.actions) if line.actions else "in the initial state"
+        grounded = [m for _, m in q.actions if m.ground is not None]
+        facts = [f for _, f in q.facts if f.atom is not None]
+        if len(grounded) == 1 and not facts and len(q.actions) == 1 and ("C" in q.shape or q.shape.startswith("Q")):
+            act = grounded[0].ground
+            holds, msg = self.judge.applicable(act, line.state, yes)
+            if holds is False and yes and any(not unmet_preconditions(act, st) for st in line.states[:-1]):
+                holds, msg = None, (f"{act.text()} can be done in an earlier state of the line: the question may "
+                                    "be about that state")
+            self._add(run, Claim("applicability", span, words, holds, msg, line.id, negative=not yes,
+                                 state=_atoms(line.state), rules=("app.answered",), modality="asserted",
+                                 action=act.text()))
+            return
+        if q.actions or len(facts) != 1:
+            return
+        f = facts[0]
+        positive = yes != bool(f.absent_word)
+        focus = run.focus
+        state = line.state
+        if focus is not None and focus.pre is not None and focus.paragraph == u.paragraph and n - focus.unit <= STATE_REACH \
+                and f.atom in {lit.atom for lit in focus.action.pre}:
+            state, where = focus.pre, f"before {focus.action.text()}"  # "Step 1: Unstack Blue from Red. Is Blue on
+            # top of Red? Yes. Is Blue clear? Yes.": the needs of the step just named, checked one by one
+        holds, msg = self.judge.state(state, f.atom, positive, where)
+        if state is line.state and focus is not None and focus.performed and focus.pre is not None and n - focus.unit <= 1 \
+                and focus.paragraph == u.paragraph and line.actions and line.actions[-1] == focus.action \
+                and not holds and self.judge.state(focus.pre, f.atom, positive, "")[0]:
+            holds, msg = None, (f"true before {focus.action.text()}, false after it: which of the two states the "
+                                "question asks of is not said")
+        self._add(run, Claim("state", span, words, holds, msg, line.id, atom=f.atom, negative=not positive,
+                             state=_atoms(state), rules=("state.answered",), modality="asserted",
+                             after=line.actions[-1].text() if line.actions else None))
+
     @staticmethod
     def _named_step_pre(run: _Run, line: LineOfReasoning, ur: UnitReading,
                         ground: GroundAction) -> frozenset[Atom] | None:
@@ -797,6 +844,8 @@ class ClaimReader:
                 run.telling = n - 1  # "   - Added: ... (since ...? Wait, ... So c craves b." then "   - Removed: ...": the
                 # sentences inside one bullet do not end the list of bullets telling the step
             self._claims(run, ur, n, modality, recall or line, text)
+            if modality == "questioned" and n + 1 < len(readings):
+                self._answered(run, ur, readings[n + 1], n, recall or line, text)
             if n != run.recalled_unit and ur.actions:
                 run.quiet_since_recall = False  # "we have to stack Blue somewhere. ... So we can pick up Red": walked on
             focus_now = run.focus
