@@ -2075,3 +2075,11 @@ def test_a_question_answered_yes_or_no_is_a_claim() -> None:
     checks = bw.read("Step 1: Unstack blue from red. Is blue on top of red? Yes. Is blue clear? Yes.").claims
     assert [(c.rules, c.holds) for c in checks] == [(("state.answered",), True), (("state.answered",), True)]
     assert [c.holds for c in bw.read("1. Unstack blue from red.\n\nIs red clear? No.").claims] == [False]
+
+
+def test_a_fact_said_to_stay_after_a_step_speaks_of_the_state_it_left() -> None:
+    """"Attack a. Planet a stays." says Attack a left Planet a: false (before, it was judged as a need
+    checked before the step, and passed); "Harmony is still there" may check a need, and still is."""
+    assert _state_verdicts("Attack a. Planet a stays.") == [("planet", False)]
+    assert _state_verdicts("Attack a. Planet b remains.") == [("planet", True)]
+    assert _state_verdicts("Attack a. Harmony is still there.") == [("harmony", True)]

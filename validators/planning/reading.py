@@ -1477,7 +1477,8 @@ class ClaimReader:
                 # of the step, so no check of its needs (it was judged before the step, and flagged)
                 if not in_needs:
                     continue
-            checked = rid == "state.holds" and not in_needs and not about_init and not any(ch in s for ch in "SWT") \
+            persists = _persists(ur, k)  # "Planet a stays.", "Province a is kept.": the step left it, the state after
+            checked = rid == "state.holds" and not persists and not in_needs and not about_init and not any(ch in s for ch in "SWT") \
                 and focus is not None and n - focus.unit == 1 and f.atom in {lit.atom for lit in focus.action.pre if lit.positive} \
                 and ((focus.needs_listed and focus.paragraph == u.paragraph)
                      or (focus.performed and f.atom in focus.action.delete and positive and u.paragraph - focus.paragraph <= 1))
@@ -1533,7 +1534,7 @@ class ClaimReader:
             judged_facts.add(k)
             holds, msg = self.judge.state(state, f.atom, positive, where)
             ambiguous = False
-            if "W" not in s and not said_after and focus is not None and focus.performed and focus.pre is not None \
+            if "W" not in s and not said_after and not persists and focus is not None and focus.performed and focus.pre is not None \
                     and n - focus.unit <= 1 \
                     and focus.paragraph == u.paragraph and state is line.state and line.actions \
                     and line.actions[-1] == focus.action:
@@ -2079,6 +2080,23 @@ def _points_back(u: Unit) -> bool:
     speaking, that already ..."): its first words, before any fact, hold "that" or "this"."""
     words = [t.norm for t in u.tokens[:4]]
     return any(w in _POINTERS for w in words) and not (len(words) > 1 and words[0] in _POINTERS and words[1] == "is")
+
+
+_PERSIST = frozenset({"stays", "stay", "remains", "remain", "kept", "untouched", "unchanged", "unaffected", "intact",
+                      "survives", "survive", "survived"})
+
+
+def _persists(ur: UnitReading, k: int) -> bool:
+    """Is fact k said to last ("Planet a stays", "Province a is kept", "Harmony remains")? Said right
+    after a step, it speaks of the state the step left; "still there" does not (R1 checks a need with
+    it: "Harmony is still there, Province b yes")."""
+    j = k + 1
+    while j < len(ur.shape) and ur.shape[j] == "_":
+        j += 1
+    if j >= len(ur.shape) or ur.shape[j] != "k" or not isinstance(ur.items[j], Hit):
+        return False
+    hit: Hit = ur.items[j]  # type: ignore[assignment]
+    return any(t.norm in _PERSIST for t in ur.unit.tokens[hit.i:hit.j])
 
 
 def _vague_time(ur: UnitReading, line: LineOfReasoning) -> int:
