@@ -2083,3 +2083,14 @@ def test_a_fact_said_to_stay_after_a_step_speaks_of_the_state_it_left() -> None:
     assert _state_verdicts("Attack a. Planet a stays.") == [("planet", False)]
     assert _state_verdicts("Attack a. Planet b remains.") == [("planet", True)]
     assert _state_verdicts("Attack a. Harmony is still there.") == [("harmony", True)]
+
+
+def test_actions_joined_by_then_are_all_taken() -> None:
+    """"So, Attack b, then Overcome b from c. Now b craves c." (row event.then): both steps are taken,
+    "it" read as the object before ("unstack blue from red, then put it down"); before, only the
+    first was, and the true state claim after them was flagged."""
+    assert _state_verdicts("So, Attack b, then Overcome b from c. Now b craves c.") == [("craves", True)]
+    bw = _bw_reader()
+    assert [c.holds for c in bw.read("Unstack blue from red, then put it down. Now blue is on the table.").claims] == [True]
+    lost = bw.read("Unstack blue from red, then we can put it down. Now blue is on the table.")
+    assert lost.claims == [] and not lost.lines[-1].known

@@ -751,6 +751,11 @@ class ClaimReader:
                     then = _then_it(self.words, ur, head[0].end(), ground)
                     if then is not None and line.known and not unmet_preconditions(then, line.state):
                         self._perform(run, line, then, u.span[1], u.item is not None, "event.and_it")
+                    for nxt in _then_chain(self.words, ur, head[0].start("act"), ground):  # "So, Attack b, then Overcome b from c.": both steps
+                        if nxt is None or not line.known or unmet_preconditions(nxt, line.state):
+                            run.book.lose(line, u.span[0], "event.then")  # a step read in part, or not doable there
+                            break
+                        self._perform(run, line, nxt, u.span[1], u.item is not None, "event.then")
             elif head_m is not None and head_m.ground is not None and run.focus is not None and run.focus.performed \
                     and run.focus.action == head_m.ground and run.focus.line == line.id \
                     and run.focus.paragraph == u.paragraph and described and line.actions \
@@ -1962,16 +1967,58 @@ def _in_parenthesis(s: str, k: int) -> bool:
     return opened >= 0 and s.find(")", opened, k) < 0
 
 
+_CLAUSE_STOP = frozenset({".", ";", "!", "?", ":"})
+
+
+def _then_chain(words: TaskWords, ur: UnitReading, head_at: int, first: GroundAction) -> list[GroundAction | None]:
+    """The actions joined to the unit's step by "then" ("Attack b, then Overcome b from c, then
+    ..."), in order (row event.then): each clause after a "then" that opens with an action, "it"
+    read as the first object of the action before ("pick up red, then stack it on orange", "unstack
+    blue from red, then put it down"); None for one that is not read whole (the line is lost there)."""
+    toks = ur.unit.tokens
+    head = ur.items[head_at]
+    if not isinstance(head, ActionMention):
+        return []
+    out: list[GroundAction | None] = []
+    k, prev = head.j, first
+    while True:
+        j = k
+        while j < len(toks) and toks[j].norm in (",", "and"):
+            j += 1
+        if j >= len(toks) or toks[j].norm != "then":
+            return out
+        start = end = j + 1
+        while end < len(toks) and toks[end].norm not in _CLAUSE_STOP and not (
+                toks[end].norm in (",", "and") and end + 1 < len(toks) and toks[end + 1].norm in ("then", "and")):
+            end += 1
+        it = next((" ".join(key) for key, obj in words.objects.items() if prev.args and obj == prev.args[0]), None)
+        clause = " ".join(it if t.norm == "it" and it else t.norm for t in toks[start:end])
+        named = words.actions(tokens_of(clause, 0, len(clause)))
+        if not named:
+            return out  # "Attack a, then Pain a holds": no step
+        ground = named[0].ground if named[0].i == 0 else None
+        out.append(ground)
+        if ground is None:
+            return out
+        k, prev = end, ground
+
+
 def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction) -> GroundAction | None:
     """"pick up orange and stack it on red": the second action with "it" read as the first's
     object, in the words the first action used for it (the clause is read again with them)."""
     if ur.shape[after:after + 2] != "&a" or not first.args:
         return None
-    m = ur.items[after + 1]
+    return _it_of(words, ur, after + 1, after - 1, first)
+
+
+def _it_of(words: TaskWords, ur: UnitReading, at: int, before: int, first: GroundAction) -> GroundAction | None:
+    """The action at letter `at` with "it" read as the first object of the action `first` at
+    letter `before` ("pick up red, then stack it on orange")."""
+    m = ur.items[at]
     toks = ur.unit.tokens
-    if not isinstance(m, ActionMention) or not any(t.norm == "it" for t in toks[m.i:m.j + 2]):
+    if not first.args or not isinstance(m, ActionMention) or not any(t.norm == "it" for t in toks[m.i:m.j + 2]):
         return None
-    head = ur.items[after - 1]
+    head = ur.items[before]
     if not isinstance(head, ActionMention):
         return None
     named = [t.norm for t in toks[head.i:head.j]]
