@@ -2094,3 +2094,13 @@ def test_actions_joined_by_then_are_all_taken() -> None:
     assert [c.holds for c in bw.read("Unstack blue from red, then put it down. Now blue is on the table.").claims] == [True]
     lost = bw.read("Unstack blue from red, then we can put it down. Now blue is on the table.")
     assert lost.claims == [] and not lost.lines[-1].known
+
+
+def test_a_fact_the_action_just_told_would_make_so_is_not_judged_now() -> None:
+    """"Attack a. Succumb a gives back Harmony. So Harmony is true." (row state.after_told): the
+    sentence before tells what Succumb a does without taking it; Harmony said true next may be the
+    state after it (it was flagged as false after Attack a). A fact it does not touch, or a sentence
+    that names its own cause ("... was removed by Attack"), is judged as before."""
+    walk = "Attack a. Succumb a gives back Harmony. "
+    assert _state_verdicts(walk + "So Harmony is true.") == [("harmony", None)]
+    assert _state_verdicts(walk + "So Planet b is false.") == [("planet", False)]

@@ -213,6 +213,10 @@ ROWS: tuple[Row, ...] = (
         r"^[~,]*(?P<ans>[YN])[~_]{0,2}(?:[.!,]|$)", "Can I Attack b now? No.", "doc",
         "judged in the line's state; a 'yes' about an action that an earlier state of the line allows is "
         "left unjudged (the question may be about that state)"),
+    Row("state.after_told", "state ?: a fact the action told in the unit before would make so, false in the line's state",
+        r"[Ff]", "Attack a. Succumb a gives back Harmony. So Harmony is true.", "doc",
+        "the unit before tells what an action does without taking it; a fact it adds (or removes) said so "
+        "next may speak of the state after that action: not judged"),
     Row("state.now_opens", "state: a unit that opens with a time word for now reaches one paragraph further back",
         r"^W", "At that point c no longer craves b, either.", "planted",
         "the line's state after the step taken two paragraphs up (a paragraph of comment between); without "

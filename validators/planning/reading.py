@@ -220,6 +220,7 @@ class _Run:
     moved: dict[int, int] = field(default_factory=dict)  # line id -> paragraph where it last moved
     branch_doubt: tuple[int, int] | None = None  # (line id, paragraph) of an 'Alternatively' branch in doubt
     described: tuple[GroundAction, int, int] | None = None  # (action, unit, paragraph): "Succumb b adds ..." not taken
+    told_before: tuple[GroundAction, int, int] | None = None  # `described` as it stood before this unit
     binding: tuple[str, dict[str, str], int] | None = None  # "Let's say Feast x from y": (action, var -> param, paragraph)
     bound_end: int = -1  # where the unit that last bound variables ends
     needs_of: tuple[int, "_Focus"] | None = None  # (paragraph, step): a paragraph that opens with "Pre: ..." under the step
@@ -373,6 +374,15 @@ class ClaimReader:
         for _k, got in role_rules(self.task, ur.shape, ur.items, phrases, names.pop(), sense):
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), got.holds, got.message, line.id,
                                  rules=("rule.role",), modality="asserted"))
+
+    @staticmethod
+    def _told_makes_it(run: _Run, u: Unit, n: int, atom: Atom, positive: bool) -> bool:
+        """Did the unit just before tell what an action does (not taking it), and would that action
+        make this fact so?"""
+        told = run.told_before
+        if told is None or n - told[1] != 1 or told[2] != u.paragraph:
+            return False
+        return atom in (told[0].add if positive else told[0].delete)
 
     def _answered(self, run: _Run, q: UnitReading, a: UnitReading, n: int, line: LineOfReasoning, text: str) -> None:
         """A question the next unit answers with a bare yes or no (row state.answered, app.answered):
@@ -806,6 +816,7 @@ class ClaimReader:
                 # "Succumb b adds Province b, Planet b, Harmony. Now, Province is b again": the step told is taken
                 self._perform(run, line, run.described[0], u.span[0], False, "event.described_now")
                 run.moved[line.id] = u.paragraph
+            run.told_before = run.described
             run.described = None
             if described and modality == "asserted" and head_m is not None and head_m.ground is not None:
                 run.described = (head_m.ground, n, u.paragraph)
@@ -1555,6 +1566,13 @@ class ClaimReader:
                                  after=line.actions[-1].text() if line.actions else None))
             if ambiguous:
                 both_ways.append(run.claims[-1])
+            elif holds is False and state is line.state and self._told_makes_it(run, u, n, f.atom, positive) \
+                    and all(m.name == run.told_before[0].schema.name for _, m in ur.actions):  # type: ignore[index]
+                # (not "But Province b was removed by Attack.", which names its own cause)
+                c = run.claims[-1]  # "Succumb a gives back Harmony. So Harmony is true.": the state after the action
+                c.holds, c.rules = None, (*c.rules, "state.after_told")  # just told, which is not taken
+                c.message = (f"the sentence before tells what {run.told_before[0].text()} does, and it makes this "  # type: ignore[index]
+                             "true: it may speak of the state after it")
             if rid == "state.list" and "Z" in s and about_init and state is self.init and not ur.actions \
                     and (focus is None or focus.paragraph != u.paragraph):
                 run.said_init = (u.paragraph, line.id, len(line.actions))  # "The initial state is that red is on
