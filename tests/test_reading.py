@@ -2104,3 +2104,13 @@ def test_a_fact_the_action_just_told_would_make_so_is_not_judged_now() -> None:
     walk = "Attack a. Succumb a gives back Harmony. "
     assert _state_verdicts(walk + "So Harmony is true.") == [("harmony", None)]
     assert _state_verdicts(walk + "So Planet b is false.") == [("planet", False)]
+
+
+def test_an_action_named_without_objects_and_a_fact_with_them() -> None:
+    """"The Attack removed Province a, Planet a and Pain a.": which Attack is not said, so the facts
+    are judged by predicate, and only where no Attack could make it so (no Attack removes a Pain);
+    "Province a" is left alone (some Attack removes it)."""
+    row = _mystery_task()[1]
+    said = _claims("1. Attack a. The Attack removed Province a, Planet a and Pain a.", row)
+    assert [(r, h) for _, h, r in said if r == ("rule.del",)] == [(("rule.del",), False)]
+    assert [h for _, h, _ in _claims("Succumb restores Pain a.", row)] == [False]

@@ -1139,8 +1139,11 @@ class ClaimReader:
                         continue
                     for k in ks:
                         f = ur.items[k]
-                        if f.atom is not None and len(f.atom) > 1:  # type: ignore[union-attr]
-                            continue
+                        grounded_fact = f.atom is not None and len(f.atom) > 1  # type: ignore[union-attr]
+                        if grounded_fact and (what == "req" or f.absent_word  # type: ignore[union-attr]
+                                              or self.judge.rule(act.name, f.predicate, what)[0]):  # type: ignore[union-attr]
+                            continue  # "The Attack removed Province a": which attack is not said, so a fact with
+                            # objects is judged by its predicate only where no grounding makes it so ("... and Pain a")
                         if f.predicate in bound:  # type: ignore[union-attr]
                             continue  # "Succumb X needs Province X": judged as the rule with X bound (rule.bound)
                         if f.absent_word:  # type: ignore[union-attr]
