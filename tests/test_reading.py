@@ -2114,3 +2114,13 @@ def test_an_action_named_without_objects_and_a_fact_with_them() -> None:
     said = _claims("1. Attack a. The Attack removed Province a, Planet a and Pain a.", row)
     assert [(r, h) for _, h, r in said if r == ("rule.del",)] == [(("rule.del",), False)]
     assert [h for _, h, _ in _claims("Succumb restores Pain a.", row)] == [False]
+
+
+def test_a_named_action_said_plainly_to_need_what_it_never_needs() -> None:
+    """"Succumb a needs Harmony" and "To Attack b, we need Pain b" (row rule.needs_of) are false rule
+    claims: before, a need of a predicate the action never needs was left unjudged as a possible far
+    aim, which "requires getting Harmony first" still is."""
+    assert _false_actions("Succumb a needs Harmony.") == ["(succumb a)"]
+    assert _false_actions("To Attack b, we need Pain b.") == ["(attack b)"]
+    assert _false_actions("Overcome a from b requires getting Harmony first.") == []
+    assert _false_actions("Succumb a needs Pain a.") == []

@@ -970,7 +970,8 @@ class ClaimReader:
         """"Feast a from c would require Craves(c, a), Province a, and Harmony.": what a named action
         needs, said of its objects, is a claim about its schema (a rule claim: the model's reading of
         the action), true or false wherever it stands; a need of a predicate the action does not
-        need at all is left to the rule rows (it may be a far aim, "requires getting Pain a first").
+        need at all is judged only when said plainly ("Succumb a needs Harmony"; not a far aim, "requires
+        getting Pain a first").
         "Requires Province b, ..." going on telling the step just taken (row rule.needs_told) is the
         step's needs."""
         s = ur.shape
@@ -996,7 +997,9 @@ class ClaimReader:
         for k in range(m.start("r") + 1, end):
             depth += (s[k] == "(") - (s[k] == ")")
             f = ur.items[k] if s[k] == "F" and depth <= 0 else None  # "Province b (no, Province is a)": the state
-            if not isinstance(f, FactMention) or f.atom is None or f.absent_word or f.atom[0] not in preds:
+            if not isinstance(f, FactMention) or f.atom is None or f.absent_word:
+                continue
+            if f.atom[0] not in preds and (told is not None or not _need_said_plainly(ur, m.start("r"), k)):
                 continue
             holds, msg = self.judge.needs(ground, f.atom)
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
@@ -2022,6 +2025,19 @@ def _then_chain(words: TaskWords, ur: UnitReading, head_at: int, first: GroundAc
         if ground is None:
             return out
         k, prev = end, ground
+
+
+_AIM_WORDS = frozenset({"getting", "get", "to", "first", "creating", "create", "making", "make", "having"})
+
+
+def _need_said_plainly(ur: UnitReading, r: int, k: int) -> bool:
+    """Is fact k the first thing the need cue at letter r names, with no aim between and no means
+    in the unit ("Succumb a needs Harmony", not "requires getting Pain a first")? Then a need of a
+    predicate the action never needs is a false rule claim, not a far aim."""
+    if "M" in ur.shape or "O" in ur.shape or any(ch not in "_~" for ch in ur.shape[r + 1:k]):
+        return False
+    toks = ur.unit.tokens
+    return not any(toks[ur.starts[j]].norm in _AIM_WORDS for j in range(r + 1, k + 1))
 
 
 def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction) -> GroundAction | None:
