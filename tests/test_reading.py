@@ -2075,6 +2075,8 @@ def test_a_question_answered_yes_or_no_is_a_claim() -> None:
     checks = bw.read("Step 1: Unstack blue from red. Is blue on top of red? Yes. Is blue clear? Yes.").claims
     assert [(c.rules, c.holds) for c in checks] == [(("state.answered",), True), (("state.answered",), True)]
     assert [c.holds for c in bw.read("1. Unstack blue from red.\n\nIs red clear? No.").claims] == [False]
+    assert _false_actions("Attack a. Is Pain a there? No, wait, yes.") == []  # answered twice: not read
+    assert _false_actions("Attack a. Is Pain a there? No... yes, it is.") == []
 
 
 def test_a_fact_said_to_stay_after_a_step_speaks_of_the_state_it_left() -> None:

@@ -206,11 +206,11 @@ ROWS: tuple[Row, ...] = (
         "state); when another fact of the same unit is false before the step, no reading makes the unit true, "
         "and the fact is judged false in the state after the step"),
     Row("state.answered", "state: a question about one fact, answered by a bare yes or no in the next unit",
-        r"^[~,]*(?P<ans>[YN])[~_]{0,2}(?:[.!,]|$)", "Is Harmony still there? Yes.", "doc",
+        r"^[~,]*(?P<ans>[YN])[~_]{0,2}(?:[.!]|,(?![^.]*[YNB])|$)", "Is Harmony still there? Yes.", "doc",
         "the answer asserts the fact (or its absence) in the line's state; right after a step, a fact that "
         "differs before and after it is not judged; a question that denies or names more is not read"),
     Row("app.answered", "applicability: 'Can I do X?' answered by a bare yes or no in the next unit",
-        r"^[~,]*(?P<ans>[YN])[~_]{0,2}(?:[.!,]|$)", "Can I Attack b now? No.", "doc",
+        r"^[~,]*(?P<ans>[YN])[~_]{0,2}(?:[.!]|,(?![^.]*[YNB])|$)", "Can I Attack b now? No.", "doc",
         "judged in the line's state; a 'yes' about an action that an earlier state of the line allows is "
         "left unjudged (the question may be about that state)"),
     Row("state.after_told", "state ?: a fact the action told in the unit before would make so, false in the line's state",

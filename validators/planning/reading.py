@@ -861,7 +861,9 @@ class ClaimReader:
                 # sentences inside one bullet do not end the list of bullets telling the step
             self._claims(run, ur, n, modality, recall or line, text)
             if modality == "questioned" and n + 1 < len(readings):
-                self._answered(run, ur, readings[n + 1], n, recall or line, text)
+                after = readings[n + 2] if n + 2 < len(readings) else None
+                if after is None or not re.match(r"[~,]*[YNB]", after.shape):  # "Yes... no, it was removed": answered twice
+                    self._answered(run, ur, readings[n + 1], n, recall or line, text)
             if n != run.recalled_unit and ur.actions:
                 run.quiet_since_recall = False  # "we have to stack Blue somewhere. ... So we can pick up Red": walked on
             focus_now = run.focus
