@@ -1593,7 +1593,7 @@ class ClaimReader:
                 # after it Province a: the unit is false in either state (row state.either_state)
                 c.holds, c.rules = False, (*c.rules, "state.either_state")
                 c.message = (f"says {self.judge.named(c.atom)} {'does not hold' if c.negative else 'holds'} "
-                             f"after {focus.action.text()}, but it does not; read as the state before it, another fact "
+                             f"after {focus.action.text()}, but it {'does' if c.negative else 'does not'}; read as the state before it, another fact "
                              "of the sentence is false there")
         _self_corrected(run.claims[first_claim:])
         # goal: of the line in force, when it moved in this paragraph or the one before (as state claims)

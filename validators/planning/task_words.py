@@ -270,7 +270,7 @@ class TaskWords:
         more objects first ("lift blue off red" before "lift red"). A verb written before a particle
         that may follow the first object ("set {} down") is read as the template's two-word head.
         Such a verb names its action only with all its objects ("take a look" names none)."""
-        found: list[tuple[int, str, str, tuple[str, ...], str | None]] = []
+        found: list[tuple[int, str, str, tuple[str, ...], str | None, frozenset[str]]] = []
         for name, schema in self.task.domain.actions.items():
             for template in vocab.phrasings.get("do " + name, ()):
                 pieces = template.split("{}")
