@@ -2094,6 +2094,10 @@ def test_actions_joined_by_then_are_all_taken() -> None:
     assert _state_verdicts("So, Attack b, then Overcome b from c. Now b craves c.") == [("craves", True)]
     bw = _bw_reader()
     assert [c.holds for c in bw.read("Unstack blue from red, then put it down. Now blue is on the table.").claims] == [True]
+    forced = _mystery_task()
+    report = ClaimReader.for_task(*forced[0][:2]).read("Attack a, then Attack b. Now Pain b is there.")
+    assert [a.text() for a in report.lines[-1].actions] == ["(attack a)", "(attack b)"]  # forced, as a step alone is
+    assert report.lines[-1].broken == 1
     lost = bw.read("Unstack blue from red, then we can put it down. Now blue is on the table.")
     assert lost.claims == [] and not lost.lines[-1].known
 

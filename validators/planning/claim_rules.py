@@ -50,8 +50,8 @@ ROWS: tuple[Row, ...] = (
     # -- line events -----------------------------------------------------------------------
     Row("event.then", "perform the actions joined to the head action by 'then', in order",
         r"(?P<act>A)[,&]{0,2}~A", "So, Attack b, then Overcome b from c.", "doc",
-        "each is taken where the one before it leaves the line; one that cannot be done there, or is named "
-        "without all its objects, loses the line (the model's state is then not known)"),
+        "each is taken where the one before it leaves the line (forced where it cannot be done, as a step "
+        "of its own is); one named without all its objects loses the line (the model's state is then not known)"),
     Row("event.perform", "perform the head action", r"^[~WYJ#:,()]*(?:M[^A.]*?,[~W]*)?(?P<act>A)",
         "So Feast b from c.", "doc",
         "the action opens the unit, after filler words or a step label; not in a question, a condition "

@@ -762,9 +762,9 @@ class ClaimReader:
                     if then is not None and line.known and not unmet_preconditions(then, line.state):
                         self._perform(run, line, then, u.span[1], u.item is not None, "event.and_it")
                     for nxt in _then_chain(self.words, ur, head[0].start("act"), ground):  # "So, Attack b, then Overcome b from c.": both steps
-                        if nxt is None or not line.known or unmet_preconditions(nxt, line.state):
-                            run.book.lose(line, u.span[0], "event.then")  # a step read in part, or not doable there
-                            break
+                        if nxt is None or not line.known:
+                            run.book.lose(line, u.span[0], "event.then")  # a step read in part
+                            break  # (one not doable there is taken forced, as a step of its own would be)
                         self._perform(run, line, nxt, u.span[1], u.item is not None, "event.then")
             elif head_m is not None and head_m.ground is not None and run.focus is not None and run.focus.performed \
                     and run.focus.action == head_m.ground and run.focus.line == line.id \
