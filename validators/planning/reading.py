@@ -2047,17 +2047,11 @@ def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction)
     object, in the words the first action used for it (the clause is read again with them)."""
     if ur.shape[after:after + 2] != "&a" or not first.args:
         return None
-    return _it_of(words, ur, after + 1, after - 1, first)
-
-
-def _it_of(words: TaskWords, ur: UnitReading, at: int, before: int, first: GroundAction) -> GroundAction | None:
-    """The action at letter `at` with "it" read as the first object of the action `first` at
-    letter `before` ("pick up red, then stack it on orange")."""
-    m = ur.items[at]
+    m = ur.items[after + 1]
     toks = ur.unit.tokens
-    if not first.args or not isinstance(m, ActionMention) or not any(t.norm == "it" for t in toks[m.i:m.j + 2]):
+    if not isinstance(m, ActionMention) or not any(t.norm == "it" for t in toks[m.i:m.j + 2]):
         return None
-    head = ur.items[before]
+    head = ur.items[after - 1]
     if not isinstance(head, ActionMention):
         return None
     named = [t.norm for t in toks[head.i:head.j]]

@@ -501,7 +501,11 @@ class TaskWords:
             if start < k:
                 continue
             got = None
-            for head in heads[words[start]]:
+            bucket = heads[words[start]]
+            most = max(h[4] for h in bucket)
+            for head in bucket:
+                if got is not None and None not in got[1] and len(got[1]) >= most:
+                    break  # a whole reading that no other head can outdo
                 read = self._read_action(v, start, head)
                 if read is not None and (words[start], read[2]) in self.named_with_object and not self._said_so(v, start, read):
                     read = None  # "take a different approach", "unstacking just lifts blue off", "after moving red,
