@@ -2130,3 +2130,39 @@ def test_a_named_action_said_plainly_to_need_what_it_never_needs() -> None:
     assert _false_actions("To Attack b, we need Pain b.") == ["(attack b)"]
     assert _false_actions("Overcome a from b requires getting Harmony first.") == []
     assert _false_actions("Succumb a needs Pain a.") == []
+
+
+def test_an_action_said_to_keep_what_it_removes() -> None:
+    """"Feasting keeps Harmony.", "After attacking, Harmony stays true." (row rule.kept): an action
+    named without objects said to leave a fact alone is a rule claim, false where the action removes
+    the predicate. A predicate it both adds and removes (Province under Overcome) is not judged:
+    which object is meant is not said."""
+    row = _mystery_task()[1]
+    assert [(r, h) for _, h, r in _claims("Feasting keeps Harmony.", row)] == [(("rule.kept",), False)]
+    assert [(r, h) for _, h, r in _claims("After attacking, Harmony stays true.", row)] == [(("rule.kept",), False)]
+    assert [h for _, h, _ in _claims("When you attack an object, Province of it remains.", row)] == [False]
+    assert [h for _, h, _ in _claims("Succumbing keeps Harmony.", row)] == [True]
+    assert _claims("Overcoming keeps Province.", row) == []
+
+
+def test_a_two_object_fact_between_role_words() -> None:
+    """"the object craves the other object" (row rule.role) names both parameters of the action:
+    "For Feast, the other object must crave the object" says Feast needs (craves ?underob ?ob),
+    false; the plain verb ("crave") is the predicate too, and "makes Y crave X" with Y and X bound."""
+    row = _mystery_task()[1]
+    said = _claims("For Feast, the other object must crave the object.", row)
+    assert [(r, h) for _, h, r in said] == [(("rule.role",), False)]
+    assert [h for _, h, r in _claims("Overcome makes the object crave the other object.", row)] == [True]
+    assert [h for _, h, r in _claims("Overcome makes the other object crave the object.", row)] == [False]
+    assert [h for _, h, r in _claims("Overcome X from Y makes Y crave X.", row)] == [False]
+    assert [h for _, h, r in _claims("So doing Overcome a from b would make a crave b.", row)] == [True]
+
+
+def test_that_after_two_actions_is_not_the_first_one() -> None:
+    """"Pick up orange and stack it on red. That would make orange on red.": "that" is the pair (or
+    the last), not the pick-up alone, which the unit after was judged against (a false flag in an R1
+    trace once "make" became an add cue)."""
+    bw = _bw_reader()
+    report = bw.read("Unstack blue from red. Then put down blue. So yes, pick up red and stack it on blue. "
+                     "That would make red on blue.")
+    assert [c for c in report.claims if c.holds is False] == []

@@ -353,6 +353,13 @@ ROWS: tuple[Row, ...] = (
         "planted",
         "the negation governs the facts of its own clause only: what follows the comma ('just on the table') "
         "is what the action does need, so it is not denied; judged against the schema (judge.rule_denied)"),
+    Row("rule.kept", "rule: the action is said to keep each predicate of the clause (not to remove it)",
+        r"^[~_g,T]*(?P<act>a)(?P<clause>[^AQnNK.;:?!]*?k[^AQnNK.;:?!]*)",
+        "After attacking, Harmony stays true.", "doc",
+        "'stays', 'remains', 'keeps', 'is still there' after an action named without objects: what the action "
+        "leaves alone (thinking-claims.md, rule claims); judged as a denial of the removal (judge.rule_denied). "
+        "A fact with objects is left to the state rows, and a predicate the action both adds and removes "
+        "(Province under Overcome) is not judged: which object the words mean is not said"),
     Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )

@@ -140,6 +140,13 @@ class Judge:
         listed = ", ".join(sorted(preds)) or "nothing"
         return False, f"says {action} {verb} {predicate}, but it {verb} {listed}"
 
+    def changes_both(self, action: str, predicate: str) -> bool:
+        """Does `action` both add and remove facts of `predicate` (Overcome: Province of one object
+        added, of the other removed)? Then a rule that names the predicate alone is ambiguous."""
+        schema = self.task.domain.actions.get(action)
+        return schema is not None and any(a[0] == predicate for a in schema.add) \
+            and any(a[0] == predicate for a in schema.delete)
+
     def rule_denied(self, action: str, predicate: str, what: str) -> tuple[bool | None, str]:
         """A rule stated as a denial ("picking up doesn't need it to be clear"): the converse of `rule`."""
         holds, msg = self.rule(action, predicate, what)

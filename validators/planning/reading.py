@@ -1188,6 +1188,18 @@ class ClaimReader:
                     holds, msg = self.judge.rule_denied(act.name, f.predicate, what)  # type: ignore[union-attr]
                     self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.denied",),
                                          modality=modality))
+        if modality == "asserted" and "A" not in s:
+            for m in ur.rows("rule.kept"):  # "Feasting keeps Harmony.", "After attacking, Harmony stays true."
+                act = ur.items[m.start("act")]
+                for k in range(m.start("clause"), m.end("clause")):
+                    f = ur.items[k]
+                    if s[k] not in "fF" or k in judged_facts or (f.atom is not None and len(f.atom) > 1) \
+                            or self.judge.changes_both(act.name, f.predicate):  # type: ignore[union-attr]
+                        continue
+                    judged_facts.add(k)
+                    holds, msg = self.judge.rule_denied(act.name, f.predicate, "del")  # type: ignore[union-attr]
+                    self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.kept",),
+                                         modality=modality))
         if modality == "asserted" and "n" not in s and "N" not in s:
             for m in ur.rows("rule.passive"):
                 f = ur.items[m.start("fact")]
@@ -1266,7 +1278,7 @@ class ClaimReader:
         if told is not None and (focus is None or focus.action != told.action or focus.paragraph != u.paragraph):
             focus = told
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and (focus.performed or focus is told) \
-                and focus.shape.count("A") <= 1 \
+                and focus.shape.count("A") + focus.shape.count("a") <= 1 \
                 and (focus is told or (focus.paragraph == u.paragraph and n - focus.unit <= 3)
                      or (focus.paragraph == u.paragraph - 1 and n - focus.unit <= 3 and not focus.item
                          and _points_to_step(u))) \

@@ -54,6 +54,26 @@ def _param(task: Task, action: str, role: str) -> str | None:
     return None  # "another object" of a one-object action, "any object": none of its parameters
 
 
+def judge_pair(task: Task, action: str, predicate: str, roles: tuple[str, str], phrase: str, what: str) -> RoleRule | None:
+    """A two-object fact between role words ("the object craves the other object"), said needed
+    (added, removed) by `action`: judged only when both roles name parameters of the action."""
+    if task.domain.predicates.get(predicate, 0) != 2:
+        return None
+    first, second = _param(task, action, roles[0]), _param(task, action, roles[1])
+    if first is None or second is None or first == second:
+        return None
+    schema = task.domain.actions[action]
+    pool, verb = schema_facts(task, action, what)
+    head = f"{action} {' '.join(schema.params)}"
+    if (predicate, first, second) in pool:
+        return RoleRule(predicate, phrase, what, True, f"{head} {verb} ({predicate} {first} {second}), of {phrase}: right")
+    if not any(a[0] == predicate for a in pool):
+        return None  # a predicate the action does not touch at all is the predicate rows' claim
+    listed = ", ".join("(" + " ".join(a) + ")" for a in pool)
+    return RoleRule(predicate, phrase, what, False,
+                    f"says {head} {verb} ({predicate} {first} {second}), but it {verb} {listed}")
+
+
 def judge_role(task: Task, action: str, predicate: str, role: str, phrase: str, what: str) -> RoleRule | None:
     """The fact `predicate` of the object `role` names, said needed (added, removed) by `action`."""
     schema = task.domain.actions[action]
@@ -99,6 +119,14 @@ def role_rules(task: Task, shape: str, items: list[object], phrases: list[str | 
         what = sense or _clause_verb(shape, k)
         pred = getattr(items[k], "predicate", None)
         if at is None or what is None or pred is None:
+            continue
+        if task.domain.predicates.get(pred, 0) == 2:  # "the object craves the other object"
+            if role_at is None or trailing is None or at == role_at:
+                continue
+            pair = (_role(phrases[role_at] or "") or "", _role(phrases[at] or "") or "")
+            got = judge_pair(task, action, pred, pair, f"{phrases[role_at]} / {phrases[at]}", what)
+            if got is not None:
+                out.append((k, got))
             continue
         phrase = phrases[at] or ""
         got = judge_role(task, action, pred, _role(phrase) or "", phrase, what)

@@ -251,6 +251,8 @@ class TaskWords:
                 tw.predicate_words[word[0]] = pred
                 if arity == 1 and not word[0].endswith("s"):
                     tw.predicate_plurals[word[0] + "s"] = pred  # "Provinces: c, b.", "Planets a and c"
+                if arity == 2 and word[0].endswith("s") and len(word[0]) > 4:
+                    tw.predicate_words.setdefault(word[0][:-1], pred)  # a verb's plain form: "must crave"
         for name, schema in task.domain.actions.items():
             for atom in schema.add:
                 if len(atom) == 2 and schema.params and atom[1] == schema.params[0]:
