@@ -2166,3 +2166,40 @@ def test_that_after_two_actions_is_not_the_first_one() -> None:
     report = bw.read("Unstack blue from red. Then put down blue. So yes, pick up red and stack it on blue. "
                      "That would make red on blue.")
     assert [c for c in report.claims if c.holds is False] == []
+
+
+def _bw_colours() -> ClaimReader:
+    """Blue on red, red and orange on the table, the hand empty: colour names, so no object is
+    also an English article."""
+    from tests.test_thinking_claims import BW_DOMAIN
+    problem = ("(define (problem p) (:domain blocksworld-4ops) (:objects red blue orange) (:init (handempty) "
+               "(ontable red) (on blue red) (clear blue) (ontable orange) (clear orange)) (:goal (and (on red orange))))")
+    return ClaimReader.for_task(*planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": problem}, "blocksworld")[:2])
+
+
+@pytest.mark.parametrize("sentence, verdicts", [
+    ("To pick up a block, it must be clear and on the table, and the hand must be empty.", [True, True, True]),
+    ("To pick up a block, the hand must be holding something.", [False]),
+    ("To unstack a block, the hand must be full.", [False]),
+    ("Before stacking, the hand must be empty.", [False]),
+    ("Before stacking, I must be holding the block.", [True]),
+    ("To stack blue on orange, orange must be clear.", [True]),
+    ("To stack blue on orange, blue must be clear and on the table.", [False, False]),
+    ("To pick up orange, orange must be on blue.", [False]),
+    ("To unstack blue from red, the hand must be empty and blue must be clear.", [True, True]),
+])
+def test_what_must_hold_for_an_action_named_as_a_purpose(sentence: str, verdicts: list[bool]) -> None:
+    """"To <action>, <facts> must be ..." (row rule.must; "must", "has to be", "should be" read as
+    "is" inside a fact): each fact is a need of the action, by predicate when it names no objects.
+    Ten such sentences in the R1 Blocksworld traces, all true, are now judged."""
+    report = _bw_colours().read(sentence)
+    assert [(c.rules, c.holds) for c in report.claims] == [(("rule.must",), v) for v in verdicts]
+
+
+def test_a_fact_that_must_hold_is_no_state_claim() -> None:
+    """"Now orange must be on red" and "Red must be clear" say what is needed (the R1 traces use
+    "must be" so 57 times, nearly all needs), not what holds: no state claim, either way."""
+    bw = _bw_colours()
+    assert bw.read("Unstack blue from red. Now orange must be on red.").claims == []
+    assert bw.read("Red must be clear.").claims == []
+    assert [c.holds for c in bw.read("Initially, red is clear.").claims] == [False]

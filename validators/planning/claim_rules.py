@@ -353,6 +353,13 @@ ROWS: tuple[Row, ...] = (
         "planted",
         "the negation governs the facts of its own clause only: what follows the comma ('just on the table') "
         "is what the action does need, so it is not denied; judged against the schema (judge.rule_denied)"),
+    Row("rule.must", "rule: what must hold for an action named first as a purpose ('To unstack a block, ... must be clear')",
+        r"^[~c]*(?P<lead>[_M])(?P<act>[aA])[^AQ.;:?!,]*,(?P<clause>[^AQ.;:?!]*m[^AQ.;:?!]*)",
+        "To unstack a block, my hand must be empty, and the block I'm unstacking must be clear.", "R1",
+        "the purpose opens the sentence ('to', 'for', 'before', 'when', 'in order to'); each fact of the clause "
+        "after its comma is a need: judged against the schema by predicate for an action named without objects, "
+        "as its own need for one named with them (judge.needs); a fact with objects beside an action without them "
+        "is not judged (which object is meant is not said), nor what follows 'which', 'since', 'because'"),
     Row("rule.kept", "rule: the action is said to keep each predicate of the clause (not to remove it)",
         r"^[~_g,T]*(?P<act>a)(?P<clause>[^AQnNK.;:?!]*?k[^AQnNK.;:?!]*)",
         "After attacking, Harmony stays true.", "doc",

@@ -27,7 +27,7 @@ from validators.planning import judge as J
 from validators.planning.claim_rules import BY_ID
 from validators.planning.claims import Claim, ClaimReport, LineOfReasoning
 from validators.planning.lines import Lines
-from validators.planning.role_rules import role_rules
+from validators.planning.role_rules import is_role, role_rules
 from validators.planning.search import ground_all, more_ground_actions_than
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
 from validators.planning.task_words import ActionMention, FactMention, TaskWords
@@ -39,10 +39,10 @@ LETTER = {"req": "R", "add": "D", "del": "X", "state": "S", "yes": "Y", "no": "N
           "hedge": "H", "guess": "G", "branch": "G", "cond": "I", "restart": "E", "retract": "B", "now": "W", "after": "T",
           "initially": "Z", "cause": "U", "means": "M", "goal": "O", "goal_met": "P", "works": "V", "plan": "L",
           "step": "J", "question": "Q", "general": "g", "neg": "n", "except": "x", "kept": "k", "filler": "~", "contrast": "c",
-          "partial": "p"}
+          "partial": "p", "must": "m"}
 PRIORITY = ("retract", "restart", "cant", "question", "req", "del", "add", "kept", "goal", "goal_met", "works",
             "state", "initially", "after", "cause", "means", "cond", "hedge", "branch", "guess", "can", "yes", "no", "neg",
-            "now", "general", "except", "plan", "step", "contrast", "partial", "filler")
+            "now", "general", "except", "plan", "step", "contrast", "partial", "must", "filler")
 _RANK = {c: k for k, c in enumerate(PRIORITY)}
 PUNCT = {",": ",", ":": ":", "(": "(", ")": ")", "[": "(", "]": ")", "->": ">", "?": "?", ";": ";", ".": ".", "=": "=", "!": "!",
          "and": "&", "&": "&", "/": ",", "or": "|"}
@@ -124,7 +124,7 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
                     emit("F" if f.atom is not None else "f", f, k)
                 end = max(f.j for f in group)
                 for h in cue_hits:  # "Red is still under blue", "Blue is now on the table": the cue inside the fact
-                    if k < h.i < end and h.cls in ("now", "kept"):
+                    if k < h.i < end and h.cls in ("now", "kept", "must"):
                         emit(LETTER[h.cls], h, h.i)
                         break
                 if end == k:
@@ -968,6 +968,42 @@ class ClaimReader:
                 self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                      negative=what == "del", after=act.ground.text(), rules=(rid,), modality=modality))
 
+    def _must_rules(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int]) -> None:
+        """Row rule.must: "To pick up a block, it must be clear and on the table": each fact of the
+        clause is what the action named first needs."""
+        m = BY_ID["rule.must"].regex.search(ur.shape)
+        if m is None:
+            return
+        toks = ur.unit.tokens
+        lead = toks[ur.starts[m.start("lead")]].norm
+        if lead not in _PURPOSE_LEADS and not (ur.shape[m.start("lead")] == "M" and lead == "in"):
+            return
+        if any(ur.shape[k] == "g" and isinstance(h := ur.items[k], Hit)
+               and is_role(" ".join(t.norm for t in toks[h.i:h.j])) for k in range(m.start("clause"), m.end("clause"))):
+            return  # "For Feast, the other object must crave the object": role words, read by rule.role
+        act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
+        s = ur.shape
+        depth = 0
+        for k in range(m.start("clause"), m.end("clause")):
+            depth += (s[k] == "(") - (s[k] == ")")
+            if s[k] in "UI" or (s[k] in "_~" and toks[ur.starts[k]].norm in _REASON_WORDS):
+                break  # "..., which it is", "since it's on top": the state, not the rule
+            f = ur.items[k]
+            if s[k] not in "fF" or depth > 0 or k in judged_facts or not isinstance(f, FactMention):
+                continue
+            if act.ground is not None and f.atom is not None and not f.absent_word:
+                holds, msg = self.judge.needs(act.ground, f.atom)
+            elif f.atom is not None and len(f.atom) > 1:
+                continue
+            elif f.absent_word:
+                holds, msg = self.judge.rule_denied(act.name, f.predicate, "req")
+            else:
+                holds, msg = self.judge.rule(act.name, f.predicate, "req")
+            judged_facts.add(k)
+            self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                                 rules=("rule.must",), modality="asserted",
+                                 action=act.ground.text() if act.ground is not None else None))
+
     def _needs_of(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, modality: str, n: int) -> None:
         """"Feast a from c would require Craves(c, a), Province a, and Harmony.": what a named action
         needs, said of its objects, is a claim about its schema (a rule claim: the model's reading of
@@ -1188,6 +1224,8 @@ class ClaimReader:
                     holds, msg = self.judge.rule_denied(act.name, f.predicate, what)  # type: ignore[union-attr]
                     self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.denied",),
                                          modality=modality))
+        if modality == "asserted" and "n" not in s and "N" not in s:
+            self._must_rules(run, ur, line, text, judged_facts)
         if modality == "asserted" and "A" not in s:
             for m in ur.rows("rule.kept"):  # "Feasting keeps Harmony.", "After attacking, Harmony stays true."
                 act = ur.items[m.start("act")]
@@ -1444,9 +1482,9 @@ class ClaimReader:
             and focus.paragraph == u.paragraph  # "And removes ..., Province (b is removed)"
         for k, f in ur.facts:
             if rule_talk or effect_talk or (need_at >= 0 and k > need_at and _tag(s, k) is None) \
-                    or (means_at >= 0 and k > means_at):
-                continue  # "we need Province a", "to create c craves a": needs and goals, not the state;
-                # "Requires Province b (yes)" says Province b holds
+                    or (means_at >= 0 and k > means_at) or s[k + 1:k + 2] == "m":
+                continue  # "we need Province a", "to create c craves a", "red must be clear": needs and goals,
+                # not the state; "Requires Province b (yes)" says Province b holds
             if vague_at >= 0 and k > vague_at:
                 continue  # "but after various steps, we lost Province b": a state we cannot place
             if twice and k >= tail:
@@ -2237,6 +2275,8 @@ def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
 
 
 _STEP_POINTERS = frozenset({"that", "this", "it", "which"})
+_PURPOSE_LEADS = frozenset({"to", "for", "before", "when", "while"})
+_REASON_WORDS = frozenset({"which", "since", "because", "as", "but"})
 
 
 def _points_to_step(u: Unit) -> bool:

@@ -45,6 +45,11 @@ def _role(phrase: str) -> str | None:
     return None
 
 
+def is_role(phrase: str) -> bool:
+    """Do the words name a role of an action ("the other object"), not just anything ("something")?"""
+    return _role(phrase) is not None
+
+
 def _param(task: Task, action: str, role: str) -> str | None:
     params = task.domain.actions[action].params
     if role == "self":

@@ -465,9 +465,10 @@ class TaskWords:
             at = range(len(words))
         else:
             at = [n for n, t in enumerate(tokens) if t.norm not in SKIP]
-        if "to" in words and "be" in (t.norm for t in tokens):
-            keep = [q for q, n in enumerate(at) if not (words[q] == "to" and n + 1 < len(tokens) and tokens[n + 1].norm == "be")]
-            if len(keep) < len(words):  # "needs the hand to be empty": "the hand is empty"
+        if "be" in (t.norm for t in tokens):
+            heads = self._heads
+            keep = [q for q, n in enumerate(at) if not _before_be(words, q, tokens, n, heads)]
+            if len(keep) < len(words):  # "needs the hand to be empty", "red must be clear": "... is ..."
                 words, at = [words[q] for q in keep], [at[q] for q in keep]
         if "," in words and _ASIDE_FIRSTS.intersection(words):
             words, at = _without_asides(words, list(at))
@@ -824,6 +825,24 @@ class TaskWords:
                 if self._match(phrase, v, k):
                     return True
         return k + 2 < len(v.words) and v.words[k + 1] == "->"
+
+
+_MODAL_BE = frozenset({"to", "must", "should"})
+
+
+def _before_be(words: list[str], q: int, tokens: list[Token], n: int, heads: dict) -> bool:
+    """Is word q one that stands before "be" where a fact's template has "is" ("to", "must",
+    "should"; "has"/"have" of "has to be")? The fact reads as it would with "is". Not a modal
+    after an action's verb ("the object being attacked must be a Province": no "attacked a")."""
+    w = words[q]
+    nxt = tokens[n + 1].norm if n + 1 < len(tokens) else None
+    if w == "to":
+        return nxt == "be"
+    if q and words[q - 1] in heads:
+        return False
+    if w in _MODAL_BE:
+        return nxt == "be"
+    return w in ("has", "have") and nxt == "to" and n + 2 < len(tokens) and tokens[n + 2].norm == "be"
 
 
 # An object named like an English article ("a") before a one-object predicate noun, after a word
