@@ -360,6 +360,13 @@ ROWS: tuple[Row, ...] = (
         "after its comma is a need: judged against the schema by predicate for an action named without objects, "
         "as its own need for one named with them (judge.needs); a fact with objects beside an action without them "
         "is not judged (which object is meant is not said), nor what follows 'which', 'since', 'because'"),
+    Row("rule.after", "rule: what holds after an action named without objects ('After Feast, Pain is gone')",
+        r"^[~c]*T_?(?P<act>a)[^AFfQ,.;:?!]*,(?P<clause>[^AQ.;:?!]*[fF][^AQ.;:?!]*)",
+        "After picking up a block, the hand is empty.", "doc",
+        "a fact said to hold after the action is right where the action adds it and wrong where it removes it; "
+        "one said gone ('no', 'gone', 'false') the other way round; 'becomes false', 'is removed' after the fact "
+        "is a removal, 'still' or 'stays' a keeping (rule.kept). A predicate the action does not touch, or both "
+        "adds and removes, is not judged (it depends on the state, or on which object), nor a fact with objects"),
     Row("rule.kept", "rule: the action is said to keep each predicate of the clause (not to remove it)",
         r"^[~_g,T]*(?P<act>a)(?P<clause>[^AQnNK.;:?!]*?k[^AQnNK.;:?!]*)",
         "After attacking, Harmony stays true.", "doc",

@@ -147,6 +147,21 @@ class Judge:
         return schema is not None and any(a[0] == predicate for a in schema.add) \
             and any(a[0] == predicate for a in schema.delete)
 
+    def rule_after(self, action: str, predicate: str, positive: bool) -> tuple[bool | None, str]:
+        """A fact of `predicate` said to hold (`positive`) or not after `action`, in general: decided
+        only where the action adds it or removes it (and not both)."""
+        schema = self.task.domain.actions.get(action)
+        if schema is None or self.changes_both(action, predicate):
+            return None, f"{action} and {predicate}: not decided"
+        added = any(a[0] == predicate for a in schema.add)
+        removed = any(a[0] == predicate for a in schema.delete)
+        if not (added or removed):
+            return None, f"{action} does not touch {predicate}: it depends on the state"
+        said = "holds" if positive else "does not hold"
+        if added == positive:
+            return True, f"{predicate} {said} after {action}: right"
+        return False, f"says {predicate} {said} after {action}, but {action} {'adds' if added else 'removes'} it"
+
     def rule_denied(self, action: str, predicate: str, what: str) -> tuple[bool | None, str]:
         """A rule stated as a denial ("picking up doesn't need it to be clear"): the converse of `rule`."""
         holds, msg = self.rule(action, predicate, what)

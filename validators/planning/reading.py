@@ -968,6 +968,43 @@ class ClaimReader:
                 self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                      negative=what == "del", after=act.ground.text(), rules=(rid,), modality=modality))
 
+    def _after_rules(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int]) -> None:
+        """Row rule.after: "After Feast, Pain is gone.", "Once you Attack, Planet becomes false.",
+        "After picking up a block, the hand is empty.": what an action named without objects
+        leaves, judged by predicate (judge.rule_after; a removal or keeping said of the fact as
+        judge.rule and judge.rule_denied)."""
+        m = BY_ID["rule.after"].regex.search(ur.shape)
+        if m is None:
+            return
+        act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
+        s, toks = ur.shape, ur.unit.tokens
+        lo, hi = m.start("clause"), m.end("clause")
+        governed = {k: what for _, what, ks in _cue_groups(s[:hi], lo - 1, "fF") for k in ks}
+        for k in range(lo, hi):
+            f = ur.items[k]
+            if s[k] not in "fF" or k in judged_facts or not isinstance(f, FactMention) \
+                    or (f.atom is not None and len(f.atom) > 1) or re.search(r"[RMIHG(]", s[lo:k]):
+                continue  # a need, an aim, a guess, a parenthesis: not what holds after the action
+            segment = s[max(s.rfind(",", lo, k), s.rfind("&", lo, k), lo):k]
+            said = re.match(r"(?:[,&]{1,2}_?[fF])*_{0,2}([kN])", s[k + 1:hi])  # "Province, Planet are gone"
+            still = any(toks[ur.starts[j]].norm == "still" for j in range(lo, k) if s[j] == "W")
+            if k in governed:  # "Pain is added", "Province, Planet, Harmony are removed", "you get Pain"
+                if f.absent_word:
+                    continue
+                holds, msg = self.judge.rule(act.name, f.predicate, governed[k])
+            elif re.search(r"[DX]", s[lo:k]):
+                continue  # a fact after another's cue that does not govern it: not read
+            elif (said is not None and said.group(1) == "k") or still:
+                holds, msg = self.judge.rule_denied(act.name, f.predicate, "del")
+            else:
+                negated = "N" in segment or "n" in segment or (said is not None and said.group(1) == "N")
+                holds, msg = self.judge.rule_after(act.name, f.predicate, negated == f.absent_word)
+            if holds is None:
+                continue
+            judged_facts.add(k)
+            self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                                 rules=("rule.after",), modality="asserted"))
+
     def _must_rules(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int]) -> None:
         """Row rule.must: "To pick up a block, it must be clear and on the table": each fact of the
         clause is what the action named first needs."""
@@ -1198,6 +1235,7 @@ class ClaimReader:
                                                  rules=(f"rule.{what}",), modality=modality))
                             continue
                         holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
+                        judged_facts.add(k)
                         self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                              rules=(f"rule.{what}",), modality=modality))
         if modality == "asserted" and "A" not in s and "n" not in s and "N" not in s:
@@ -1238,6 +1276,8 @@ class ClaimReader:
                     holds, msg = self.judge.rule_denied(act.name, f.predicate, "del")  # type: ignore[union-attr]
                     self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.kept",),
                                          modality=modality))
+        if modality == "asserted" and "A" not in s:
+            self._after_rules(run, ur, line, text, judged_facts)
         if modality == "asserted" and "n" not in s and "N" not in s:
             for m in ur.rows("rule.passive"):
                 f = ur.items[m.start("fact")]
