@@ -607,7 +607,9 @@ def test_a_verdict_on_a_whole_prose_walk_is_left_unjudged_by_the_audit_too() -> 
     assert prose.verdict.trace_valid is None and prose.replay.unjudged >= 1
     assert not prose.verdict.to_json()["invalid_steps"]
     listed = audit("So the plan is: unstack blue from red, stack red on blue.")
-    assert [s["rule"] for s in listed.verdict.to_json()["invalid_steps"]] == ["false_verification_claim"]
+    # the sentence adopts the plan (row verdict.adopted), and "Yes, that works." says so again
+    assert [s["rule"] for s in listed.verdict.to_json()["invalid_steps"]] == [
+        "false_plan_verdict_claim", "false_verification_claim"]
 
 
 # Mystery Blocksworld's names replaced by other nonsense words, in the PDDL and in the trace alike,

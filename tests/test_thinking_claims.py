@@ -1110,3 +1110,43 @@ def test_that_doesnt_work_after_a_list_is_a_verdict_on_the_whole_list() -> None:
     assert _flagged_texts(_audit("blocksworld", fails, VALID_ANSWER)) == []
     mid = works.replace("\n3. Pick up red.", " That doesn't work.\n3. Pick up red.").replace("\n\nThat doesn't work.", "")
     assert _flagged_texts(_audit("blocksworld", mid, VALID_ANSWER)) == []  # inside the list: about its item
+
+
+def test_a_plan_adopted_inline_is_a_plan_verdict() -> None:
+    """"So the final plan is A, B." (row verdict.adopted): a sentence that adopts a plan written out
+    in it is a verdict on that plan, as a heading over a list is (thinking-claims.md); "would be"
+    is a proposal. 11 such sentences in the 40 R1 traces are now judged, all true."""
+    ok = "Okay, I need a to crave b.\n\nSo the final plan is Feast c from a, Succumb c, Attack a, Overcome a from b."
+    assert _flagged_texts(_audit("mystery_blocksworld", ok, "")) == []
+    bad = "Okay, I need a to crave b.\n\nSo the final plan is Feast c from a, Attack a, Overcome a from b."
+    assert [t.strip() for t in _flagged_texts(_audit("mystery_blocksworld", bad, ""))] == [
+        "So the final plan is Feast c from a, Attack a, Overcome a from b."]
+    hedged = bad.replace("the final plan is", "the plan would be")
+    assert _flagged_texts(_audit("mystery_blocksworld", hedged, "")) == []
+
+
+def test_that_should_do_it_is_a_verdict_on_the_list() -> None:
+    """"Yes, that should do it." (and "that would do it", "does the trick") says the list before it
+    works."""
+    fails = "Okay, blue is on red and I need red on blue.\n\n1. Pick up red.\n2. Stack red on blue.\n\nYes, that should do it."
+    assert [t.strip() for t in _flagged_texts(_audit("blocksworld", fails, VALID_ANSWER))] == ["Yes, that should do it."]
+    works = fails.replace("1. Pick up red.\n2. Stack red on blue.",
+                          "1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.")
+    assert _flagged_texts(_audit("blocksworld", works, VALID_ANSWER)) == []
+
+
+def test_the_goal_named_with_its_facts_is_a_goal_claim() -> None:
+    """"the goal a craves b is satisfied": the goal's facts named between the goal word and the
+    verdict (row goal.met); before, a unit with facts was no goal claim unless they were its reason.
+    A fact that is not the goal's leaves it unread."""
+    from validators.planning import planning_task
+    from validators.planning.reading import ClaimReader
+    reader = ClaimReader.for_task(*planning_task({"domain_pddl": MY_DOMAIN, "problem_pddl": MY_PROBLEM},
+                                                 "mystery_blocksworld")[:2])
+    walk = "Feast c from a. Succumb c. Attack a. "
+    said = reader.read(walk + "Now the goal a craves b is satisfied.").claims
+    assert [(c.kind, c.holds) for c in said if c.kind == "goal"] == [("goal", False)]
+    done = reader.read(walk + "Overcome a from b. So the goal (a craves b) is achieved.").claims
+    assert [(c.kind, c.holds) for c in done if c.kind == "goal"] == [("goal", True)]
+    other = reader.read(walk + "Overcome a from b. So the goal c craves a is achieved.").claims
+    assert [c for c in other if c.kind == "goal"] == []

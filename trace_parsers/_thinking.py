@@ -104,7 +104,8 @@ _PASS = Gated(re.compile(
     r"|(?:another|the[ \t]+other|either)[ \t]+(?:order|ordering|sequence|plan|way))"
     r"[ \t]+(?:should[ \t]+|would[ \t]+|will[ \t]+|seems[ \t]+to[ \t]+|does[ \t]+|indeed[ \t]+)?"
     r"(?:works?|achieves?[ \t]+the[ \t]+goal|satisf(?:y|ies)[ \t]+the[ \t]+goal|reach(?:es)?[ \t]+the[ \t]+(?:goal|target)"
-    r"|solves?[ \t]+(?:it|the[ \t]+problem|the[ \t]+puzzle)|does[ \t]+the[ \t]+(?:job|trick)|gets[ \t]+the[ \t]+job[ \t]+done"
+    r"|solves?[ \t]+(?:it|the[ \t]+problem|the[ \t]+puzzle)|(?:does|do)[ \t]+the[ \t]+(?:job|trick)|gets[ \t]+the[ \t]+job[ \t]+done"
+    r"|(?<=should[ \t])do[ \t]+it|(?<=would[ \t])do[ \t]+it|(?<=will[ \t])do[ \t]+it"
     r"|completes?[ \t]+the[ \t]+goal|(?:achieves?|satisf(?:y|ies)|meets?)[ \t]+(?:both|all)[ \t]+(?:the[ \t]+)?goals"
     r"|(?:gets|leads)[ \t]+(?:us[ \t]+)?to[ \t]+the[ \t]+goal)"
     r"|(?:plan|sequence|solution|ordering)[ \t]+(?:is|seems|looks)[ \t]+(?:correct|valid|right|fine|good|sound)"
@@ -127,7 +128,7 @@ _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|per
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
 # Nothing but words: its gate (the words, found by `in` in the lower-cased step) is its answer.
-_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick|good|fine|sound|checks", re.I))
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick|good|fine|sound|checks|do it", re.I))
 
 NUMBER_WORDS = 3
 

@@ -260,9 +260,10 @@ ROWS: tuple[Row, ...] = (
         r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P|R_(?P<act2>A)[~_]{0,2}P",
         "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal; also 'the "
         "preconditions for Succumb c are satisfied'"),
-    Row("goal.met", "goal +", r"O[~_W]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$",
+    Row("goal.met", "goal +", r"O[~_W]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$|O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P",
         "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true', 'the "
-        "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached')"),
+        "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached'), "
+        "and with the goal's facts named between ('the goal b craves c is satisfied')"),
     Row("goal.once", "goal +, on a condition: facts after 'once' or 'after' open the unit", r"^[~,]*T(?P<facts>F(?:[,&]+F)*),",
         "So once blue is on red, both parts of the goal are already satisfied.", "planted",
         "judged as goal.met in the line's state when every fact of the condition holds there; when one does "
@@ -294,6 +295,12 @@ ROWS: tuple[Row, ...] = (
         r"L[~_]{0,3}V[~_]{0,2}:[~_]{0,2}(?P<seq>[Aa](?:[,&~]{0,3}[Aa])+)[.!]?$",
         "Though two steps would do it too: unstack red from orange, then stack blue onto red.", "planted",
         "judged as verdict.inline; the verdict names the plan ('two steps', 'this sequence') before the colon"),
+    Row("verdict.adopted", "plan verdict +: a sentence that adopts a plan written out in it ('So the final plan is A, B.')",
+        r"^[~,c]*_{0,2}L(?P<gap>_{1,2}:?|:)(?P<seq>[Aa](?:[,&~_]{0,3}[Aa])+)[.!]?$",
+        "So the final plan is Attack c, Overcome b from c.", "doc",
+        "thinking-claims.md: a heading that adopts a plan is a plan_verdict; written inline it adopts the plan "
+        "the same way. Only with 'is' or a colon after the plan word ('the plan is', 'the answer is:'), no hedge "
+        "or guess ('would be', 'maybe' are proposals), and judged as verdict.inline"),
     Row("verdict.outline", "plan verdict ?: a prose walk that may leave steps unsaid", r"V",
         "Then, when you unstack red, the orange becomes clear. Then, putting red on the table. Then blue is clear. "
         "Then stack blue on red. Yes, that should work.", "R1",

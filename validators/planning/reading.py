@@ -558,7 +558,7 @@ class ClaimReader:
             if "H" in shape or "G" in shape:
                 hedged = u.paragraph
             prev_modality = modality
-            if modality == "asserted" and "V" in shape:
+            if modality == "asserted" and ("V" in shape or "L" in shape):
                 self._inline_plan(run, ur, line, text)
             # headings govern the lines under them until the paragraph ends
             lone = not (u.bullet or u.item is not None or u.indent)  # bullets and items under a heading are its lines anyway
@@ -1004,6 +1004,13 @@ class ClaimReader:
             judged_facts.add(k)
             self._add(run, Claim("rule", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                  rules=("rule.after",), modality="asserted"))
+
+    def _goal_named(self, ur: UnitReading) -> bool:
+        """"The goal b craves c is satisfied": every fact of the unit stands between the goal word and
+        its verdict, and is a fact of the goal."""
+        m = _GOAL_NAMED.search(ur.shape)
+        goal = {lit.atom for lit in self.task.problem.goal if lit.positive}
+        return m is not None and all(m.start() < k < m.end() and f.atom in goal for k, f in ur.facts)
 
     def _must_rules(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int]) -> None:
         """Row rule.must: "To pick up a block, it must be clear and on the table": each fact of the
@@ -1702,7 +1709,8 @@ class ClaimReader:
                                  modality=modality))
         elif (met := BY_ID["goal.met"].regex.search(s)) is not None and not _negated_clause(s, met.start(), met.end()) \
                 and "p" not in s and line.known and line.actions \
-                and "I" not in s and "H" not in s and (not ur.facts or _FACTS_SO_GOAL.match(s) or once is not None) \
+                and "I" not in s and "H" not in s \
+                and (not ur.facts or _FACTS_SO_GOAL.match(s) or once is not None or self._goal_named(ur)) \
                 and not re.search(r"P[~_]{0,1}U[~_]{0,1}[Aa]", s):  # "achieved by stacking red on blue": a means
             if once is not None and not all(k < once.end("facts") and f.atom is not None and f.atom in line.state
                                             and not _negated(s, k) for k, f in ur.facts):
@@ -1891,6 +1899,10 @@ class ClaimReader:
         elif (m := BY_ID["verdict.inline_first"].regex.search(ur.shape)) is not None:
             rule = "verdict.inline_first"
             said = u.tokens[:ur.starts[m.start("seq")]]  # the verdict, before its plan
+        elif (m := BY_ID["verdict.adopted"].regex.search(ur.shape)) is not None \
+                and any(t.norm in ("is", ":") for t in u.tokens[ur.starts[m.start("gap")]:ur.starts[m.start("seq")]]):
+            rule = "verdict.adopted"
+            said = u.tokens[:ur.starts[m.start("seq")]]  # "So the final plan is"
         else:
             return
         after_step: frozenset[Atom] | None = None
@@ -2315,6 +2327,7 @@ def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
 
 
 _STEP_POINTERS = frozenset({"that", "this", "it", "which"})
+_GOAL_NAMED = re.compile(r"O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P")
 _PURPOSE_LEADS = frozenset({"to", "for", "before", "when", "while"})
 _REASON_WORDS = frozenset({"which", "since", "because", "as", "but"})
 
