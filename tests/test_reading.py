@@ -2227,3 +2227,19 @@ def test_what_holds_after_an_action_named_without_objects(domain: str, sentence:
     now judged, all true."""
     reader = _bw_colours() if domain == "b" else ClaimReader.for_task(*_mystery_task()[0][:2])
     assert [c.holds for c in reader.read(sentence).claims if c.kind == "rule"] == verdicts
+
+
+def test_now_or_then_after_a_step_speaks_of_the_state_the_line_is_in() -> None:
+    """"Attack b. Now Attack a is possible, since ...": "now" before the action (or "then", "next"
+    opening the unit) right after the line's last step is no silent return to the initial state,
+    where Attack a could be done: the claim is about the state after Attack b, and false. Without
+    the word the reader still reads both (the model may have gone back), and leaves it unjudged;
+    a step the line has taken, named again, is no new step."""
+    row = _mystery_task()[1]
+    said = _claims("Attack b. Now Attack a is possible, since we have Province a, Planet a and Harmony.", row)
+    assert [(k, h) for k, h, _ in said if k == "applicability"] == [("applicability", False)]
+    plain = _claims("Attack b. Attack a is possible, since we have Province a, Planet a and Harmony.", row)
+    assert [(k, h) for k, h, _ in plain if k == "applicability"] == [("applicability", None)]
+    report = ClaimReader.for_task(*_mystery_task()[0][:2]).read("Attack b. Then Attack c: Province c yes, Harmony yes.")
+    assert [a.text() for a in report.lines[-1].actions] == ["(attack b)", "(attack c)"]
+    assert [c.holds for c in report.claims if c.atom == ("harmony",)] == [False]

@@ -743,7 +743,9 @@ class ClaimReader:
                             for done in source.actions[:k_named - 1]:  # type: ignore[operator]
                                 self._perform(run, line, done, u.span[0], False, "event.step_named")
                         pre = line.state
-                if line.known and unmet_preconditions(ground, line.state):
+                if line.known and unmet_preconditions(ground, line.state) \
+                        and not (ground not in line.actions and "J" not in shape
+                                 and _says_now(ur, head[0].start("act"), line, text, u)):
                     walk_at = run.item_base + u.item - 1 if u.item is not None and run.item_base is not None else None
                     back = run.book.step_back(line, ground, u.span[0], head_rule, walk_at)
                     if back is not None:
@@ -2327,6 +2329,22 @@ def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
 
 
 _STEP_POINTERS = frozenset({"that", "this", "it", "which"})
+_NOW_WORDS = frozenset({("now",), ("right", "now"), ("at", "this", "point"), ("at", "this", "stage"), ("currently",)})
+
+
+def _says_now(ur: UnitReading, act_at: int, line: LineOfReasoning, text: str, u: Unit) -> bool:
+    """"Attack b. Now Attack a is possible", "Then Attack c": "now" before the action, or "then" or
+    "next" opening the unit, right after the line's last step (same paragraph or the next), speaks
+    of the state the line is in. The model has not gone
+    back to an earlier state it could do the action in: it takes the action there, forced. (Not
+    asked of a step the line has taken, or one named by its number: a walk told again.)"""
+    if not line.actions or text.count("\n\n", line.last, u.span[0]) > 1:
+        return False
+    lead = [t.norm for t in u.tokens[:ur.starts[act_at]] if t.norm not in ("so", "and", ",")] if act_at < len(ur.starts) else []
+    if lead[:1] in (["then"], ["next"]):
+        return True  # "Attack b. Then Attack c: ...", "Next, Attack c": the step after the last one
+    return any(ur.shape[k] == "W" and isinstance(h := ur.items[k], Hit)
+               and tuple(t.norm for t in u.tokens[h.i:h.j]) in _NOW_WORDS for k in range(act_at))
 _GOAL_NAMED = re.compile(r"O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P")
 _PURPOSE_LEADS = frozenset({"to", "for", "before", "when", "while"})
 _REASON_WORDS = frozenset({"which", "since", "because", "as", "but"})
