@@ -2243,3 +2243,23 @@ def test_now_or_then_after_a_step_speaks_of_the_state_the_line_is_in() -> None:
     report = ClaimReader.for_task(*_mystery_task()[0][:2]).read("Attack b. Then Attack c: Province c yes, Harmony yes.")
     assert [a.text() for a in report.lines[-1].actions] == ["(attack b)", "(attack c)"]
     assert [c.holds for c in report.claims if c.atom == ("harmony",)] == [False]
+
+
+def test_a_singular_verb_after_a_list_denies_its_own_fact() -> None:
+    """"Now we have Pain b, and Harmony is gone.": "is gone" denies Harmony only (Pain b was read
+    as denied too, and flagged); "Province b, Planet b and Harmony are gone" denies the list."""
+    assert _state_verdicts("Attack b. Now we have Pain b, and Harmony is gone.") == [("pain", True), ("harmony", True)]
+
+
+def test_it_after_a_partly_named_action_and_that_after_it() -> None:
+    """"Pick up red. Then stack it on orange. That gives red on orange.": "it" is red, the object of
+    the step before, also where the action is named with its other object; and "that" speaks of
+    the stack. Before, the line was lost there and "that" was judged against the pick-up (a false
+    flag); a step that cannot be read at all still leaves "that" without a step."""
+    bw = _bw_colours()
+    walk = "Unstack blue from red. Put down blue. Pick up red. "
+    said = bw.read(walk + "Then stack it on orange. That gives red on orange.")
+    assert [a.text() for a in said.lines[-1].actions][-1] == "(stack red orange)"
+    assert [(c.rules, c.holds) for c in said.claims] == [(("effect.focus",), True)]
+    lost = bw.read(walk + "Then stack it somewhere else. That gives red on orange.")
+    assert [c for c in lost.claims if c.holds is False] == []

@@ -144,7 +144,7 @@ ROWS: tuple[Row, ...] = (
         r"^[~J#:,]*a(?![^.]*[RDXgn&aC])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step, nor is 'So Attack could be done'"),
     # -- applicability ---------------------------------------------------------------------
-    Row("app.can", "applicability +", r"C[~_]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}G?C",
+    Row("app.can", "applicability +", r"C[~_W]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}G?C",
         "Then, with Pain present, we can Succumb c.", "doc", "also a bullet 'Put down blue: allowed.'; 'would be "
         "possible' (G) only where the unit is asserted: with the facts that make it so (reading._would_be_doable_because)"),
     Row("app.works", "applicability +: the one action of the sentence said to work now",

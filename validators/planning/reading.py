@@ -450,10 +450,11 @@ class ClaimReader:
         return any(m.ground is None and m.j < len(toks) and toks[m.j].norm in self.variables for _, m in ur.actions)
 
     def _it_read(self, ur: UnitReading, line: LineOfReasoning) -> UnitReading | None:
-        """A unit naming no action but "it": read again with "it" as the object of the line's last
-        action, in the words the task uses for it; kept only when it then names one action, whole,
-        that can be done where the line is (a wrong reading must not make a claim). None: it then
-        names an action that cannot be done there, so "it" is something else and the step is unread."""
+        """A unit naming no action whole but "it" ("Then stack it on orange"): read again with "it"
+        as the object of the line's last action, in the words the task uses for it; kept only when
+        it then names one action, whole, that can be done where the line is (a wrong reading must
+        not make a claim). None: it then names an action that cannot be done there, so "it" is
+        something else and the step is unread."""
         last = line.actions[-1]
         if not last.args:
             return ur
@@ -535,7 +536,8 @@ class ClaimReader:
                 run.needs_of = (u.paragraph, f0) if _NEEDS_LABEL.match(ur.shape) and f0 is not None and f0.performed \
                     and f0.paragraph == u.paragraph - 1 and f0.pre is not None else None
                 run.initial_paragraph = (u.paragraph, len(run.book.events)) if "Z" in ur.shape and not ur.actions else None
-            if not ur.actions and line.actions and line.known and any(t.norm == "it" for t in u.tokens):
+            if line.actions and line.known and all(m.ground is None for _, m in ur.actions) \
+                    and any(t.norm == "it" for t in u.tokens):
                 it_read = self._it_read(ur, line)  # "Unstack blue from red. Then put it down."
                 if it_read is None:
                     run.book.lose(line, u.span[0], "event.it")
@@ -794,6 +796,8 @@ class ClaimReader:
                                    modality != "asserted", u.span, paragraph=u.paragraph)
             elif ur.matches("event.unnamed") and modality == "asserted" and not _RULE_HEADING.match(shape):
                 run.book.lose(line, u.span[0], "event.unnamed")  # "Then put it down.": a step we cannot read; the line may have moved
+                if run.focus is not None and run.focus.line == line.id:
+                    run.focus = None  # and "That gives red on orange." after it speaks of that step, not the one before
             if modality == "asserted" and not ur.cues.has("cant") \
                     and any(m.ground is None and any(a is not None for a in m.args) and not _role_or_purpose(u, m)
                             for _, m in ur.actions):
@@ -2542,7 +2546,12 @@ def _list_denied(s: str, k: int, ur: UnitReading | None = None) -> bool:
         mine, theirs = getattr(ur.items[k], "i", None), getattr(ur.items[last], "i", None)
         if mine != theirs and sum(1 for _, f in ur.facts if f.i == mine) > 1:
             return False  # "initial planets are a and c, Planet b isn't there": the denial is Planet b's own
+        if last != k and any(ur.unit.tokens[ur.starts[i]].norm in _SINGULAR for i in range(last + 1, j) if s[i] == "_"):
+            return False  # "we have Pain b, and Harmony is gone": a singular verb denies its own fact
     return j < len(s) and s[j] in "NX" and s[k + 1:j].count("_") <= 2
+
+
+_SINGULAR = frozenset({"is", "was", "has", "'s"})
 
 
 def _arity(task: Task, predicate: str) -> int:
