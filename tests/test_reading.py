@@ -2263,3 +2263,12 @@ def test_it_after_a_partly_named_action_and_that_after_it() -> None:
     assert [(c.rules, c.holds) for c in said.claims] == [(("effect.focus",), True)]
     lost = bw.read(walk + "Then stack it somewhere else. That gives red on orange.")
     assert [c for c in lost.claims if c.holds is False] == []
+
+
+def test_a_question_after_a_step_about_a_fact_the_step_changes() -> None:
+    """"Attack b. Is Harmony true? No.": Harmony is a need of Attack b, so the question may check
+    it before the step (false there) or ask after it (true): not judged. "I thought Harmony stays"
+    reports a belief given up, not a claim."""
+    assert _state_verdicts("Attack b. Is Harmony true? No.") == [("harmony", None)]
+    assert _state_verdicts("Attack b. Is Pain c there? Yes.") == [("pain", False)]  # false either way
+    assert _state_verdicts("Attack b. Hmm, I thought Harmony stays, but actually it's removed.") == []

@@ -427,6 +427,10 @@ class ClaimReader:
                 and not holds and self.judge.state(focus.pre, f.atom, positive, "")[0]:
             holds, msg = None, (f"true before {focus.action.text()}, false after it: which of the two states the "
                                 "question asks of is not said")
+        elif state is not line.state and focus is not None and focus.performed and not holds and line.actions \
+                and line.actions[-1] == focus.action and self.judge.state(line.state, f.atom, positive, "")[0]:
+            holds, msg = None, (f"false before {focus.action.text()}, true after it: which of the two states the "
+                                "question asks of is not said")  # "Attack b. Is Harmony true? No."
         self._add(run, Claim("state", span, words, holds, msg, line.id, atom=f.atom, negative=not positive,
                              state=_atoms(state), rules=("state.answered",), modality="asserted",
                              after=line.actions[-1].text() if line.actions else None))
