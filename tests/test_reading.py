@@ -2272,3 +2272,13 @@ def test_a_question_after_a_step_about_a_fact_the_step_changes() -> None:
     assert _state_verdicts("Attack b. Is Harmony true? No.") == [("harmony", None)]
     assert _state_verdicts("Attack b. Is Pain c there? Yes.") == [("pain", False)]  # false either way
     assert _state_verdicts("Attack b. Hmm, I thought Harmony stays, but actually it's removed.") == []
+
+
+def test_the_state_after_step_k_is_a_recap() -> None:
+    """"The state after step 1:" over its facts is the state after the list's step 1, as "After
+    step 1:" is ("state after" is one state cue, so the recap went unseen and the facts were judged
+    in the initial state); without a list it places nothing."""
+    walk = "1. Attack b.\n2. Overcome b from c.\n\n"
+    assert _state_verdicts(walk + "The state after step 1:\n- Pain b: true\n- Planet b: true") == [
+        ("pain", True), ("planet", False)]
+    assert _state_verdicts("The state after step 1:\n- Pain b: true") == []

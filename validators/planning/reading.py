@@ -646,7 +646,7 @@ class ClaimReader:
                     run.step_named[k_named] = m_named.ground
             if u.item == 1:
                 run.step_named = {}
-            recap = _RECAP.match(shape)
+            recap = _RECAP.match(shape) or _state_after_step(ur)
             if recap is not None and modality in ("asserted", "proposed"):
                 k_recap = ur.number_at(recap.end() - 1)
                 at_k = self._recap(run, line, k_recap, ur)
@@ -672,7 +672,7 @@ class ClaimReader:
                     line = at_k
                     self._perform(run, line, branch.ground, u.span[1], False, "recap")  # type: ignore[arg-type]
                     run.moved[line.id] = u.paragraph
-                elif at_k.id != line.id and _RECAP_HEADING.match(shape):
+                elif at_k.id != line.id and (_RECAP_HEADING.match(shape) or _STATE_AFTER_STEP.match(shape) and shape.endswith(":")):
                     line = at_k  # "After step 6:" over the state and the checks that follow: the text is there now
                     run.moved[line.id] = u.paragraph
                 elif at_k.id != line.id:
@@ -2426,6 +2426,21 @@ _STATE_HEADINGS = ("state", "after")
 _FACTS_SO_GOAL = re.compile(r"^[~&c,]*F(?:[,&]+F)*W?,~[~_]{0,2}O")  # "Blue is on red, so the goal is reached." 
 _STEP_TOLD = re.compile(BY_ID["event.step_told"].pattern)
 _FACT_LINE = re.compile(r"^[~]*[Ff][^AaIQHGLOCKJ]*$")  # a line of facts alone, tagged or not ("Harmony: No.")
+_STATE_AFTER_STEP = re.compile(r"^[~,GHc_]*S[~_]{0,1}J#")  # "The state after step 1:", "Let me recap the state after step 2"
+
+
+def _state_after_step(ur: UnitReading) -> re.Match[str] | None:
+    """"The state after step 1": the state cue that holds "after" ("state after") before a step's
+    number opens a recap, as "After step 1," does."""
+    m = _STATE_AFTER_STEP.match(ur.shape)
+    if m is None:
+        return None
+    hit = ur.items[m.group().rfind("S")]
+    if not isinstance(hit, Hit) or ur.unit.tokens[hit.j - 1].norm != "after":
+        return None
+    return m
+
+
 _RECAP_HEADING = re.compile(r"^[~,GHc]*T[~_]{0,1}J#:$")  # "After step 6:", alone on its line
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
 VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
