@@ -2282,3 +2282,15 @@ def test_the_state_after_step_k_is_a_recap() -> None:
     assert _state_verdicts(walk + "The state after step 1:\n- Pain b: true\n- Planet b: true") == [
         ("pain", True), ("planet", False)]
     assert _state_verdicts("The state after step 1:\n- Pain b: true") == []
+
+
+def test_a_run_of_need_checks_after_a_step() -> None:
+    """"Overcome a from c. Check: Province c - yes. Pain a - yes.": each check of the run speaks of
+    the step's needs (only the first was read); "Both present." after its needs says they hold."""
+    assert _state_verdicts("Attack b. Overcome a from c. Check: Province c - yes. Pain a - yes.") == [
+        ("province", True), ("pain", False)]
+    row = _mystery_task()[1]
+    said = _claims("Attack b. Overcome a from c: needs Province c and Pain a. Both present.", row)
+    assert [h for k, h, _ in said if k == "applicability"] == [False]
+    said = _claims("Attack b. Overcome b from c: needs Province c and Pain b. Both present.", row)
+    assert [h for k, h, _ in said if k == "applicability"] == [True]

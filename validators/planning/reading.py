@@ -229,6 +229,7 @@ class _Run:
     said_now: tuple[int, int, int] | None = None  # (paragraph, line id, its actions then): "so right now, blue is on red."
     said_init: tuple[int, int, int] | None = None  # the same for a paragraph that laid out the initial state
     last_recall: tuple[int, LineOfReasoning, int] | None = None  # (unit, the past state's line, paragraph)
+    tag_run: tuple[int, int] | None = None  # (focus unit, last unit) of a run of need checks ("Province c - yes.")
     telling: int | None = None  # the last unit of an unbroken run telling the step in focus (row effect.told)
     telling_bullet: tuple[int, int, "_Focus"] | None = None  # (indent, unit, focus) of the last bullet that told it
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
@@ -1603,11 +1604,14 @@ class ClaimReader:
             # "So after Attack c, we have:" over "Harmony: No.", "b craves a: No (removed).": the state it heads
             if rid == "fact.tag" and not in_needs and not about_init and not tag_state \
                     and "S" not in s and "W" not in s and "T" not in s:
-                in_needs = focus is not None and n - focus.unit <= 1 and focus.paragraph == u.paragraph \
+                in_needs = focus is not None and focus.paragraph == u.paragraph \
+                    and (n - focus.unit <= 1 or run.tag_run == (focus.unit, n - 1)) \
                     and f.atom in {lit.atom for lit in focus.action.pre}  # "Attack a. Pain a is there.": no need
-                # of the step, so no check of its needs (it was judged before the step, and flagged)
+                # of the step, so no check of its needs (it was judged before the step, and flagged); "Check:
+                # Province c - yes. Pain a - yes.": each check of a run goes on checking the step's needs
                 if not in_needs:
                     continue
+                run.tag_run = (focus.unit, n)  # type: ignore[union-attr]
             persists = _persists(ur, k)  # "Planet a stays.", "Province a is kept.": the step left it, the state after
             checked = rid == "state.holds" and not persists and not in_needs and not about_init and not any(ch in s for ch in "SWT") \
                 and focus is not None and n - focus.unit == 1 and f.atom in {lit.atom for lit in focus.action.pre if lit.positive} \
