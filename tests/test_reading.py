@@ -2294,3 +2294,15 @@ def test_a_run_of_need_checks_after_a_step() -> None:
     assert [h for k, h, _ in said if k == "applicability"] == [False]
     said = _claims("Attack b. Overcome b from c: needs Province c and Pain b. Both present.", row)
     assert [h for k, h, _ in said if k == "applicability"] == [True]
+
+
+def test_needs_listed_then_said_had() -> None:
+    """"Overcome a from c requires Province c and Pain a, which we have." (row app.needs_met): the
+    needs listed, then said to hold ("which we have", "which are both true", "and we have both"),
+    present the action as doable."""
+    row = _mystery_task()[1]
+    for tail in (", which we have.", ", which are both true.", ", and we have both."):
+        said = _claims("Attack b. Overcome a from c requires Province c and Pain a" + tail, row)
+        assert [h for k, h, _ in said if k == "applicability"] == [False], tail
+    said = _claims("Attack b. Overcome b from c requires Province c and Pain b, which we have.", row)
+    assert [h for k, h, _ in said if k == "applicability"] == [True]

@@ -257,9 +257,11 @@ ROWS: tuple[Row, ...] = (
     Row("goal.not", "goal -: the goal is said not reached", r"^[~,]*(?:n|N)[~_]{0,3}O|O[~_]{0,2}(?:n|N)[~_W]{0,2}P",
         "This doesn't reach the goal.", "planted"),
     Row("app.needs_met", "applicability +: the action's needs said met",
-        r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P|R_(?P<act2>A)[~_]{0,2}P",
+        r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P|R_(?P<act2>A)[~_]{0,2}P"
+        r"|(?P<act3>A)\)?:?[~_]{0,2}R[^AQRDXIHG.;?!]*F,[~&]{1,2}(?:S_?|_{0,2}Y)[.!]?$",
         "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal; also 'the "
-        "preconditions for Succumb c are satisfied'"),
+        "preconditions for Succumb c are satisfied', and the needs listed, then 'which we have' or 'which are "
+        "both true'"),
     Row("goal.met", "goal +", r"O[~_W]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$|O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P",
         "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true', 'the "
         "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached'), "

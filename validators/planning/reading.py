@@ -1825,7 +1825,7 @@ class ClaimReader:
             if rid is None:
                 met = ur.rows("app.needs_met")
                 if met:
-                    act = ur.items[met[0].start("act" if met[0].group("act") else "act2")]  # type: ignore[assignment]
+                    act = ur.items[met[0].start(next(g for g in ("act", "act2", "act3") if met[0].group(g)))]  # type: ignore[assignment]
                     target = focus if focus is not None and focus.action == act.ground else _Focus(
                         act.ground, self._pre(run, line, act.ground, u), line.id, n, False, False, u.span)  # type: ignore[arg-type]
                     rid = "app.needs_met"
