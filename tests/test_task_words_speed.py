@@ -56,7 +56,8 @@ MYSTERY_FACTS = [
     ("object b craves object c", [(1, 5, ("craves", "b", "c"), "craves", False)]),
     ("Attack b gives Pain b?", [(3, 5, ("pain", "b"), "pain", False)]),
     ("Harmony (yes)", [(0, 1, ("harmony",), "harmony", False)]),
-    ("a plan, with a crave", []),
+    ("a plan, with a wish", []),
+    ("it must crave", [(2, 3, None, "craves", False)]),  # a two-object verb's plain form names its predicate
 ]
 
 MYSTERY_ACTIONS = [
