@@ -2306,3 +2306,22 @@ def test_needs_listed_then_said_had() -> None:
         assert [h for k, h, _ in said if k == "applicability"] == [False], tail
     said = _claims("Attack b. Overcome b from c requires Province c and Pain b, which we have.", row)
     assert [h for k, h, _ in said if k == "applicability"] == [True]
+
+
+def test_a_fact_said_now_false_or_still_missing_is_denied() -> None:
+    """"- Harmony is now false" and "Pain c is still missing" deny the fact: the time word between
+    the fact and its denial hid the denial, and both were judged as saying the fact holds (the
+    second a false flag in an R1 trace)."""
+    assert _state_verdicts("Attack b.\n\nFacts:\n\n- Pain b\n- Harmony is now false") == [("pain", True), ("harmony", True)]
+    assert _state_verdicts("Attack b. Pain c is still missing.") == [("pain", True)]
+    assert _state_verdicts("Attack b. Pain b is now true.") == [("pain", True)]
+
+
+def test_past_tense_gains_and_a_result_opening() -> None:
+    """"Overcoming b from c gave us Pain c." ("gave", "got" add) and "Because of that, Pain b
+    remains." ("as a result", "because of that" open a sentence as "so" does) are read after the
+    step."""
+    row = _mystery_task()[1]
+    walk = "Attack b. Overcome b from c. "
+    assert [h for k, h, _ in _claims(walk + "Overcoming b from c gave us Pain c.", row) if k == "effect"] == [False]
+    assert [h for _, h, _ in _claims(walk + "Because of that, Pain b remains.", row)] == [False]

@@ -2658,10 +2658,11 @@ def _negated(s: str, k: int) -> bool:
 
 
 def _gone(s: str, k: int) -> bool:
-    """"Harmony is gone", "Province b was not present any more", "Planet c: no"."""
+    """"Harmony is gone", "Province b was not present any more", "Planet c: no", "Harmony is now
+    false"."""
     if re.match(r"\([nN]_", s[k + 1:k + 4]):  # "clear (no blocks on top)" explains the fact, it does not deny it
         return False
-    return re.match(r"[:(]?_{0,2}(?:X|N|nX|n)", s[k + 1:k + 5]) is not None
+    return re.match(r"[:(]?_{0,2}W?_?(?:X|N|nX|n)", s[k + 1:k + 6]) is not None  # also "Harmony is now false"
 
 
 def _denied(s: str, k: int) -> bool:
