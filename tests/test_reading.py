@@ -2319,9 +2319,10 @@ def test_a_fact_said_now_false_or_still_missing_is_denied() -> None:
 
 def test_past_tense_gains_and_a_result_opening() -> None:
     """"Overcoming b from c gave us Pain c." ("gave", "got" add) and "Because of that, Pain b
-    remains." ("as a result", "because of that" open a sentence as "so" does) are read after the
-    step."""
+    remains." ("as a result", "because of that" speak of the state after the step, as "now" does)
+    are read after the step."""
     row = _mystery_task()[1]
     walk = "Attack b. Overcome b from c. "
     assert [h for k, h, _ in _claims(walk + "Overcoming b from c gave us Pain c.", row) if k == "effect"] == [False]
     assert [h for _, h, _ in _claims(walk + "Because of that, Pain b remains.", row)] == [False]
+    assert _state_verdicts(walk + "As a result, Harmony is gone.") == [("harmony", False)]
