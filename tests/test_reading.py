@@ -2326,3 +2326,11 @@ def test_past_tense_gains_and_a_result_opening() -> None:
     assert [h for k, h, _ in _claims(walk + "Overcoming b from c gave us Pain c.", row) if k == "effect"] == [False]
     assert [h for _, h, _ in _claims(walk + "Because of that, Pain b remains.", row)] == [False]
     assert _state_verdicts(walk + "As a result, Harmony is gone.") == [("harmony", False)]
+
+
+def test_again_after_a_fact_is_read_past() -> None:
+    """"Blue is on top of red again." after blue was put down on the table: "again" is no word of
+    the fact's, and the sentence is a false state claim (it was not read)."""
+    bw = _bw_colours()
+    said = bw.read("Unstack blue from red. Put down blue. Blue is on top of red again.").claims
+    assert [(c.rules, c.holds) for c in said] == [(("state.plain",), False)]
