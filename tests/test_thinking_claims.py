@@ -1150,3 +1150,14 @@ def test_the_goal_named_with_its_facts_is_a_goal_claim() -> None:
     assert [(c.kind, c.holds) for c in done if c.kind == "goal"] == [("goal", True)]
     other = reader.read(walk + "Overcome a from b. So the goal c craves a is achieved.").claims
     assert [c for c in other if c.kind == "goal"] == []
+
+
+def test_a_plan_said_to_fail_or_to_miss_the_goal() -> None:
+    """"This plan fails." and "that doesn't achieve the goal" after a list that works are false
+    rejections (the parser's verification claims had only "doesn't work" and "is invalid")."""
+    works = ("Okay, blue is on red and I need red on blue.\n\n1. Unstack blue from red.\n2. Put down blue.\n"
+             "3. Pick up red.\n4. Stack red on blue.\n\n")
+    for said in ("This plan fails.", "Hmm, that doesn't achieve the goal."):
+        assert [t.strip() for t in _flagged_texts(_audit("blocksworld", works + said, VALID_ANSWER))] == [said]
+    fails = works.replace("1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4.", "1. Pick up red.\n2.")
+    assert _flagged_texts(_audit("blocksworld", fails + "This plan fails.", VALID_ANSWER)) == []

@@ -119,7 +119,8 @@ _PASS = Gated(re.compile(
     re.I))
 _FAIL = Gated(re.compile(
     r"\b(?:(?:this|that|it|the plan|the sequence|this plan)[ \t]+(?:doesn't|does[ \t]+not|won't|will[ \t]+not"
-    r"|wouldn't|would[ \t]+not)[ \t]+work"
+    r"|wouldn't|would[ \t]+not)[ \t]+(?:work|(?:achieve|reach|satisfy|meet)[ \t]+the[ \t]+goal)"
+    r"|(?:this|that|it|the plan|the sequence|this plan|this sequence)[ \t]+(?:fails|(?:would|will)[ \t]+fail)"
     r"|(?:plan|sequence|solution)[ \t]+(?:is|was)[ \t]+(?:invalid|wrong|incorrect)"
     r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:invalid|wrong|incorrect))\b", re.I))
 _NEGATED = re.compile(r"\b(?:not|n't|never)\b", re.I)
@@ -128,7 +129,7 @@ _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|per
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
 # Nothing but words: its gate (the words, found by `in` in the lower-cased step) is its answer.
-_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick|good|fine|sound|checks|do", re.I))
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick|good|fine|sound|checks|do|fail", re.I))
 
 NUMBER_WORDS = 3
 
