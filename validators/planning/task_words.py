@@ -465,7 +465,7 @@ class TaskWords:
             at = range(len(words))
         else:
             at = [n for n, t in enumerate(tokens) if t.norm not in SKIP]
-        if "be" in (t.norm for t in tokens):
+        if not _BEFORE_BE.isdisjoint(words) and "be" in (t.norm for t in tokens):
             heads = self._heads
             keep = [q for q, n in enumerate(at) if not _before_be(words, q, tokens, n, heads)]
             if len(keep) < len(words):  # "needs the hand to be empty", "red must be clear": "... is ..."
@@ -828,6 +828,7 @@ class TaskWords:
 
 
 _MODAL_BE = frozenset({"to", "must", "should"})
+_BEFORE_BE = _MODAL_BE | {"has", "have"}
 
 
 def _before_be(words: list[str], q: int, tokens: list[Token], n: int, heads: dict) -> bool:
