@@ -2334,3 +2334,16 @@ def test_again_after_a_fact_is_read_past() -> None:
     bw = _bw_colours()
     said = bw.read("Unstack blue from red. Put down blue. Blue is on top of red again.").claims
     assert [(c.rules, c.holds) for c in said] == [(("state.plain",), False)]
+
+
+def test_what_a_supposed_step_does_is_an_effect_claim() -> None:
+    """"If I do Feast b from c, it adds Pain c.": the effect said after the supposition's clause is
+    what the step does, an effect claim even in a proposal (thinking-claims.md); a supposition of
+    the effect itself ("If Succumb c adds Planet c, ...") is not. Three such sentences in the 40 R1
+    traces are now flagged, each the misread rule of its trace ("If we Feast a from b, we get Pain
+    b and Province b")."""
+    row = _mystery_task()[1]
+    assert [h for k, h, _ in _claims("If I do Feast b from c, it adds Pain c.", row) if k == "effect"] == [False]
+    assert [h for k, h, _ in _claims("If I Attack b, then Pain c becomes true.", row) if k == "effect"] == [False]
+    assert [h for k, h, _ in _claims("If we Attack b, we get Pain b and lose Harmony.", row) if k == "effect"] == [True, True]
+    assert [k for k, h, _ in _claims("If Succumb c adds Planet a, then we can Attack a.", row) if k == "effect"] == []

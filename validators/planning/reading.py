@@ -1309,7 +1309,9 @@ class ClaimReader:
                                      modality=modality))
         # effects of a named action: each add or delete cue governs the facts after it (or, in the
         # passive, the list right before it), for the nearest action before the cue
-        if "A" in s and ("D" in s or "X" in s) and modality != "hypothetical":  # "If Succumb c adds Planet c, ...": supposed
+        if "A" in s and ("D" in s or "X" in s) and (modality != "hypothetical" or _SUPPOSED_STEP_THEN.match(s)):
+            # "If Succumb c adds Planet c, ...": supposed; "If I do Feast b from c, it adds Pain c": what the supposed
+            # step does, said after its clause (an effect written beside a proposal, thinking-claims.md)
             for c, what, ks in _cue_groups(s, s.find("A"), "F"):
                 act = _nearest(ur, c, "A")
                 if act is None or act.ground is None or s[c - 1:c] == "T":
@@ -2341,6 +2343,7 @@ def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
 
 
 _STEP_POINTERS = frozenset({"that", "this", "it", "which"})
+_SUPPOSED_STEP_THEN = re.compile(r"^[~,c]*I[~_]{0,3}A[^,DXIHGQ]*,[^IHGQ]*[DX]")  # "If I do A, (then) it adds ..."
 _NOW_WORDS = frozenset({("now",), ("right", "now"), ("at", "this", "point"), ("at", "this", "stage"), ("currently",)})
 
 
