@@ -2347,3 +2347,14 @@ def test_what_a_supposed_step_does_is_an_effect_claim() -> None:
     assert [h for k, h, _ in _claims("If I Attack b, then Pain c becomes true.", row) if k == "effect"] == [False]
     assert [h for k, h, _ in _claims("If we Attack b, we get Pain b and lose Harmony.", row) if k == "effect"] == [True, True]
     assert [k for k, h, _ in _claims("If Succumb c adds Planet a, then we can Attack a.", row) if k == "effect"] == []
+
+
+def test_facts_after_a_supposed_step() -> None:
+    """"If I Overcome b from c, then c craves b." (row state.supposed): the facts said after the
+    supposition's clause are what the step leaves. One the step adds or removes is judged by the
+    step alone; one it does not touch only where the step can be done where the line is."""
+    assert _state_verdicts("Attack b. If I Overcome b from c, then c craves b.") == [("craves", False)]
+    assert _state_verdicts("Attack b. If I Overcome b from c, then b craves c and Harmony is back.") == [
+        ("craves", True), ("harmony", True)]
+    assert _state_verdicts("If I Attack b, I'll have Province b and Pain b.") == [("province", False), ("pain", True)]
+    assert _state_verdicts("If I Overcome b from c, then c craves b.") == []  # not doable here: from where?

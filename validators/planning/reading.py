@@ -979,6 +979,34 @@ class ClaimReader:
                 self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                      negative=what == "del", after=act.ground.text(), rules=(rid,), modality=modality))
 
+    def _supposed_facts(self, run: _Run, ur: UnitReading, m: re.Match[str], line: LineOfReasoning, text: str,
+                        judged_facts: set[int]) -> None:
+        """Row state.supposed: "If I Overcome b from c, then c craves b.": the facts said after the
+        supposition's clause are what the supposed step leaves. A fact the step adds or removes is
+        judged by the step alone; one it does not touch only where the step can be done where the
+        line is (the supposition is made from there), in the state after it."""
+        act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
+        if act.ground is None:
+            return
+        s = ur.shape
+        after = apply(act.ground, line.state) if line.known and not unmet_preconditions(act.ground, line.state) else None
+        for k in range(m.start("facts"), len(s)):
+            f = ur.items[k]
+            if s[k] != "F" or k in judged_facts or not isinstance(f, FactMention) or f.atom is None:
+                continue
+            positive = not (_negated(s, k) or _list_negated(s, k)) != f.absent_word
+            touched = f.atom in act.ground.add or f.atom in act.ground.delete
+            if not touched and after is None:
+                continue
+            state = after if after is not None else apply(act.ground, frozenset())
+            if touched:
+                state = (state | act.ground.add) if f.atom in act.ground.add else (state - act.ground.delete)
+            holds, msg = self.judge.state(state, f.atom, positive, f"after {act.ground.text()}, supposed")
+            judged_facts.add(k)
+            self._add(run, Claim("state", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                                 negative=not positive, rules=("state.supposed",), modality="asserted",
+                                 after=act.ground.text()))
+
     def _after_rules(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int]) -> None:
         """Row rule.after: "After Feast, Pain is gone.", "Once you Attack, Planet becomes false.",
         "After picking up a block, the hand is empty.": what an action named without objects
@@ -1294,6 +1322,8 @@ class ClaimReader:
                     holds, msg = self.judge.rule_denied(act.name, f.predicate, "del")  # type: ignore[union-attr]
                     self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.kept",),
                                          modality=modality))
+        if modality == "hypothetical" and (sup := _SUPPOSED_STEP_FACTS.match(s)) is not None:
+            self._supposed_facts(run, ur, sup, line, text, judged_facts)
         if modality == "asserted" and "A" not in s:
             self._after_rules(run, ur, line, text, judged_facts)
         if modality == "asserted" and "n" not in s and "N" not in s:
@@ -2343,6 +2373,9 @@ def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
 
 
 _STEP_POINTERS = frozenset({"that", "this", "it", "which"})
+_SUPPOSED_STEP_FACTS = re.compile(
+    r"^[~,c]*I[~_]{0,3}(?P<act>A)[^,AFDXIHGQRM]*,[~_]{0,2}(?P<facts>F[_YN]{0,2}(?:[,&_]{1,3}F[_YN]{0,2})*)[.!]?$")
+# "If I Overcome b from c, then c craves b.": facts alone after the supposition's clause
 _SUPPOSED_STEP_THEN = re.compile(r"^[~,c]*I[~_]{0,3}A[^,DXIHGQ]*,[^IHGQ]*[DX]")  # "If I do A, (then) it adds ..."
 _NOW_WORDS = frozenset({("now",), ("right", "now"), ("at", "this", "point"), ("at", "this", "stage"), ("currently",)})
 
