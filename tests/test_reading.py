@@ -2358,3 +2358,14 @@ def test_facts_after_a_supposed_step() -> None:
         ("craves", True), ("harmony", True)]
     assert _state_verdicts("If I Attack b, I'll have Province b and Pain b.") == [("province", False), ("pain", True)]
     assert _state_verdicts("If I Overcome b from c, then c craves b.") == []  # not doable here: from where?
+
+
+def test_had_and_not_had_and_there_after_a_fact() -> None:
+    """"We don't have Pain b." and "We still have Province c." say whether the fact holds ("don't
+    have" was no denial, "still have" before the fact no state word); "Pain c is there now.": after
+    its fact, "is there" says it holds (it was read as a question, "Is there ...")."""
+    assert _state_verdicts("Attack b. We don't have Harmony.") == [("harmony", True)]
+    assert _state_verdicts("We don't have Pain b.") == [("pain", True)]
+    assert _state_verdicts("Attack b. We still have Province c.") == [("province", True)]
+    assert _state_verdicts("Attack b. Pain c is there now.") == [("pain", False)]
+    assert _state_verdicts("Attack b. Is there Pain c?") == []

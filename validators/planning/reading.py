@@ -95,6 +95,11 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
         cur = best.get(h.i)
         if cur is None or (h.j - h.i, -_RANK.get(h.cls, 99)) > (cur.j - cur.i, -_RANK.get(cur.cls, 99)):
             best[h.i] = h
+    if facts and any(h.cls == "question" for h in best.values()):
+        ends = {f.j for group in facts.values() for f in group}
+        for i, h in list(best.items()):
+            if h.cls == "question" and i in ends:  # "Pain c is there now.": after its fact "is there" says it holds
+                best[i] = next((y for y in cue_hits if y.i == i and y.j == h.j and y.cls == "yes"), h)
     shape: list[str] = []
     items: list[object] = []
     starts: list[int] = []
@@ -1627,8 +1632,10 @@ class ClaimReader:
                 rid, positive = "state.gone", False
             elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not grounded and not in_needs:
                 rid, positive = "state.holds", True
-            elif _denied(s, k) and not grounded and not in_needs and ("S" in s or "W" in s):
-                rid, positive = "state.no", False
+            elif _denied(s, k) and not grounded and not in_needs and ("S" in s or "W" in s or _said_had(ur, k - 1, "no")):
+                rid, positive = "state.no", False  # also "We don't have Pain b."
+            elif k and _said_had(ur, k - 1, "kept") and not grounded and not in_needs:
+                rid, positive = "state.holds", True  # "We still have Harmony."
             if rid is None:
                 continue
             tag_state = heading is not None and not in_needs and (heading.kind == "state" or (
@@ -2373,6 +2380,13 @@ def _nearest(ur: UnitReading, c: int, letter: str) -> ActionMention | None:
 
 
 _STEP_POINTERS = frozenset({"that", "this", "it", "which"})
+
+
+def _said_had(ur: UnitReading, k: int, cls: str) -> bool:
+    """Is letter k a cue of class `cls` that ends in "have" ("don't have", "still have"), so the
+    fact after it is said (not) to be had?"""
+    h = ur.items[k] if 0 <= k < len(ur.items) else None
+    return isinstance(h, Hit) and h.cls == cls and ur.unit.tokens[h.j - 1].norm == "have"
 _SUPPOSED_STEP_FACTS = re.compile(
     r"^[~,c]*I[~_]{0,3}(?P<act>A)[^,AFDXIHGQRM]*,[~_]{0,2}(?P<facts>F[_YN]{0,2}(?:[,&_]{1,3}F[_YN]{0,2})*)[.!]?$")
 # "If I Overcome b from c, then c craves b.": facts alone after the supposition's clause
