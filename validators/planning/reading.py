@@ -2387,19 +2387,23 @@ def _said_had(ur: UnitReading, k: int, cls: str) -> bool:
     fact after it is said (not) to be had?"""
     h = ur.items[k] if 0 <= k < len(ur.items) else None
     return isinstance(h, Hit) and h.cls == cls and ur.unit.tokens[h.j - 1].norm == "have"
-_SUPPOSED_STEP_FACTS = re.compile(
+
+
+_SUPPOSED_STEP_FACTS = re.compile(  # "If I Overcome b from c, then c craves b.": facts alone after the clause
     r"^[~,c]*I[~_]{0,3}(?P<act>A)[^,AFDXIHGQRM]*,[~_]{0,2}(?P<facts>F[_YN]{0,2}(?:[,&_]{1,3}F[_YN]{0,2})*)[.!]?$")
-# "If I Overcome b from c, then c craves b.": facts alone after the supposition's clause
 _SUPPOSED_STEP_THEN = re.compile(r"^[~,c]*I[~_]{0,3}A[^,DXIHGQ]*,[^IHGQ]*[DX]")  # "If I do A, (then) it adds ..."
+_GOAL_NAMED = re.compile(r"O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P")  # "the goal a craves b is satisfied"
+_PURPOSE_LEADS = frozenset({"to", "for", "before", "when", "while"})
+_REASON_WORDS = frozenset({"which", "since", "because", "as", "but"})
 _NOW_WORDS = frozenset({("now",), ("right", "now"), ("at", "this", "point"), ("at", "this", "stage"), ("currently",)})
 
 
 def _says_now(ur: UnitReading, act_at: int, line: LineOfReasoning, text: str, u: Unit) -> bool:
     """"Attack b. Now Attack a is possible", "Then Attack c": "now" before the action, or "then" or
     "next" opening the unit, right after the line's last step (same paragraph or the next), speaks
-    of the state the line is in. The model has not gone
-    back to an earlier state it could do the action in: it takes the action there, forced. (Not
-    asked of a step the line has taken, or one named by its number: a walk told again.)"""
+    of the state the line is in. The model has not gone back to an earlier state it could do the
+    action in: it takes the action there, forced. (Not asked of a step the line has taken, or one
+    named by its number: a walk told again.)"""
     if not line.actions or text.count("\n\n", line.last, u.span[0]) > 1:
         return False
     lead = [t.norm for t in u.tokens[:ur.starts[act_at]] if t.norm not in ("so", "and", ",")] if act_at < len(ur.starts) else []
@@ -2407,9 +2411,6 @@ def _says_now(ur: UnitReading, act_at: int, line: LineOfReasoning, text: str, u:
         return True  # "Attack b. Then Attack c: ...", "Next, Attack c": the step after the last one
     return any(ur.shape[k] == "W" and isinstance(h := ur.items[k], Hit)
                and tuple(t.norm for t in u.tokens[h.i:h.j]) in _NOW_WORDS for k in range(act_at))
-_GOAL_NAMED = re.compile(r"O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P")
-_PURPOSE_LEADS = frozenset({"to", "for", "before", "when", "while"})
-_REASON_WORDS = frozenset({"which", "since", "because", "as", "but"})
 
 
 def _points_to_step(u: Unit) -> bool:
