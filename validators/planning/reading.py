@@ -678,7 +678,8 @@ class ClaimReader:
                     line = at_k
                     self._perform(run, line, branch.ground, u.span[1], False, "recap")  # type: ignore[arg-type]
                     run.moved[line.id] = u.paragraph
-                elif at_k.id != line.id and (_RECAP_HEADING.match(shape) or _STATE_AFTER_STEP.match(shape) and shape.endswith(":")):
+                elif at_k.id != line.id and (_RECAP_HEADING.match(shape)
+                                             or (_STATE_AFTER_STEP.match(shape) and shape.endswith(":"))):
                     line = at_k  # "After step 6:" over the state and the checks that follow: the text is there now
                     run.moved[line.id] = u.paragraph
                 elif at_k.id != line.id:
