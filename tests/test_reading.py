@@ -2369,3 +2369,25 @@ def test_had_and_not_had_and_there_after_a_fact() -> None:
     assert _state_verdicts("Attack b. We still have Province c.") == [("province", True)]
     assert _state_verdicts("Attack b. Pain c is there now.") == [("pain", False)]
     assert _state_verdicts("Attack b. Is there Pain c?") == []
+
+
+def test_a_question_that_says_now_is_about_the_state_the_line_is_in() -> None:
+    """"Attack b. Can we Attack c now? Yes.": with "now" the question cannot be about the initial
+    state, where Attack c could be done, so the answer is judged where the line is (false); without
+    it, it stays unjudged."""
+    row = _mystery_task()[1]
+    assert [h for k, h, _ in _claims("Attack b. Can we Attack c now? Yes.", row) if k == "applicability"] == [False]
+    assert [h for k, h, _ in _claims("Attack b. Can we Attack c? Yes.", row) if k == "applicability"] == [None]
+    assert [h for k, h, _ in _claims("Attack b. Can we now Overcome b from c? Yes.", row) if k == "applicability"] == [True]
+
+
+def test_and_put_it_down_is_the_second_step() -> None:
+    """"Unstack blue from red and put it down.": "put it down" names put-down only once "it" is read
+    as blue, so the second step was dropped (the line then sat one step behind); it is taken when it
+    can be done there, as "... and stack it on red" is."""
+    bw = _bw_colours()
+    report = bw.read("Unstack blue from red and put it down. Now the hand is empty.")
+    assert [a.text() for a in report.lines[-1].actions] == ["(unstack blue red)", "(put-down blue)"]
+    assert [c.holds for c in report.claims] == [True]
+    kept = bw.read("Unstack blue from red and check it.")
+    assert [a.text() for a in kept.lines[-1].actions] == ["(unstack blue red)"]

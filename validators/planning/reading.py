@@ -410,7 +410,7 @@ class ClaimReader:
         if len(grounded) == 1 and not facts and len(q.actions) == 1 and ("C" in q.shape or q.shape.startswith("Q")):
             act = grounded[0].ground
             holds, msg = self.judge.applicable(act, line.state, yes)
-            if holds is False and yes and any(not unmet_preconditions(act, st) for st in line.states[:-1]):
+            if holds is False and yes and not _now_said(q) and any(not unmet_preconditions(act, st) for st in line.states[:-1]):
                 holds, msg = None, (f"{act.text()} can be done in an earlier state of the line: the question may "
                                     "be about that state")
             self._add(run, Claim("applicability", span, words, holds, msg, line.id, negative=not yes,
@@ -2199,14 +2199,18 @@ def _need_said_plainly(ur: UnitReading, r: int, k: int) -> bool:
 
 
 def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction) -> GroundAction | None:
-    """"pick up orange and stack it on red": the second action with "it" read as the first's
-    object, in the words the first action used for it (the clause is read again with them)."""
-    if ur.shape[after:after + 2] != "&a" or not first.args:
+    """"pick up orange and stack it on red", "unstack blue from red and put it down": the second
+    action with "it" read as the first's object, in the words the first action used for it (the
+    clause after "and", to its end, is read again with them)."""
+    if ur.shape[after:after + 1] != "&" or not first.args or after + 1 >= len(ur.starts):
         return None
-    m = ur.items[after + 1]
     toks = ur.unit.tokens
-    if not isinstance(m, ActionMention) or not any(t.norm == "it" for t in toks[m.i:m.j + 2]):
-        return None
+    m = ur.items[after + 1] if ur.shape[after + 1] == "a" else None
+    start = m.i if isinstance(m, ActionMention) else ur.starts[after + 1]
+    end = next((q for q in range(start, len(toks)) if toks[q].norm in _CLAUSE_STOP
+                or (q > start and toks[q].norm in (",", "and", "then"))), len(toks))
+    if not any(t.norm == "it" for t in toks[start:end]):
+        return None  # "put it down" names no action until "it" is read: the clause is read again
     head = ur.items[after - 1]
     if not isinstance(head, ActionMention):
         return None
@@ -2215,9 +2219,11 @@ def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction)
                       if obj == first.args[0] and " ".join(key) in " ".join(named)), None)
     if obj_words is None:
         return None
-    clause = " ".join(obj_words if t.norm == "it" else t.norm for t in toks[m.i:])
+    clause = " ".join(obj_words if t.norm == "it" else t.norm for t in toks[start:end])
     again = words.actions(tokens_of(clause, 0, len(clause)))
-    return again[0].ground if again and again[0].name == m.name and again[0].i == 0 else None
+    if not again or again[0].i != 0 or (isinstance(m, ActionMention) and again[0].name != m.name):
+        return None
+    return again[0].ground
 
 
 def _line_with_step(lines: Sequence[LineOfReasoning], action: GroundAction, k: int,
@@ -2399,6 +2405,14 @@ _REASON_WORDS = frozenset({"which", "since", "because", "as", "but"})
 _NOW_WORDS = frozenset({("now",), ("right", "now"), ("at", "this", "point"), ("at", "this", "stage"), ("currently",)})
 
 
+def _now_said(ur: UnitReading, before: int | None = None) -> bool:
+    """Does the unit say "now" ("now", "right now", "at this point", "currently"), before letter
+    `before` when given? Then it speaks of the state the line is in."""
+    return any(ur.shape[k] == "W" and isinstance(h := ur.items[k], Hit)
+               and tuple(t.norm for t in ur.unit.tokens[h.i:h.j]) in _NOW_WORDS
+               for k in range(len(ur.shape) if before is None else before))
+
+
 def _says_now(ur: UnitReading, act_at: int, line: LineOfReasoning, text: str, u: Unit) -> bool:
     """"Attack b. Now Attack a is possible", "Then Attack c": "now" before the action, or "then" or
     "next" opening the unit, right after the line's last step (same paragraph or the next), speaks
@@ -2410,8 +2424,7 @@ def _says_now(ur: UnitReading, act_at: int, line: LineOfReasoning, text: str, u:
     lead = [t.norm for t in u.tokens[:ur.starts[act_at]] if t.norm not in ("so", "and", ",")] if act_at < len(ur.starts) else []
     if lead[:1] in (["then"], ["next"]):
         return True  # "Attack b. Then Attack c: ...", "Next, Attack c": the step after the last one
-    return any(ur.shape[k] == "W" and isinstance(h := ur.items[k], Hit)
-               and tuple(t.norm for t in u.tokens[h.i:h.j]) in _NOW_WORDS for k in range(act_at))
+    return _now_said(ur, act_at)
 
 
 def _points_to_step(u: Unit) -> bool:
