@@ -151,10 +151,12 @@ class Judge:
         """A fact of `predicate` said to hold (`positive`) or not after `action`, in general: decided
         only where the action adds it or removes it (and not both)."""
         schema = self.task.domain.actions.get(action)
-        if schema is None or self.changes_both(action, predicate):
-            return None, f"{action} and {predicate}: not decided"
+        if schema is None:
+            return None, f"no action {action}"
         added = any(a[0] == predicate for a in schema.add)
         removed = any(a[0] == predicate for a in schema.delete)
+        if added and removed:
+            return None, f"{action} both adds and removes {predicate}: which object is meant is not said"
         if not (added or removed):
             return None, f"{action} does not touch {predicate}: it depends on the state"
         said = "holds" if positive else "does not hold"

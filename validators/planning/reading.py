@@ -994,24 +994,25 @@ class ClaimReader:
         act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
         if act.ground is None:
             return
-        s = ur.shape
-        after = apply(act.ground, line.state) if line.known and not unmet_preconditions(act.ground, line.state) else None
+        s, ground = ur.shape, act.ground
+        after = apply(ground, line.state) if line.known and not unmet_preconditions(ground, line.state) else None
         for k in range(m.start("facts"), len(s)):
             f = ur.items[k]
             if s[k] != "F" or k in judged_facts or not isinstance(f, FactMention) or f.atom is None:
                 continue
             positive = not (_negated(s, k) or _list_negated(s, k)) != f.absent_word
-            touched = f.atom in act.ground.add or f.atom in act.ground.delete
-            if not touched and after is None:
+            if f.atom in ground.add or f.atom in ground.delete:
+                present = f.atom in ground.add  # the step alone decides it
+            elif after is not None:
+                present = f.atom in after
+            else:
                 continue
-            state = after if after is not None else apply(act.ground, frozenset())
-            if touched:
-                state = (state | act.ground.add) if f.atom in act.ground.add else (state - act.ground.delete)
-            holds, msg = self.judge.state(state, f.atom, positive, f"after {act.ground.text()}, supposed")
+            holds, msg = self.judge.state(frozenset({f.atom}) if present else frozenset(), f.atom, positive,
+                                          f"after {ground.text()}, supposed")
             judged_facts.add(k)
             self._add(run, Claim("state", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, rules=("state.supposed",), modality="asserted",
-                                 after=act.ground.text()))
+                                 after=ground.text()))
 
     def _after_rules(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int]) -> None:
         """Row rule.after: "After Feast, Pain is gone.", "Once you Attack, Planet becomes false.",
