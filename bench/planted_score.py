@@ -10,7 +10,9 @@ flag elsewhere when it has an invalid step, away from the plant, whose message t
 verdict does not have. Each set is split in two halves by base trace (`half`): rules were built on
 the first (P in set 5, R in set 6, X in set 8) and the second is the figure to trust.
 
-    .venv/bin/python bench/planted_score.py [--show] [--set 5|6|7|8|9|10]
+    .venv/bin/python bench/planted_score.py [--show [HALF]] [--set 5|6|7|8|9|10]
+
+`--show P` prints the sentences of half P only, so a held-out half can stay unread while building.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class PlantedScore:
     true_total: Counter = field(default_factory=Counter)
     caused: Counter = field(default_factory=Counter)   # copies with a flag caused away from the plant
     lines: list[str] = field(default_factory=list)
+    line_halves: list[str] = field(default_factory=list)  # the half of each line's plant
 
     def summary(self, half: str) -> str:
         by_kind = {k[1]: f"{self.found[k]}/{n}" for k, n in sorted(self.total.items()) if k[0] == half}
@@ -90,6 +93,7 @@ def score(plants: list[dict[str, Any]], bases_path: Path = BASES) -> PlantedScor
             out.found[key] += bool(here)
             mark = "FOUND" if here else "miss "
         out.caused[p["half"]] += bool(caused)
+        out.line_halves.append(p["half"])
         out.lines.append(f"{mark} {p['half']} {p['id']} {p['kind']:<13} {p['sentence'][:90]}"
                          + "".join(f"\n      here: {s['message'][:140]}" for s in here[:1] if true)
                          + "".join(f"\n      caused: {s['message'][:140]}" for s in caused[:2]))
@@ -101,7 +105,10 @@ def main(argv: list[str]) -> None:
     plants = load_plants(SETS[which])
     result = score(plants)
     if "--show" in argv:
-        print("\n".join(result.lines))
+        # "--show P" prints one half's sentences only: the held-out half's stay unread while building
+        half = argv[argv.index("--show") + 1] if argv.index("--show") + 1 < len(argv) else ""
+        shown = [ln for ln, h in zip(result.lines, result.line_halves) if len(half) != 1 or h == half]
+        print("\n".join(shown))
     for half in sorted({p["half"] for p in plants}):
         print(f"set {which}, " + result.summary(half))
 

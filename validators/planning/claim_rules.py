@@ -45,7 +45,9 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 # "doc": ../shared/docs/thinking-claims.md; "R1": a DeepSeek-R1 PlanBench trace (dev half A, or the
-# 27 unannotated traces of planbench_r1_thinking.jsonl); "planted": a sentence a tester wrote.
+# 27 unannotated traces of planbench_r1_thinking.jsonl); "planted": a sentence a tester wrote; "probe": a
+# sentence a developer wrote in a common English form of the claim kind, read after a walk whose state
+# is known, for a form no R1 trace here uses.
 ROWS: tuple[Row, ...] = (
     # -- line events -----------------------------------------------------------------------
     Row("event.then", "perform the actions joined to the head action by 'then', in order",
@@ -195,6 +197,10 @@ ROWS: tuple[Row, ...] = (
         r"[Ff]", "Orange isn't clear at this point, though.", "planted",
         "after 'after putting red on the table, it's clear' the paragraph's 'now' may be the state recalled or the "
         "line's: the claim is judged only when it holds in both or in neither; otherwise unjudged"),
+    Row("state.after_closing", "state: facts before a closing 'after <action>' speak of the state after it",
+        r"T[~_]{0,2}(?P<act>A)[~_]{0,3}[.;!]?$", "Both are true after Attack a.",
+        "R1", "the one action of the unit, at its end, with no cue of effects, needs, conditions or questions before "
+              "it: read as the opening 'After <action>,' is"),
     Row("state.after_opening", "state: facts after an opening 'After <action>,' or 'After that,' speak of the state after it",
         r"^[~,]*T[~_]{0,2}(?:A(?:,?&?A)*)?[~_]{0,2},", "After Attack a, Harmony is true.", "doc",
         "the actions of the opening clause set the time, they are not what the facts are about (the facts are "
@@ -225,7 +231,7 @@ ROWS: tuple[Row, ...] = (
         "Harmony is gone.", "doc"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",
         "Province b was not touched, so Province b is still there.", "R1"),
-    Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*(?:_~*)?[DX]|F_{0,2}[DX]",
+    Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*(?:_~*)?[nN]?[DX]|F_{0,2}[DX]",
         "1. Feast c from a: needs c craves a. Yes. Gives Pain c, Province a.", "R1",
         "the action in focus (named at the head of a unit just before, in the same paragraph; or, for a unit "
         "opening with 'that', 'this', 'it' or 'which', in the paragraph before, when the step was no list item)"),
@@ -233,8 +239,12 @@ ROWS: tuple[Row, ...] = (
         r"[DX][^AaIH]*?k(?P<facts>F(?:[,&]+F)*)", "That gives Pain b and Province c while keeping b craves c.", "planted",
         "read where effect.focus reads the effects: the facts after 'keeping' ('leaves', 'keeps') hold after the step"),
     Row("effect.kept", "effect: a named action said to keep (leave, not touch) the facts after the cue",
-        r"(?P<act>A)[~_,]{0,3}k[~_]{0,2}(?P<facts>F(?:[,&]+F)*)", "Attack a leaves Planet b and Province c untouched.",
+        r"(?P<act>A)(?:[~_,]{0,3}|[^AIQHGKR.;]*?[,&c]~*_?)k[~_]{0,2}(?P<facts>F(?:[,&]+F)*)"
+        r"|(?P<act2>A)[^AIQHGKR.;]*?[,&c:]~*(?P<facts2>F)[~_]{0,2}k", "Attack a leaves Planet b and Province c untouched.",
         "R1", "each fact is said not to be removed by the action: judged against the schema as 'does not remove'"),
+    Row("effect.kept_focus", "effect: the step just taken, pointed at, said to keep or leave alone the facts after the cue",
+        r"^[~,]*k[~_]{0,2}(?P<facts>F(?:[,&]+F)*)(?P<facts2>)", "That leaves red clear.", "R1",
+        "'that', 'this' or 'it' opening the unit right after a step in the same paragraph; judged as effect.kept"),
     Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs", r"^[~,]*[DX]",
         "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
         "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "
@@ -317,6 +327,10 @@ ROWS: tuple[Row, ...] = (
         "end, each judged as rule.req"),
     Row("rule.add", "rule: the action adds each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*[fF])",
         "After Feast, you get Pain.", "doc"),
+    Row("effect.passive", "effect: the facts before a passive cue are what the named action after 'by' adds or deletes",
+        r"F_{0,2}(?P<cue>[DX])(?P<by>U?)(?P<act>A)", "But Province a is removed by Feast a from c.", "R1",
+        "'by' only (the cause class also holds 'because', 'since'), or the cue 'comes from' (add.comes_from: "
+        "'Pain a comes from Attack a'); not in a question, condition or denial"),
     Row("rule.passive", "rule: the named action adds, deletes or needs the fact's predicate",
         r"(?P<fact>[fF])_{0,2}(?P<cue>[DX]U|R_)(?P<act>a)",
         "Harmony is removed by Feast, but after Succumb b, Harmony is back.", "R1",

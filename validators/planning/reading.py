@@ -1127,6 +1127,8 @@ class ClaimReader:
             f = ur.items[k] if s[k] == "F" and depth <= 0 else None  # "Province b (no, Province is a)": the state
             if not isinstance(f, FactMention) or f.atom is None or f.absent_word:
                 continue
+            if _KEPT_AFTER.match(s, k + 1):
+                break  # "requires Harmony, and Planet b remains": what the step leaves, no need
             if f.atom[0] not in preds and (told is not None or not _need_said_plainly(ur, m.start("r"), k)):
                 continue
             holds, msg = self.judge.needs(ground, f.atom)
@@ -1344,6 +1346,8 @@ class ClaimReader:
                 holds, msg = self.judge.rule(act.name, f.predicate, what)  # type: ignore[union-attr]
                 self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id, rules=("rule.passive",),
                                      modality=modality))
+        if ("U" in s or "D" in s) and "A" in s and modality in ("asserted", "proposed") and not re.search("[nNQIK]", s):
+            self._passive_effects(run, ur, line, text, judged_facts, modality)
         # effects of a named action: each add or delete cue governs the facts after it (or, in the
         # passive, the list right before it), for the nearest action before the cue
         if "A" in s and ("D" in s or "X" in s) and (modality != "hypothetical" or _SUPPOSED_STEP_THEN.match(s)):
@@ -1359,17 +1363,11 @@ class ClaimReader:
                 if s[max(m_i, c - 2):c].rstrip("_~").endswith("K"):
                     continue  # "via Overcome a from c, you can't get rid of c craves a": what cannot be undone, no effect
                 lead = _colon_lead(s, ks, c)
-                for k in _contrasted(s, ks, c):  # "Attack b removes Planet b, not Planet c": Planet c stays
-                    f = ur.items[k]
+                denied = _denied_cue(s, c, ks)  # "Attack a doesn't remove Planet b": the whole list is denied
+                for k in (ks if denied else _contrasted(s, ks, c)):  # "Attack b removes Planet b, not Planet c": Planet c stays
                     judged_facts.add(k)
-                    done, _ = self.judge.effect(act.ground, f.atom, what)  # type: ignore[union-attr]
-                    verb = "adds" if what == "add" else "removes"
-                    msg = (f"says {act.ground.text()} does not {verb[:-1]} {self.judge.named(f.atom)}, but it {verb} it"  # type: ignore[union-attr]
-                           if done else f"{act.ground.text()} does not {verb[:-1]} {self.judge.named(f.atom)}: right")  # type: ignore[union-attr]
-                    self._add(run, Claim("effect", u.span, u.text(text), not done, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
-                                         negative=True, after=act.ground.text(), rules=(f"effect.{what}",),
-                                         modality=modality))
-                for k in ks:
+                    self._effect_denied(run, u, text, line, act.ground, ur.items[k], what, f"effect.{what}", modality)  # type: ignore[arg-type]
+                for k in () if denied else ks:
                     f = ur.items[k]
                     judged_facts.add(k)
                     said = _said_effect(s, k, f, what, c)  # type: ignore[arg-type]
@@ -1392,21 +1390,16 @@ class ClaimReader:
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
         if "A" in s and "k" in s and modality in ("asserted", "proposed") and not re.search("[nNQ]", s):
-            for m in ur.rows("effect.kept"):  # "Attack a leaves Harmony untouched": it does not remove Harmony
-                act = ur.items[m.start("act")]  # type: ignore[assignment]
-                if act.ground is None:
-                    continue
-                for k in range(m.start("facts"), m.end("facts")):
-                    f = ur.items[k]
-                    if s[k] != "F" or k in judged_facts or f.atom is None:  # type: ignore[union-attr]
-                        continue
-                    judged_facts.add(k)
-                    done, _ = self.judge.effect(act.ground, f.atom, "del")  # type: ignore[union-attr]
-                    msg = (f"says {act.ground.text()} keeps {self.judge.named(f.atom)}, but it removes it" if done  # type: ignore[union-attr]
-                           else f"{act.ground.text()} does not remove {self.judge.named(f.atom)}: right")  # type: ignore[union-attr]
-                    self._add(run, Claim("effect", u.span, u.text(text), not done, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
-                                         negative=True, after=act.ground.text(), rules=("effect.kept",),
-                                         modality=modality))
+            for m in ur.rows("effect.kept"):  # "Attack a leaves Harmony untouched": it does not remove Harmony;
+                # "Attack a adds Pain a but doesn't change Harmony", "Attack a: Pain a added, Harmony stays"
+                act = ur.items[m.start("act") if m.group("act") else m.start("act2")]  # type: ignore[assignment]
+                if act.ground is not None:
+                    self._kept_effects(run, ur, line, text, act.ground, m, "effect.kept", modality, judged_facts)
+        elif "A" not in s and "k" in s and modality == "asserted" and not re.search("[nNQ]", s) and focus is not None \
+                and focus.performed and focus.paragraph == u.paragraph and n - focus.unit <= 2 \
+                and focus.shape.count("A") + focus.shape.count("a") <= 1 and _points_to_step(u):
+            for m in ur.rows("effect.kept_focus"):  # "Attack a. That doesn't change Planet b."
+                self._kept_effects(run, ur, line, text, focus.action, m, "effect.kept_focus", modality, judged_facts)
         told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.told \
             and s[:1] in ("D", "X") and u.end != ":" and _effect_list_verb(ur) else None
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
@@ -1424,6 +1417,12 @@ class ClaimReader:
             for c, what, ks in _cue_groups(s, -1, "F"):
                 if "I" in s[:c]:
                     continue
+                if _denied_cue(s, c, ks):  # "Attack a. It doesn't remove Planet b."
+                    for k in ks:
+                        judged_facts.add(k)
+                        self._effect_denied(run, u, text, line, focus.action, ur.items[k], what,  # type: ignore[arg-type]
+                                            "effect.told" if focus is told else "effect.focus", modality)
+                    continue
                 for k in ks:
                     f = ur.items[k]
                     judged_facts.add(k)
@@ -1435,6 +1434,11 @@ class ClaimReader:
                                          negative=said == "del", after=focus.action.text(),
                                          rules=("effect.told",) if focus is told else ("effect.focus",),
                                          modality=modality))
+            for k, f in ur.facts:  # "So we get Pain a, while Harmony doesn't change.": what the step leaves
+                kept = _kept_hit(ur, k) if k not in judged_facts and _KEPT_AFTER.match(s, k + 1) else None
+                if kept is not None and (kept.cue != "kept.unchanged" or _persists(ur, k)):
+                    self._kept_effect(run, ur, line, text, focus.action, k, kept.cue == "kept.same",
+                                      "effect.focus", modality, judged_facts)
             if focus.pre is not None:
                 for m in ur.rows("effect.keeps"):  # "That gives Pain b and Province c while keeping b craves c"
                     for k in range(m.start("facts"), m.end("facts")):
@@ -1564,12 +1568,17 @@ class ClaimReader:
         tail = opening.end() if opening is not None else 0
         named_last = s.rfind("A", 0, tail)
         grounded = [m for i, m in ur.actions if m.ground is not None and i >= tail]  # "because the Feast changed it" names none
+        closing = BY_ID["state.after_closing"].regex.search(s) if opening is None and s.count("A") == 1 else None
+        if closing is not None and re.search("[DXRIQMHGKaJ]", s[:closing.start()]) is None:
+            named_last, grounded = closing.start("act"), []  # "Province b is gone after Attack a.": as "After Attack a, ..."
+        else:
+            closing = None
         if tail and not state_list and BY_ID["state.list"].regex.match(s[tail:]):
             state_list = True  # "After Attack a, we have Pain a and Harmony."
         twice = named_last >= 0 and ur.items[named_last].ground is not None \
             and line.actions.count(ur.items[named_last].ground) > 1  # type: ignore[union-attr]
         # "After Feast b from a, we have ..." where the line did it twice: which time is not said
-        said_after = focus is not None and opening is not None and (
+        said_after = focus is not None and (opening is not None or closing is not None) and (
             named_last < 0 or ur.items[named_last].ground == focus.action)  # type: ignore[union-attr]
         # "After Attack a, Harmony is true." or "After that, ..." right after the step: the state after it, said
         both_ways: list[Claim] = []  # facts true before the step just taken and false after it
@@ -1585,6 +1594,8 @@ class ClaimReader:
             if vague_at >= 0 and k > vague_at:
                 continue  # "but after various steps, we lost Province b": a state we cannot place
             if twice and k >= tail:
+                continue
+            if closing is not None and k > closing.start():
                 continue
             if f.atom is None and state_list and not ur.actions and not about_init and line.known and k not in judged_facts \
                     and (s[k + 1:k + 2] in ("", ",", ".", ";", "&")) and _item_start(s, k):
@@ -1640,6 +1651,18 @@ class ClaimReader:
                 rid, positive = "state.holds", True  # "We still have Harmony."
             if rid is None:
                 continue
+            kept = _kept_hit(ur, k) if rid in ("state.holds", "state.list") else None
+            if kept is not None and kept.cue in ("kept.same", "kept.not_removed"):
+                near = focus is not None and focus.performed and focus.pre is not None and focus.paragraph == u.paragraph \
+                    and n - focus.unit <= STATE_REACH and bool(line.actions) and line.actions[-1] == focus.action \
+                    and (said_after or not re.search("[TJZ]", s))  # not "after step 1, Province a was not removed"
+                if near:
+                    self._left_as_was(run, ur, k, f, line, text, kept.cue, modality, judged_facts)
+                elif tail and named_last >= 0 and ur.items[named_last].ground is not None:  # type: ignore[union-attr]
+                    self._kept_effect(run, ur, line, text, ur.items[named_last].ground, k,  # type: ignore[union-attr,arg-type]
+                                      kept.cue == "kept.same", "state.after_opening", modality, judged_facts)
+                    # "After Attack a, Harmony doesn't change.": what the action does to it
+                continue  # "Pain b is unchanged", "Harmony is not removed": of the step, not that the fact holds
             tag_state = heading is not None and not in_needs and (heading.kind == "state" or (
                 heading.kind == "after" and bool(line.actions) and line.actions[-1] == heading.action))
             # "So after Attack c, we have:" over "Harmony: No.", "b craves a: No (removed).": the state it heads
@@ -1722,7 +1745,8 @@ class ClaimReader:
                                         "the sentence speaks of is not said")
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, state=_atoms(state), modality=modality,
-                                 rules=(rid, *via, *(("state.after_opening",) if tail else ())),
+                                 rules=(rid, *via, *(("state.after_opening",) if tail else ()),
+                                        *(("state.after_closing",) if closing is not None else ())),
                                  after=line.actions[-1].text() if line.actions else None))
             if ambiguous:
                 both_ways.append(run.claims[-1])
@@ -2043,6 +2067,97 @@ class ClaimReader:
         ground = self._one_grounding(mention, state)
         return ground is not None and not unmet_preconditions(ground, state)
 
+    def _kept_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction,
+                      m: re.Match[str], rule: str, modality: str, judged_facts: set[int]) -> None:
+        """The facts of match m said kept by `act`: "leaves Harmony" (it does not remove them),
+        "doesn't change Planet c" (kept.same: it neither adds nor removes them), against the schema."""
+        s = ur.shape
+        same = _kept_same(ur, m.start(), len(s))
+        lo, hi = m.span("facts") if m.group("facts") else m.span("facts2")
+        if not m.group("facts") and not _persists(ur, lo):
+            return  # "Feast a from b: but a craves b is still there": a need checked, not what the step leaves
+        for k in range(lo, hi):
+            if s[k] == "F" and k not in judged_facts:
+                self._kept_effect(run, ur, line, text, act, k, same, rule, modality, judged_facts)
+
+    def _kept_effect(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction, k: int,
+                     same: bool, rule: str, modality: str, judged_facts: set[int]) -> None:
+        f: FactMention = ur.items[k]  # type: ignore[assignment]
+        if f.atom is None or f.absent_word:
+            return  # "leaves the hand occupied": the fact's absence, which the step may have made
+        judged_facts.add(k)
+        name = self.judge.named(f.atom)
+        if same:
+            made = self.judge.effect(act, f.atom, "add")[0]
+            done = made or self.judge.effect(act, f.atom, "del")[0]
+            msg = (f"says {act.text()} leaves {name} as it was, but it {'adds' if made else 'removes'} it" if done
+                   else f"{act.text()} neither adds nor removes {name}: right")
+        else:
+            done, _ = self.judge.effect(act, f.atom, "del")
+            msg = f"says {act.text()} keeps {name}, but it removes it" if done else f"{act.text()} does not remove {name}: right"
+        self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), not done, msg, line.id, atom=f.atom,
+                             negative=True, after=act.text(), rules=(rule,), modality=modality))
+
+    def _left_as_was(self, run: _Run, ur: UnitReading, k: int, f: FactMention, line: LineOfReasoning, text: str,
+                     cue: str, modality: str, judged_facts: set[int]) -> None:
+        """"Pain b is unchanged" (kept.same): the step just taken, the line's last, leaves the fact as it
+        was; "Harmony is not removed" (kept.not_removed): it does not take a fact that held. Judged on
+        the states before and after that step."""
+        if not (line.known and line.actions) or f.atom is None:
+            return
+        act, pre = line.actions[-1], line.states[-2]
+        before, after = f.atom in pre, f.atom in line.state
+        if f.absent_word:
+            return  # "no Pain b is unchanged": not a reading anyone means
+        judged_facts.add(k)
+        name = self.judge.named(f.atom)
+        if cue == "kept.same":
+            holds = before == after
+            msg = (f"{act.text()} leaves {name} as it was: right" if holds else
+                   f"says {name} is left as it was, but {act.text()} {'adds' if after else 'removes'} it")
+        else:
+            holds = not (before and not after)
+            msg = (f"{act.text()} does not remove {name}: right" if holds else f"says {name} is not removed, but {act.text()} removes it")
+        self._add(run, Claim("state", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
+                             state=_atoms(line.state), after=act.text(), rules=("state.holds", cue), modality=modality))
+
+    def _passive_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
+                         modality: str) -> None:
+        """"Province a, Planet a are removed by Attack a": what the action after "by" does to the
+        facts the passive cue governs."""
+        s, u = ur.shape, ur.unit
+        for m in ur.rows("effect.passive"):
+            act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
+            by: Hit | None = ur.items[m.start("by")] if m.group("by") else None  # type: ignore[assignment]
+            cue: Hit = ur.items[m.start("cue")]  # type: ignore[assignment]
+            if act.ground is None or (u.tokens[by.i].norm != "by" if by is not None else cue.cue != "add.comes_from"):
+                continue
+            for c, what, ks in _cue_groups(s, -1, "F"):
+                if c != m.start("cue") or not ks or ks[0] > c:
+                    continue
+                for k in ks:
+                    f: FactMention = ur.items[k]  # type: ignore[assignment]
+                    if k in judged_facts or f.atom is None or f.absent_word:
+                        continue
+                    judged_facts.add(k)
+                    holds, msg = self.judge.effect(act.ground, f.atom, what)
+                    self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
+                                         negative=what == "del", after=act.ground.text(), rules=("effect.passive",),
+                                         modality=modality))
+
+    def _effect_denied(self, run: _Run, u: Unit, text: str, line: LineOfReasoning, act: GroundAction,
+                       f: FactMention, what: str, rule: str, modality: str) -> None:
+        """The claim that `act` does not add (or remove) fact `f`: "doesn't remove Planet b", "removes
+        Planet b, not Planet c"."""
+        if f.atom is None:
+            return
+        done, _ = self.judge.effect(act, f.atom, what)
+        verb = "adds" if what == "add" else "removes"
+        msg = (f"says {act.text()} does not {verb[:-1]} {self.judge.named(f.atom)}, but it {verb} it"
+               if done else f"{act.text()} does not {verb[:-1]} {self.judge.named(f.atom)}: right")
+        self._add(run, Claim("effect", u.span, u.text(text), not done, msg, line.id, atom=f.atom, negative=True,
+                             after=act.text(), rules=(rule,), modality=modality))
+
     def _add(self, run: _Run, claim: Claim) -> None:
         line = run.lines[claim.line]
         claim.broken_before = line.broken is not None
@@ -2326,20 +2441,34 @@ def _points_back(u: Unit) -> bool:
 
 
 _PERSIST = frozenset({"stays", "stay", "remains", "remain", "kept", "untouched", "unchanged", "unaffected", "intact",
-                      "survives", "survive", "survived"})
+                      "survives", "survive", "survived",
+                      # inside a kept cue these are its "not removed", "not affected", ...: the step did not take it
+                      "removed", "deleted", "consumed", "touched", "affected", "changed", "change", "affect", "touch"})
+
+
+def _kept_hit(ur: UnitReading, k: int) -> Hit | None:
+    """The kept cue right after fact k ("Planet a stays", "Pain b is unchanged"), if any."""
+    j = k + 1
+    while j < len(ur.shape) and ur.shape[j] in "_~":  # "Harmony also stays"
+        j += 1
+    if j >= len(ur.shape) or ur.shape[j] != "k" or not isinstance(ur.items[j], Hit):
+        return None
+    return ur.items[j]  # type: ignore[return-value]
 
 
 def _persists(ur: UnitReading, k: int) -> bool:
     """Is fact k said to last ("Planet a stays", "Province a is kept", "Harmony remains")? Said right
     after a step, it speaks of the state the step left; "still there" does not (R1 checks a need with
     it: "Harmony is still there, Province b yes")."""
-    j = k + 1
-    while j < len(ur.shape) and ur.shape[j] == "_":
-        j += 1
-    if j >= len(ur.shape) or ur.shape[j] != "k" or not isinstance(ur.items[j], Hit):
-        return False
-    hit: Hit = ur.items[j]  # type: ignore[assignment]
-    return any(t.norm in _PERSIST for t in ur.unit.tokens[hit.i:hit.j])
+    hit = _kept_hit(ur, k)
+    return hit is not None and any(t.norm in _PERSIST for t in ur.unit.tokens[hit.i:hit.j])
+
+
+def _kept_same(ur: UnitReading, lo: int, hi: int) -> bool:
+    """Does a cue between letters lo and hi say the fact is left as it was ("unchanged", "doesn't
+    affect"), not that it holds: false only when the step adds or removes it."""
+    return any(isinstance(ur.items[j], Hit) and ur.items[j].cue == "kept.same"  # type: ignore[union-attr]
+               for j in range(max(lo, 0), min(hi, len(ur.shape))) if ur.shape[j] == "k")
 
 
 def _vague_time(ur: UnitReading, line: LineOfReasoning) -> int:
@@ -2365,6 +2494,13 @@ def _contrasted(s: str, ks: list[int], cue: int) -> list[int]:
         out.append(j + 2)
         j += 3
     return out
+
+
+def _denied_cue(s: str, cue: int, ks: list[int]) -> bool:
+    """Is an active cue itself denied ("doesn't remove", "does not add", "never gives", "won't
+    add"): a negation right before the verb, its facts after it and none of them said absent."""
+    return bool(ks) and ks[0] > cue and re.search(r"[nN][_~]?$", s[:cue]) is not None \
+        and not any(s[k + 1:k + 2] in ("N", "n") for k in ks)
 
 
 def _colon_lead(s: str, ks: list[int], cue: int) -> set[int]:
@@ -2469,6 +2605,8 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
             k += 1  # "Removed: b craves a, Province b"
         run = []
         while k < len(s) and (s[k] in fact_letters or s[k] in ",&_~"):
+            if s[k] in fact_letters and _KEPT_AFTER.match(s, k + 1):
+                break  # "removes Harmony, so Province b stays": a clause of its own
             if s[k] in fact_letters and k not in taken and s[k - 1] not in "Nn":
                 run.append(k)
             k += 1
@@ -2480,6 +2618,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
     return sorted(out)
 
 
+_KEPT_AFTER = re.compile(r"[_~]{0,2}k(?![~_]{0,2}F)")  # "Province b stays", not "while keeping Planet a"
 _FACT_IN_STEP = re.compile(r"F,?[~_]{0,3}(?P<cue>[DX])_?J#")  # "Province b, which was removed in step 5"
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
 _STATE_OF_STEP = re.compile(r"S[~_]?J#")  # "State after step 3:", "State at step 3:" (the lexicon reads "after step" as a step)
