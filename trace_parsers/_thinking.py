@@ -115,7 +115,11 @@ _PASS = Gated(re.compile(
     r"|(?:the[ \t]+)?goal[ \t]+(?:now[ \t]+)?holds"
     r"|(?:both|all)[ \t]+(?:parts|halves|conditions|components)[ \t]+of[ \t]+the[ \t]+goal[ \t]+(?:are[ \t]+)?(?:now[ \t]+)?"
     r"(?:met|satisfied|achieved|in[ \t]+place|true|done)"
-    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:correct|the[ \t]+correct[ \t]+(?:sequence|plan|answer|solution)))\b",
+    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+(?:correct|the[ \t]+correct[ \t]+(?:sequence|plan|answer|solution))"
+    r"|(?:that's|that[ \t]+is|this[ \t]+is)[ \t]+the[ \t]+(?:solution|right[ \t]+(?:plan|sequence|answer|solution))"
+    r"|(?:everything|it[ \t]+all|all|this|that|it)[ \t]+checks[ \t]+out"
+    r"|(?:these|those|the)[ \t]+(?:\w+[ \t]+)?(?:steps|actions|moves)[ \t]+(?:are|should[ \t]+be|would[ \t]+be)[ \t]+enough"
+    r"|(?:this|that|it)[ \t]+(?:gives|yields)[ \t]+(?:us[ \t]+)?the[ \t]+goal)\b",
     re.I))
 _FAIL = Gated(re.compile(
     r"\b(?:(?:this|that|it|the plan|the sequence|this plan)[ \t]+(?:doesn't|does[ \t]+not|won't|will[ \t]+not"
@@ -129,7 +133,8 @@ _HEDGE = re.compile(r"\b(?:if|whether|check|verify|see|make sure|maybe|might|per
                     r"|\?", re.I)
 _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
 # Nothing but words: its gate (the words, found by `in` in the lower-cased step) is its answer.
-_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|reach|wrong|job|trick|good|fine|sound|checks|do|fail", re.I))
+_CLAIM_HINT = Gated(re.compile(r"work|goal|correct|valid|right|solve|solution|reach|wrong|job|trick|good|fine|sound|checks|do|fail"
+                               r"|enough", re.I))
 
 NUMBER_WORDS = 3
 
