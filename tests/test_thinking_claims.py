@@ -1161,3 +1161,17 @@ def test_a_plan_said_to_fail_or_to_miss_the_goal() -> None:
         assert [t.strip() for t in _flagged_texts(_audit("blocksworld", works + said, VALID_ANSWER))] == [said]
     fails = works.replace("1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4.", "1. Pick up red.\n2.")
     assert _flagged_texts(_audit("blocksworld", fails + "This plan fails.", VALID_ANSWER)) == []
+
+
+@pytest.mark.parametrize("said", ["Everything checks out.", "These two steps are enough.", "That's the solution.",
+                                  "That gives the goal."])
+def test_more_words_that_say_the_list_works(said: str) -> None:
+    """Verification claims on the list before them (trace_parsers/_thinking.py `_PASS`): false after
+    a list that fails, none after one that works, none when denied or asked."""
+    fails = "Okay, blue is on red and I need red on blue.\n\n1. Pick up red.\n2. Stack red on blue.\n\n"
+    assert [t.strip() for t in _flagged_texts(_audit("blocksworld", fails + said, VALID_ANSWER))] == [said]
+    works = fails.replace("1. Pick up red.\n2. Stack red on blue.",
+                          "1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.")
+    assert _flagged_texts(_audit("blocksworld", works + said, VALID_ANSWER)) == []
+    asked = said.rstrip(".") + "? Let me check."
+    assert _flagged_texts(_audit("blocksworld", fails + asked, VALID_ANSWER)) == []
