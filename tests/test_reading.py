@@ -2493,3 +2493,15 @@ def test_other_words_for_what_an_action_makes(sentence: str, verdicts: list[bool
     """Probed forms no R1 trace here uses: "comes from <action>" (cue add.comes_from, row
     effect.passive), "causes", and "as a result of <action>," read as "after <action>,"."""
     assert [c.holds for c in _mystery_reader().read(sentence).claims] == verdicts
+
+
+@pytest.mark.parametrize("sentence, verdicts", [
+    ("The effects of Attack a are: Pain a and no Harmony.", [True, True]),
+    ("The effects of Attack a are: Pain a and Harmony.", [True, False]),
+    ("The effects of Attack a: Pain b, no Harmony.", [False, True]),
+])
+def test_the_effects_of_an_action_listed_after_it(sentence: str, verdicts: list[bool]) -> None:
+    """"The effects of Attack a are ..." (cue add.effects_of, row effect.of): each fact after the
+    action is an addition, each said absent a removal."""
+    claims = _mystery_reader().read(sentence).claims
+    assert sorted(c.holds for c in claims) == sorted(verdicts) and all(c.rules == ("effect.of",) for c in claims)

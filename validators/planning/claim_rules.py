@@ -327,6 +327,9 @@ ROWS: tuple[Row, ...] = (
         "end, each judged as rule.req"),
     Row("rule.add", "rule: the action adds each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*[fF])",
         "After Feast, you get Pain.", "doc"),
+    Row("effect.of", "effect: the facts after 'the effects of <action> are' (or ':') are what it adds; those said absent, what it removes",
+        r"^[~_]{0,2}D(?P<act>A)[_:]", "The effects of Attack a are: Pain a and no Harmony.", "probe",
+        "the cue add.effects_of only; facts a later add or delete cue governs are left to it"),
     Row("effect.passive", "effect: the facts before a passive cue are what the named action after 'by' adds or deletes",
         r"F_{0,2}(?P<cue>[DX])(?P<by>U?)(?P<act>A)", "But Province a is removed by Feast a from c.", "R1",
         "'by' only (the cause class also holds 'because', 'since'), or the cue 'comes from' (add.comes_from: "

@@ -1400,6 +1400,8 @@ class ClaimReader:
                 and focus.shape.count("A") + focus.shape.count("a") <= 1 and _points_to_step(u):
             for m in ur.rows("effect.kept_focus"):  # "Attack a. That doesn't change Planet b."
                 self._kept_effects(run, ur, line, text, focus.action, m, "effect.kept_focus", modality, judged_facts)
+        if "D" in s and "A" in s and modality in ("asserted", "proposed") and not re.search("[nQIK]", s):
+            self._effects_of(run, ur, line, text, judged_facts, modality)
         told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.told \
             and s[:1] in ("D", "X") and u.end != ":" and _effect_list_verb(ur) else None
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
@@ -2120,6 +2122,28 @@ class ClaimReader:
             msg = (f"{act.text()} does not remove {name}: right" if holds else f"says {name} is not removed, but {act.text()} removes it")
         self._add(run, Claim("state", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom,
                              state=_atoms(line.state), after=act.text(), rules=("state.holds", cue), modality=modality))
+
+    def _effects_of(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
+                    modality: str) -> None:
+        """"The effects of Attack a are Pain a and no Harmony.": each fact after the action is added,
+        each said absent removed (row effect.of)."""
+        s, u = ur.shape, ur.unit
+        m = BY_ID["effect.of"].regex.match(s)
+        if m is None or ur.items[m.start("act") - 1].cue != "add.effects_of":  # type: ignore[union-attr]
+            return
+        act: ActionMention = ur.items[m.start("act")]  # type: ignore[assignment]
+        if act.ground is None:
+            return
+        end = next((j for j in range(m.end(), len(s)) if s[j] in "DXA.;"), len(s))
+        for k, f in ur.facts:
+            if not m.end() <= k < end or k in judged_facts or f.atom is None:
+                continue
+            judged_facts.add(k)
+            what = "del" if _negated(s, k) != f.absent_word else "add"
+            holds, msg = self.judge.effect(act.ground, f.atom, what)
+            self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
+                                 negative=what == "del", after=act.ground.text(), rules=("effect.of",),
+                                 modality=modality))
 
     def _passive_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
                          modality: str) -> None:
