@@ -2499,9 +2499,12 @@ def test_other_words_for_what_an_action_makes(sentence: str, verdicts: list[bool
     ("The effects of Attack a are: Pain a and no Harmony.", [True, True]),
     ("The effects of Attack a are: Pain a and Harmony.", [True, False]),
     ("The effects of Attack a: Pain b, no Harmony.", [False, True]),
+    ("The effects of Attack a are Pain a and Harmony.", [True, False]),
+    ("The effect of Attack b is Pain b.", [True]),
 ])
 def test_the_effects_of_an_action_listed_after_it(sentence: str, verdicts: list[bool]) -> None:
     """"The effects of Attack a are ..." (cue add.effects_of, row effect.of): each fact after the
-    action is an addition, each said absent a removal."""
+    action is an addition, each said absent a removal. "Attack b is Pain b" read no fact: the one read
+    from "b is Pain b" took the action's object; the facts after the action are read again."""
     claims = _mystery_reader().read(sentence).claims
     assert sorted(c.holds for c in claims) == sorted(verdicts) and all(c.rules == ("effect.of",) for c in claims)

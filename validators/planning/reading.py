@@ -30,7 +30,7 @@ from validators.planning.lines import Lines
 from validators.planning.role_rules import is_role, role_rules
 from validators.planning.search import ground_all, more_ground_actions_than
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
-from validators.planning.task_words import ActionMention, FactMention, TaskWords
+from validators.planning.task_words import SKIP, ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
 from validators.reading.cues import INNER_ADVERBS, Hit, UnitCues, lexicon
 from validators.reading.text import Reading, Token, Unit, read_text, tokens_of
@@ -83,12 +83,24 @@ class UnitReading:
 _NOUN_LEAD = frozenset({"the", "block", "blocks", "object", "objects"})
 
 
+def _facts_after(facts: dict[int, list[FactMention]], toks: list[Token], at: int, words: TaskWords) -> None:
+    """The facts of the tokens from `at` on that start there, past skipped words ("are", "is")."""
+    rest = toks[at:]
+    for m in words.facts(rest):
+        if all(t.norm in SKIP for t in rest[:m.i]):
+            facts.setdefault(at + m.i, []).append(replace(m, i=at + m.i, j=at + m.j))
+
+
 def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
     toks = unit.tokens
     acts = {m.i: m for m in words.actions(toks)}
     facts: dict[int, list[FactMention]] = {}
     for m in words.facts(toks):  # a list ("Planet a, b and c") or one object's facts share a start
         facts.setdefault(m.i, []).append(m)
+    for a in acts.values():
+        if any(a.i < i < a.j < max(f.j for f in group) for i, group in facts.items()) and a.j not in facts:
+            _facts_after(facts, toks, a.j, words)  # "The effects of Attack b are Pain b": the fact read from
+            # "b are Pain b" took the action's object; read again after the action
     cue_hits = lexicon().hits(toks)
     best: dict[int, Hit] = {}
     for h in cue_hits:
