@@ -97,10 +97,12 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
     facts: dict[int, list[FactMention]] = {}
     for m in words.facts(toks):  # a list ("Planet a, b and c") or one object's facts share a start
         facts.setdefault(m.i, []).append(m)
-    for a in acts.values():
-        if any(a.i < i < a.j < max(f.j for f in group) for i, group in facts.items()) and a.j not in facts:
-            _facts_after(facts, toks, a.j, words)  # "The effects of Attack b are Pain b": the fact read from
-            # "b are Pain b" took the action's object; read again after the action
+    if acts and facts:
+        ends = [(i, max(f.j for f in group)) for i, group in facts.items()]
+        for a in list(acts.values()):
+            if a.j not in facts and any(a.i < i < a.j < end for i, end in ends):
+                _facts_after(facts, toks, a.j, words)  # "The effects of Attack b are Pain b": the fact read
+                # from "b are Pain b" took the action's object; read again after the action
     cue_hits = lexicon().hits(toks)
     best: dict[int, Hit] = {}
     for h in cue_hits:
@@ -2117,12 +2119,10 @@ class ClaimReader:
         """"Pain b is unchanged" (kept.same): the step just taken, the line's last, leaves the fact as it
         was; "Harmony is not removed" (kept.not_removed): it does not take a fact that held. Judged on
         the states before and after that step."""
-        if not (line.known and line.actions) or f.atom is None:
-            return
+        if not (line.known and line.actions) or f.atom is None or f.absent_word:
+            return  # (a fact said absent, "no Pain b is unchanged", is not a reading anyone means)
         act, pre = line.actions[-1], line.states[-2]
         before, after = f.atom in pre, f.atom in line.state
-        if f.absent_word:
-            return  # "no Pain b is unchanged": not a reading anyone means
         judged_facts.add(k)
         name = self.judge.named(f.atom)
         if cue == "kept.same":
