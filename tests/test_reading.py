@@ -2508,3 +2508,30 @@ def test_the_effects_of_an_action_listed_after_it(sentence: str, verdicts: list[
     from "b is Pain b" took the action's object; the facts after the action are read again."""
     claims = _mystery_reader().read(sentence).claims
     assert sorted(c.holds for c in claims) == sorted(verdicts) and all(c.rules == ("effect.of",) for c in claims)
+
+
+_AFTER_THIS = ("1. Attack a. This needs Province a, Planet a and Harmony. After this:\n\n   - Pain a is added.\n"
+               "   - Pain b is added.\n   - Harmony is removed.\n   - Planet b removed.\n\n"
+               "2. Succumb a. After:\n\n- Pain a is removed.\n- Harmony added. But it was already present except Planet a.")
+
+
+def test_a_heading_that_points_at_the_step_just_taken_heads_its_effects() -> None:
+    """"After this:", "After:", "Then after Attack:" under a step (row heading.after_step) head the
+    bullets that tell that step's effects: "- Pain b is added." is a claim about Attack a. A second
+    sentence of a bullet ("But it was already present ...") is no line under the heading."""
+    claims = _mystery_reader().read(_AFTER_THIS).claims
+    assert [(c.after, c.atom, c.negative, c.holds) for c in claims] == [
+        ("(attack a)", ("pain", "a"), False, True), ("(attack a)", ("pain", "b"), False, False),
+        ("(attack a)", ("harmony",), True, True), ("(attack a)", ("planet", "b"), True, False),
+        ("(succumb a)", ("pain", "a"), True, True), ("(succumb a)", ("harmony",), False, True)]
+    assert all(c.rules == ("heading.after_step",) for c in claims)
+    named = _mystery_reader().read("Attack a. Then after Attack:\n\n- Pain b is added.").claims
+    assert [(c.after, c.holds) for c in named] == [("(attack a)", False)]
+
+
+@pytest.mark.parametrize("text", [
+    "Attack a. After Feast:\n\n- Pain b is added.",  # another action's name: not the step
+    "Attack a. Succumb a.\n\nMaybe this is wrong. I wonder. Let us think. Really.\n\nAfter this:\n\n- Pain b is added.",
+])
+def test_a_pointing_heading_far_from_the_step_or_naming_another_heads_nothing(text: str) -> None:
+    assert not [c for c in _mystery_reader().read(text).claims if "heading.after_step" in c.rules]

@@ -285,6 +285,11 @@ ROWS: tuple[Row, ...] = (
     Row("heading.initial", "the lines under it speak of the initial state", r"Z[^A]*:$", "Initial state:", "R1"),
     Row("heading.after", "the lines under it speak of the state after the action", r"T[~_]{0,2}A[^:]*:$",
         "After Attack b:", "R1", "'- Pain added.' under it is an effect of Attack b"),
+    Row("heading.after_step", "the lines under it speak of the state after the step just taken, pointed at",
+        r"^[~,]*T(?:[~_]{0,2}|a)?:$", "1. Feast b from c. This uses b craves c, Province b, Harmony. After this:", "R1",
+        "'After this:', 'After:', 'After Feast:' (the step's action named without objects); the step is the one "
+        "in focus, taken on the line, its last action, named in the heading's paragraph or the one before; "
+        "'- Province c is added.' under it is an effect of that step"),
     Row("heading.req", "the lines under it list needs", r"R.*:$", "Attack a requires:", "R1"),
     Row("heading.add", "the lines under it list additions", r"D.*:$", "Feast b from c adds:", "R1"),
     Row("heading.del", "the lines under it list deletions", r"X.*:$", "Attack a removes:", "R1"),

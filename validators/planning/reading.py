@@ -244,7 +244,8 @@ class _Run:
     bound_end: int = -1  # where the unit that last bound variables ends
     needs_of: tuple[int, "_Focus"] | None = None  # (paragraph, step): a paragraph that opens with "Pre: ..." under the step
     initial_paragraph: tuple[int, int] | None = None  # (paragraph, events then): it opens on the initial state
-    after_heading: tuple[GroundAction, int] | None = None  # "After Feast c from a:" and the unit it was last read at
+    after_heading: tuple[GroundAction, int, str] | None = None  # "After Feast c from a:", the unit it was last read
+    # at, and the heading's row
     said_now: tuple[int, int, int] | None = None  # (paragraph, line id, its actions then): "so right now, blue is on red."
     said_init: tuple[int, int, int] | None = None  # the same for a paragraph that laid out the initial state
     last_recall: tuple[int, LineOfReasoning, int] | None = None  # (unit, the past state's line, paragraph)
@@ -853,9 +854,9 @@ class ClaimReader:
                 run.described = (head_m.ground, n, u.paragraph)
             # a heading sets what its lines are
             if u.end == ":":
-                run.heading = self._heading(ur, n, u, modality, line)
+                run.heading = self._heading(ur, n, u, modality, line, run.focus)
                 if run.heading is not None and run.heading.kind == "after" and run.heading.action is not None:
-                    run.after_heading = (run.heading.action, n)
+                    run.after_heading = (run.heading.action, n, run.heading.rules[0])
             if recall is None and run.last_recall is not None and run.last_recall[0] == n - 1 \
                     and run.last_recall[2] == u.paragraph and not ur.actions and modality == "asserted" \
                     and not re.search("[TWZJS]", shape) and _points_back(u):
@@ -1235,7 +1236,8 @@ class ClaimReader:
         run.book.lose(line, u.span[0], "event.after")
         return line
 
-    def _heading(self, ur: UnitReading, n: int, u: Unit, modality: str, line: LineOfReasoning) -> _Heading | None:
+    def _heading(self, ur: UnitReading, n: int, u: Unit, modality: str, line: LineOfReasoning,
+                 focus: _Focus | None) -> _Heading | None:
         s = ur.shape
         if "H" in s or "G" in s or "I" in s:
             return _Heading("proposal", u.paragraph, n, rules=("heading.proposal",))
@@ -1244,6 +1246,11 @@ class ClaimReader:
             return _Heading("initial", u.paragraph, n, rules=("heading.initial",))
         if "T" in s and acts:
             return _Heading("after", u.paragraph, n, acts[-1].ground, rules=("heading.after",))
+        if "T" in s and focus is not None and focus.performed and focus.line == line.id and line.actions \
+                and line.actions[-1] == focus.action and u.paragraph - focus.paragraph <= 1 and n - focus.unit <= 3 \
+                and ur.matches("heading.after_step") \
+                and all(m.name == focus.action.name for _, m in ur.actions):
+            return _Heading("after", u.paragraph, n, focus.action, rules=("heading.after_step",))
         if "R" in s:
             return _Heading("req", u.paragraph, n, acts[-1].ground if acts else None, rules=("heading.req",))
         if "D" in s:
@@ -1482,15 +1489,16 @@ class ClaimReader:
             after_act = ur.items[arrow[0].start("act")].ground  # type: ignore[union-attr]
             rid_after = "effect.arrow"
             lo = arrow[0].end()
-        elif heading is not None and heading.kind == "after" and heading.action is not None and (u.bullet or u.indent):
+        elif heading is not None and heading.kind == "after" and heading.action is not None and (u.bullet or u.indent) \
+                and u.line_start:  # a line under the heading; not "But they are already present." after its first sentence
             after_act = heading.action
-            rid_after = "heading.after"
+            rid_after = heading.rules[0] if heading.rules else "heading.after"
             lo = 0
         elif run.after_heading is not None and n - run.after_heading[1] == 1 and "A" not in s and _EFFECT_LEAD.match(s):
             after_act = run.after_heading[0]  # "After Feast c from a:\n\nAdds Pain a, Province a.\n\nRemoves ...": its
-            rid_after = "heading.after"      # effects, a paragraph each
+            rid_after = run.after_heading[2]  # effects, a paragraph each
             lo = 0
-            run.after_heading = (after_act, n)
+            run.after_heading = (after_act, n, rid_after)
         if after_act is not None and (asserted or modality == "proposed"):
             base = self._heading_base(line, after_act)
             other_act = min((i for i, _ in ur.actions if i >= lo), default=len(s))
@@ -1499,7 +1507,7 @@ class ClaimReader:
             if rid_after == "effect.arrow" and pending and all(f.atom in pre_atoms for _, f in pending) \
                     and not all(f.atom in after_act.add for _, f in pending):
                 pending = []  # "Overcome b from c -> Province c and Pain": its needs, not its result
-            if rid_after == "heading.after" and ("D" in s or "X" in s):
+            if rid_after in ("heading.after", "heading.after_step") and ("D" in s or "X" in s):
                 for c, what, ks in _cue_groups(s, -1, "F"):
                     for k in ks:
                         f = ur.items[k]
@@ -1508,7 +1516,8 @@ class ClaimReader:
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                              negative=what == "del", after=after_act.text(), rules=(rid_after,),
                                              modality=modality))
-                pending = [(k, f) for k, f in pending if k not in judged_facts]
+                pending = []  # "- Remove Province c (other object), Pain b.": a fact the cue's list did not reach is
+                # still an effect told, not the state
             for k, f in pending if base is not None else ():
                 judged_facts.add(k)
                 neg = (_negated(s, k) or _list_denied(s, k, ur)) != f.absent_word  # "- (c no longer craves b)"
