@@ -2535,3 +2535,22 @@ def test_a_heading_that_points_at_the_step_just_taken_heads_its_effects() -> Non
 ])
 def test_a_pointing_heading_far_from_the_step_or_naming_another_heads_nothing(text: str) -> None:
     assert not [c for c in _mystery_reader().read(text).claims if "heading.after_step" in c.rules]
+
+
+@pytest.mark.parametrize("text, verdicts", [
+    ("Step 1: Overcome a from c needs Province c and Pain a. No Province c. No Pain a.", [False, True]),
+    ("Step 1: Overcome a from c needs Province c and Pain a. Province c is not present. Pain a is present.",
+     [False, False]),
+    ("Step 1: Overcome a from c. Requires Province c and Pain a. Province c is present. Pain a is gone.", [True, True]),
+])
+def test_a_need_said_absent_right_after_the_needs_is_checked_before_the_step(text: str, verdicts: list[bool]) -> None:
+    """"Overcome a from c needs Province c and Pain a. No Province c.": each plain sentence of the run
+    after the needs checks one, in the state before the step (row state.need_check). "Province c is
+    not present" was judged after the step, where the step had removed it: a false sentence read as true."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "state"]
+    assert [(c.holds, c.rules) for c in claims] == [(v, ("state.need_check",)) for v in verdicts]
+
+
+def test_a_fact_said_gone_after_the_effects_is_no_need_check() -> None:
+    claims = _mystery_reader().read("Attack a. Requires Province a, Planet a, Harmony. Adds Pain a. Harmony is gone.").claims
+    assert [(c.rules, c.holds) for c in claims if c.kind == "state"] == [(("state.gone",), True)]

@@ -229,6 +229,10 @@ ROWS: tuple[Row, ...] = (
         "the time word a state claim reaches back one paragraph only (ANCHOR_PARAGRAPHS)"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
+    Row("state.need_check", "state: a need of the step in focus, listed just before, said to hold or not: before the step",
+        r"^[~,c&]*(?:[nN][~_]{0,1}F|F[~_n]{0,3}[YNX]?)[.!]?$", "Step 4: Overcome a from c needs Province c and Pain a. No Province c.",
+        "R1", "each unit of an unbroken run right after the needs are listed checks one; a unit with a time word, "
+        "an action, an effect or a state cue is not a check"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",
         "Province b was not touched, so Province b is still there.", "R1"),
     Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*(?:_~*)?[nN]?[DX]|F_{0,2}[DX]",

@@ -250,6 +250,7 @@ class _Run:
     said_init: tuple[int, int, int] | None = None  # the same for a paragraph that laid out the initial state
     last_recall: tuple[int, LineOfReasoning, int] | None = None  # (unit, the past state's line, paragraph)
     tag_run: tuple[int, int] | None = None  # (focus unit, last unit) of a run of need checks ("Province c - yes.")
+    need_run: tuple[int, int] | None = None  # (focus unit, last unit) of the step's needs listed, then checked one by one
     telling: int | None = None  # the last unit of an unbroken run telling the step in focus (row effect.told)
     telling_bullet: tuple[int, int, "_Focus"] | None = None  # (indent, unit, focus) of the last bullet that told it
     recalled: tuple[int, int, int] | None = None  # the same, of a paragraph that went back to a past state of the line
@@ -1611,6 +1612,9 @@ class ClaimReader:
         effect_talk = re.match(r"[~,&]*[DX]", s) is not None
         reason = re.match(r"[~,]*U", s) is not None and focus is not None and n - focus.unit <= 1 \
             and focus.paragraph == u.paragraph  # "And removes ..., Province (b is removed)"
+        if need_at >= 0 and focus is not None and focus.paragraph == u.paragraph \
+                and (focus.unit == n or (not ur.actions and n - focus.unit <= 2)):
+            run.need_run = (focus.unit, n)  # "Step 4: Overcome a from c. Requires Province c and Pain a."
         for k, f in ur.facts:
             if rule_talk or effect_talk or (need_at >= 0 and k > need_at and _tag(s, k) is None) \
                     or (means_at >= 0 and k > means_at) or s[k + 1:k + 2] == "m":
@@ -1674,6 +1678,12 @@ class ClaimReader:
                 rid, positive = "state.no", False  # also "We don't have Pain b."
             elif k and _said_had(ur, k - 1, "kept") and not grounded and not in_needs:
                 rid, positive = "state.holds", True  # "We still have Harmony."
+            if rid in (None, "state.gone", "state.no", "state.holds") and not in_needs and not about_init \
+                    and self._need_check(run, ur, n, f, focus, line):
+                if rid is None and not _denied(s, k):
+                    continue
+                rid, positive = "state.need_check", rid == "state.holds"
+                run.need_run = (focus.unit, n)  # type: ignore[union-attr]
             if rid is None:
                 continue
             kept = _kept_hit(ur, k) if rid in ("state.holds", "state.list") else None
@@ -1724,7 +1734,7 @@ class ClaimReader:
                                             else f"after step {kth} of the list")
             elif about_init or rid == "state.said_initial":
                 state, where = self.init, "in the initial state"
-            elif (in_needs and focus is not None and focus.line == line.id) or checked:
+            elif (in_needs and focus is not None and focus.line == line.id) or checked or rid == "state.need_check":
                 state, where = focus.pre, f"before {focus.action.text()}"  # type: ignore[union-attr]
             elif needs_step is not None:
                 state, where = needs_step.pre, f"before {needs_step.action.text()}"
@@ -1824,6 +1834,17 @@ class ClaimReader:
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
                                  after=line.actions[-1].text(),
                                  rules=("goal.met",) + (("goal.once",) if once is not None else ()), modality=modality))
+
+    @staticmethod
+    def _need_check(run: _Run, ur: UnitReading, n: int, f: FactMention, focus: _Focus | None,
+                    line: LineOfReasoning) -> bool:
+        """"Step 4: Overcome a from c needs Province c and Pain a. No Province c.": right after the
+        needs of the step in focus are listed (or checked one by one), a plain sentence that says one
+        of them holds or not checks it, in the state before the step (row state.need_check)."""
+        return focus is not None and focus.pre is not None and focus.line == line.id \
+            and focus.paragraph == ur.unit.paragraph and run.need_run == (focus.unit, n - 1) \
+            and f.atom in {lit.atom for lit in focus.action.pre if lit.positive} \
+            and ur.matches("state.need_check")  # not "Planet c is still there": after the step
 
     @staticmethod
     def _heading_base(line: LineOfReasoning, action: GroundAction) -> frozenset[Atom] | None:
