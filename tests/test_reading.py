@@ -2554,3 +2554,16 @@ def test_a_need_said_absent_right_after_the_needs_is_checked_before_the_step(tex
 def test_a_fact_said_gone_after_the_effects_is_no_need_check() -> None:
     claims = _mystery_reader().read("Attack a. Requires Province a, Planet a, Harmony. Adds Pain a. Harmony is gone.").claims
     assert [(c.rules, c.holds) for c in claims if c.kind == "state"] == [(("state.gone",), True)]
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Attack a. Succumb a. Harmony is back.", True),
+    ("Attack a. Pain a exists.", True),
+    ("Attack a. Pain b exists.", False),
+])
+def test_a_fact_with_a_verb_after_a_step_is_said_to_hold_after_it(text: str, verdict: bool) -> None:
+    """"Succumb a. Harmony is back.": "is back" and "exists" are verbs, not the tag of a need checked
+    ("Harmony yes."); a fact that is no need of the step was read as such a tag and left unread. (A
+    need of the step, "Attack a. Harmony is back.", is still read as its check, before the step.)"""
+    claims = _mystery_reader().read(text).claims
+    assert [(c.kind, c.holds, c.rules) for c in claims] == [("state", verdict, ("state.holds",))]

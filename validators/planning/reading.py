@@ -1708,9 +1708,13 @@ class ClaimReader:
                     and f.atom in {lit.atom for lit in focus.action.pre}  # "Attack a. Pain a is there.": no need
                 # of the step, so no check of its needs (it was judged before the step, and flagged); "Check:
                 # Province c - yes. Pain a - yes.": each check of a run goes on checking the step's needs
-                if not in_needs:
+                if not in_needs and _stated(ur, k) and not grounded:
+                    rid, positive = "state.holds", True  # "Succumb a. Harmony is back.": no need of the step, said
+                    # to hold after it
+                elif not in_needs:
                     continue
-                run.tag_run = (focus.unit, n)  # type: ignore[union-attr]
+                else:
+                    run.tag_run = (focus.unit, n)  # type: ignore[union-attr]
             persists = _persists(ur, k)  # "Planet a stays.", "Province a is kept.": the step left it, the state after
             checked = rid == "state.holds" and not persists and not in_needs and not about_init and not any(ch in s for ch in "SWT") \
                 and focus is not None and n - focus.unit == 1 and f.atom in {lit.atom for lit in focus.action.pre if lit.positive} \
@@ -2902,6 +2906,18 @@ def _about_action(s: str, k: int, ur: UnitReading | None = None) -> bool:
         return True  # "Red can't be stacked", "We cannot do Succumb a now"
     return rest == "" or rest[0] in ".,;:!)AU" or (rest[0] == "_" and (len(rest) == 1 or rest[1] in ".,;:!"))
     # "Succumb a is not possible because Pain a is missing": the reason follows the rejection
+
+
+# a yes or no cue opening with one of these is a verb, so the fact before it is a sentence's subject,
+# not a tagged check: "Harmony is back.", "Pain a exists." (beside "Harmony yes.")
+_STATEMENT_VERBS = frozenset({"is", "are", "exists", "exist", "holds", "hold"})
+
+
+def _stated(ur: UnitReading, k: int) -> bool:
+    """Is the yes cue right after fact k a verb ("Harmony is back.", "Pain a exists."), so the fact is
+    a sentence's subject rather than a tagged check ("Harmony yes.")?"""
+    hit = ur.items[k + 1] if k + 1 < len(ur.items) else None
+    return isinstance(hit, Hit) and hit.cls == "yes" and ur.unit.tokens[hit.i].norm in _STATEMENT_VERBS
 
 
 def _tag(s: str, k: int) -> str | None:
