@@ -2567,3 +2567,15 @@ def test_a_fact_with_a_verb_after_a_step_is_said_to_hold_after_it(text: str, ver
     need of the step, "Attack a. Harmony is back.", is still read as its check, before the step.)"""
     claims = _mystery_reader().read(text).claims
     assert [(c.kind, c.holds, c.rules) for c in claims] == [("state", verdict, ("state.holds",))]
+
+
+def test_the_bullets_under_a_step_taken_tell_its_effects() -> None:
+    """"So Succumb a:" then, a paragraph below, "- Pain b removed.": each bullet that adds or removes is
+    an effect of the step (row heading.step); a bullet of plain facts ("- Pain a (yes)") is not read
+    as the state after it, as it may check the step's needs."""
+    text = "Attack a.\n\nSo Succumb a:\n\n- Province a, Planet a, Harmony added.\n- Pain b removed.\n- Pain a (yes)"
+    claims = _mystery_reader().read(text).claims
+    assert [(c.atom, c.negative, c.holds) for c in claims] == [
+        (("province", "a"), False, True), (("planet", "a"), False, True), (("harmony",), False, True),
+        (("pain", "b"), True, False)]
+    assert all(c.rules == ("heading.step",) and c.after == "(succumb a)" for c in claims)

@@ -294,6 +294,10 @@ ROWS: tuple[Row, ...] = (
         "'After this:', 'After:', 'After Feast:' (the step's action named without objects); the step is the one "
         "in focus, taken on the line, its last action, named in the heading's paragraph or the one before; "
         "'- Province c is added.' under it is an effect of that step"),
+    Row("heading.step", "the bullets under a step taken, that add or remove, tell its effects",
+        r"^[~,WJ#:()]*A:$", "So Succumb a:", "R1",
+        "only bullets with an add or delete cue and no action, need or hedge: '- Pain a removed.' is an effect "
+        "of Succumb a; a bullet of plain facts under it may be its needs or the state after, so it is not read so"),
     Row("heading.req", "the lines under it list needs", r"R.*:$", "Attack a requires:", "R1"),
     Row("heading.add", "the lines under it list additions", r"D.*:$", "Feast b from c adds:", "R1"),
     Row("heading.del", "the lines under it list deletions", r"X.*:$", "Attack a removes:", "R1"),

@@ -1247,6 +1247,10 @@ class ClaimReader:
             return _Heading("initial", u.paragraph, n, rules=("heading.initial",))
         if "T" in s and acts:
             return _Heading("after", u.paragraph, n, acts[-1].ground, rules=("heading.after",))
+        if focus is not None and focus.performed and focus.unit == n and focus.line == line.id and line.actions \
+                and line.actions[-1] == focus.action and len(acts) == 1 and acts[0].ground == focus.action \
+                and ur.matches("heading.step"):
+            return _Heading("step", u.paragraph, n, focus.action, rules=("heading.step",))
         if "T" in s and focus is not None and focus.performed and focus.line == line.id and line.actions \
                 and line.actions[-1] == focus.action and u.paragraph - focus.paragraph <= 1 and n - focus.unit <= 3 \
                 and ur.matches("heading.after_step") \
@@ -1495,6 +1499,9 @@ class ClaimReader:
             after_act = heading.action
             rid_after = heading.rules[0] if heading.rules else "heading.after"
             lo = 0
+        elif heading is not None and heading.kind == "step" and heading.action is not None and (u.bullet or u.indent) \
+                and u.line_start and ("D" in s or "X" in s) and not re.search("[ARIQHG]", s):
+            after_act, rid_after, lo = heading.action, "heading.step", 0  # "So Succumb a:" over "- Pain a removed."
         elif run.after_heading is not None and n - run.after_heading[1] == 1 and "A" not in s and _EFFECT_LEAD.match(s):
             after_act = run.after_heading[0]  # "After Feast c from a:\n\nAdds Pain a, Province a.\n\nRemoves ...": its
             rid_after = run.after_heading[2]  # effects, a paragraph each
@@ -1508,9 +1515,11 @@ class ClaimReader:
             if rid_after == "effect.arrow" and pending and all(f.atom in pre_atoms for _, f in pending) \
                     and not all(f.atom in after_act.add for _, f in pending):
                 pending = []  # "Overcome b from c -> Province c and Pain": its needs, not its result
-            if rid_after in ("heading.after", "heading.after_step") and ("D" in s or "X" in s):
+            if rid_after in ("heading.after", "heading.after_step", "heading.step") and ("D" in s or "X" in s):
                 for c, what, ks in _cue_groups(s, -1, "F"):
                     for k in ks:
+                        if k in judged_facts:
+                            continue
                         f = ur.items[k]
                         judged_facts.add(k)
                         holds, msg = self.judge.effect(after_act, f.atom, what)  # type: ignore[union-attr]
