@@ -2579,3 +2579,22 @@ def test_the_bullets_under_a_step_taken_tell_its_effects() -> None:
         (("province", "a"), False, True), (("planet", "a"), False, True), (("harmony",), False, True),
         (("pain", "b"), True, False)]
     assert all(c.rules == ("heading.step",) and c.after == "(succumb a)" for c in claims)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("1. Attack a (needs Province a, Planet a, Harmony). After: Pain a, remove Province a, Planet b, Harmony.",
+     [(("pain", "a"), False, True), (("province", "a"), True, True), (("planet", "b"), True, False),
+      (("harmony",), True, True)]),
+    ("Attack a. Effects: Pain b, remove Harmony.", [(("pain", "b"), False, False), (("harmony",), True, True)]),
+])
+def test_an_effect_list_after_a_label_tells_the_step_just_taken(text: str, said: list) -> None:
+    """"After: Pain a, remove Province a, ...": the facts after the label and before the first cue are
+    what the step adds (row effect.label)."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.negative, c.holds) for c in claims] == said
+    assert all(c.rules == ("effect.label",) and c.after == "(attack a)" for c in claims)
+
+
+def test_a_label_that_is_no_effect_word_heads_no_effect_list() -> None:
+    assert not [c for c in _mystery_reader().read("Attack a. Note: Pain b, remove Harmony.").claims
+                if "effect.label" in c.rules]

@@ -249,6 +249,10 @@ ROWS: tuple[Row, ...] = (
     Row("effect.kept_focus", "effect: the step just taken, pointed at, said to keep or leave alone the facts after the cue",
         r"^[~,]*k[~_]{0,2}(?P<facts>F(?:[,&]+F)*)(?P<facts2>)", "That leaves red clear.", "R1",
         "'that', 'this' or 'it' opening the unit right after a step in the same paragraph; judged as effect.kept"),
+    Row("effect.label", "effect: after a label ('After:', 'Effects:') in the paragraph of the step just taken, the facts "
+        "before the first add or delete cue are what it adds", r"^[T_]:[~_,&]*F[^AaRIQHGKNnMOJ]*$",
+        "1. Attack a (needs Province a, Planet a, Harmony). After: Pain a, remove Province a, Planet a, Harmony.", "R1",
+        "the label is 'after' or 'effects' ('result', 'outcome'); the cues after it govern the facts they reach"),
     Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs", r"^[~,]*[DX]",
         "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
         "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "

@@ -970,6 +970,26 @@ class ClaimReader:
             run.book.undo(line, ur.unit.span[0], "event.blocked")
         return line
 
+    def _labelled_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction,
+                          judged_facts: set[int]) -> None:
+        """"1. Attack a (needs ...). After: Pain a, remove Province a, Planet a, Harmony.": the facts
+        after the label and before the first add or delete cue are what the step adds; the cues
+        govern the rest (row effect.label)."""
+        s, u = ur.shape, ur.unit
+        first = min((k for k, ch in enumerate(s) if ch in "DX"), default=len(s))
+        said = [(k, "add") for k in range(2, first) if s[k] == "F"]
+        said += [(k, what) for _, what, ks in _cue_groups(s, 1, "F") for k in ks]
+        for k, what in said:
+            f = ur.items[k]
+            if k in judged_facts or not isinstance(f, FactMention) or f.atom is None or _negated(s, k):
+                continue
+            judged_facts.add(k)
+            if f.absent_word:
+                what = _OTHER[what]
+            holds, msg = self.judge.effect(act, f.atom, what)
+            self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=what == "del",
+                                 after=act.text(), rules=("effect.label",), modality="asserted"))
+
     def _purposes(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
                   modality: str) -> None:
         s = ur.shape
@@ -1479,6 +1499,9 @@ class ClaimReader:
                         self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                              after=focus.action.text(), rules=("effect.focus", "effect.keeps"),
                                              modality=modality, state=_atoms(after)))
+        if asserted and focus is not None and focus.performed and focus.paragraph == u.paragraph and n - focus.unit <= 2 \
+                and ur.matches("effect.label") and (s[0] == "T" or u.tokens[ur.starts[0]].norm in _EFFECT_LABELS):
+            self._labelled_effects(run, ur, line, text, focus.action, judged_facts)
         # effects claimed through a purpose: "Feast c from b to get Province c and Pain c", "To create c
         # craves a, we need Overcome a from c": the action is said to give the fact. A purpose can be a
         # far aim ("Unstack red to get orange on blue"), so a fact is judged only when the action adds
@@ -2271,6 +2294,7 @@ class ClaimReader:
 
 
 _OTHER = {"add": "del", "del": "add"}
+_EFFECT_LABELS = frozenset({"effects", "effect", "result", "results", "outcome"})  # "Effects: Pain b, remove ..."
 LINE_KINDS = ("state", "applicability", "goal", "plan_verdict")  # judged in a line's state; effects and rules are not
 
 
