@@ -1814,8 +1814,9 @@ def test_after_a_recalled_state_can_is_judged_only_where_both_readings_agree_and
 
 def test_going_away_is_being_removed() -> None:
     """"Planet b goes away", "makes Planet b disappear": the intransitive forms of "is removed"
-    (lexicon row del.removes); after Attack a only Planet a is gone."""
-    assert _false_actions("1. Attack a.\n\nPlanet b goes away.") == ["state"]
+    (lexicon row del.removes); after Attack a only Planet a is gone. Right after the step, the
+    passive list tells it (row effect.told): Attack a does not remove Planet b."""
+    assert _false_actions("1. Attack a.\n\nPlanet b goes away.") == ["effect"]
     assert _false_actions("1. Attack a.\n\nPlanet a goes away.") == []
     assert _false_actions("Attack a makes Planet b disappear.") == ["effect"]
     assert _false_actions("Attack a makes Planet a disappear.") == []
@@ -2578,7 +2579,8 @@ def test_the_bullets_under_a_step_taken_tell_its_effects() -> None:
     assert [(c.atom, c.negative, c.holds) for c in claims] == [
         (("province", "a"), False, True), (("planet", "a"), False, True), (("harmony",), False, True),
         (("pain", "b"), True, False)]
-    assert all(c.rules == ("heading.step",) and c.after == "(succumb a)" for c in claims)
+    assert all(c.rules in (("heading.step",), ("effect.told",)) and c.after == "(succumb a)" for c in claims)
+    # (a passive bullet right after the step is read as telling it, row effect.told, before the heading's row)
 
 
 @pytest.mark.parametrize("text, said", [
@@ -2598,3 +2600,13 @@ def test_an_effect_list_after_a_label_tells_the_step_just_taken(text: str, said:
 def test_a_label_that_is_no_effect_word_heads_no_effect_list() -> None:
     assert not [c for c in _mystery_reader().read("Attack a. Note: Pain b, remove Harmony.").claims
                 if "effect.label" in c.rules]
+
+
+def test_a_passive_effect_list_goes_on_telling_the_step_over_paragraphs() -> None:
+    """"Step 1: Attack a (needs ...).\\n\\n- Pain b added.": a passive list, the whole unit, tells the
+    step as "Adds Pain b." would (row effect.told); only the active form was read."""
+    text = "Step 1: Attack a (needs Province a, Planet a, Harmony).\n\n- Pain b added.\n\n- Province a, Planet b removed."
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.negative, c.holds, c.rules) for c in claims] == [
+        (("pain", "b"), False, False, ("effect.told",)), (("province", "a"), True, True, ("effect.told",)),
+        (("planet", "b"), True, False, ("effect.told",))]

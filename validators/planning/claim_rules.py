@@ -253,7 +253,8 @@ ROWS: tuple[Row, ...] = (
         "before the first add or delete cue are what it adds", r"^[T_]:[~_,&]*F[^AaRIQHGKNnMOJ]*$",
         "1. Attack a (needs Province a, Planet a, Harmony). After: Pain a, remove Province a, Planet a, Harmony.", "R1",
         "the label is 'after' or 'effects' ('result', 'outcome'); the cues after it govern the facts they reach"),
-    Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs", r"^[~,]*[DX]",
+    Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs",
+        r"^[~,]*[DX]|^F(?:[,&]{1,2}F)*_{0,2}[DX][.!]?$",
         "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
         "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "
         "hedge, condition, question or rejection, reading._tells); not a list headed ':' nor one whose verb names "
