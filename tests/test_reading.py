@@ -2610,3 +2610,11 @@ def test_a_passive_effect_list_goes_on_telling_the_step_over_paragraphs() -> Non
     assert [(c.atom, c.negative, c.holds, c.rules) for c in claims] == [
         (("pain", "b"), False, False, ("effect.told",)), (("province", "a"), True, True, ("effect.told",)),
         (("planet", "b"), True, False, ("effect.told",))]
+
+
+def test_a_step_number_written_against_its_word_is_a_step_label() -> None:
+    """"So step5: pick up blue.": "step5" was one word, so the action after it was no step taken and
+    the line went on without it. Words that merely hold digits ("item1234", "b1") stay whole."""
+    text = "So step5: pick up b1. Step2: x item1234 stepper"
+    assert [t.norm for t in tokens_of(text, 0, len(text))] == [
+        "so", "step", "5", ":", "pick", "up", "b1", ".", "step", "2", ":", "x", "item1234", "stepper"]

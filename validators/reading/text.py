@@ -28,7 +28,8 @@ from typing import NamedTuple, Sequence
 
 _TOKEN = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)"
-    r"|(?P<word>[A-Za-z\u00c0-\u024f](?:[A-Za-z\u00c0-\u024f0-9_]|['\u2019](?=[A-Za-z])|-(?=[A-Za-z0-9]))*)"
+    r"|(?P<word>(?i:step|item)(?=\d{1,3}\b)"  # "step5", "Step2:": the word, then its number
+    r"|[A-Za-z\u00c0-\u024f](?:[A-Za-z\u00c0-\u024f0-9_]|['\u2019](?=[A-Za-z])|-(?=[A-Za-z0-9]))*)"
     r"|(?P<arrow>->|=>|→|⇒|⟶)"
     r"|(?P<punct>[()\[\],;:=+?!✓✔✗✘❌<>/])"
     r"|(?P<dot>\.)")
