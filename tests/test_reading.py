@@ -2618,3 +2618,19 @@ def test_a_step_number_written_against_its_word_is_a_step_label() -> None:
     text = "So step5: pick up b1. Step2: x item1234 stepper"
     assert [t.norm for t in tokens_of(text, 0, len(text))] == [
         "so", "step", "5", ":", "pick", "up", "b1", ".", "step", "2", ":", "x", "item1234", "stepper"]
+
+
+@pytest.mark.parametrize("text, said", [
+    # Province c holds before the step (the initial state has every province)
+    ("Step 1: Overcome a from c needs Province c and Pain a. Province is a, not c.", [(("province", "c"), True, False)]),
+    ("Step 1: Overcome a from b needs Province b and Pain a. But current Province is a, not b.",
+     [(("province", "b"), True, False)]),
+    ("Step 1: Overcome a from b needs Province b and Pain a. Province is b, not c.", [(("province", "b"), False, True)]),
+])
+def test_an_object_denied_after_a_fact_is_the_same_fact_of_it_denied(text: str, said: list) -> None:
+    """"Province is a, not c": Province c, said absent (task_words list item); after the needs of a
+    step it checks the need before the step (row state.need_check), and a fact of the sentence that is
+    no need of the step is not judged in another state."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "state"]
+    assert [(c.atom, c.negative, c.holds) for c in claims] == said
+    assert all(c.rules == ("state.need_check",) for c in claims)

@@ -230,7 +230,7 @@ ROWS: tuple[Row, ...] = (
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
     Row("state.need_check", "state: a need of the step in focus, listed just before, said to hold or not: before the step",
-        r"^[~,c&]*(?:[nN][~_]{0,1}F|F[~_n]{0,3}[YNX]?)[.!]?$", "Step 4: Overcome a from c needs Province c and Pain a. No Province c.",
+        r"^[~,c&_]*(?:[nN][~_]{0,1}F|F[~_n]{0,3}[YNX]?)(?:[,&]{1,2}F)*[.!]?$", "Step 4: Overcome a from c needs Province c and Pain a. No Province c.",
         "R1", "each unit of an unbroken run right after the needs are listed checks one; a unit with a time word, "
         "an action, an effect or a state cue is not a check"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",

@@ -1648,6 +1648,8 @@ class ClaimReader:
         if need_at >= 0 and focus is not None and focus.paragraph == u.paragraph \
                 and (focus.unit == n or (not ur.actions and n - focus.unit <= 2)):
             run.need_run = (focus.unit, n)  # "Step 4: Overcome a from c. Requires Province c and Pain a."
+        need_facts = {k for k, f in ur.facts if f.atom is not None and self._need_check(run, ur, n, f, focus, line)} \
+            if asserted and not in_needs and not about_init else set()
         for k, f in ur.facts:
             if rule_talk or effect_talk or (need_at >= 0 and k > need_at and _tag(s, k) is None) \
                     or (means_at >= 0 and k > means_at) or s[k + 1:k + 2] == "m":
@@ -1711,11 +1713,16 @@ class ClaimReader:
                 rid, positive = "state.no", False  # also "We don't have Pain b."
             elif k and _said_had(ur, k - 1, "kept") and not grounded and not in_needs:
                 rid, positive = "state.holds", True  # "We still have Harmony."
-            if rid in (None, "state.gone", "state.no", "state.holds") and not in_needs and not about_init \
-                    and self._need_check(run, ur, n, f, focus, line):
-                if rid is None and not _denied(s, k):
+            if need_facts and k not in need_facts:
+                continue  # "Province is a, not c." after Overcome a from c's needs: the check speaks of the state
+                # before the step, and Province a, no need of it, is not judged there
+            if rid in (None, "state.gone", "state.no", "state.holds", "state.plain") and k in need_facts:
+                if rid is None and not (_denied(s, k) or f.absent_word):
                     continue
-                rid, positive = "state.need_check", rid == "state.holds"
+                if rid is None:
+                    positive = not _denied(s, k)  # ("Province is a, not c": Province c, said absent by its words,
+                    # is flipped below)
+                rid = "state.need_check"
                 run.need_run = (focus.unit, n)  # type: ignore[union-attr]
             if rid is None:
                 continue

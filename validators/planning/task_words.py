@@ -711,7 +711,9 @@ class TaskWords:
                 subject_first = phrase.words[0] == _SLOT
         if best is not None and best[1] is not None:
             end, atom = best[0], best[1]
-            if len(atom) == 2 and end + 1 < n and words[end] in _LIST and obj[end + 1] is not None:
+            if len(atom) == 2 and end + 1 < n and words[end] in _LIST and (
+                    obj[end + 1] is not None or (words[end] == "," and words[end + 1] in _NOT
+                                                 and end + 2 < n and obj[end + 2] is not None)):
                 # a list: "Planet a, b and c"
                 run = self._list_after(v, end, atom[0])
                 if run:
@@ -809,10 +811,11 @@ class TaskWords:
         words, obj = v.words, v.obj
         out: list[_Fact] = []
         while pos + 1 < len(words) and words[pos] in _LIST:
-            hit = obj[pos + 1]
-            if hit is None or self._fact_at_is_other(v, pos + 1):
+            denied = words[pos] == "," and words[pos + 1] in _NOT and pos + 2 < len(words) and obj[pos + 2] is not None
+            hit = obj[pos + 1 + denied]  # "Province is c, not b": the list's object denied
+            if hit is None or self._fact_at_is_other(v, pos + 1 + denied):
                 break
-            out.append((hit[1], (pred, hit[0]), pred, False))
+            out.append((hit[1], (pred, hit[0]), pred, denied))
             pos = hit[1]
         return out
 
