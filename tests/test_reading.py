@@ -795,6 +795,18 @@ def test_a_rule_stated_with_role_words_is_judged_against_the_schema() -> None:
     assert [h for h, _ in _rule_claims("Then, Attack requires Province (some object) and Harmony.")] == [False]
 
 
+@pytest.mark.parametrize("sentence, verdicts", [
+    ("But Feast actions add Province to the other object.", [True]),
+    ("Feast adds Province to the object.", [False]),
+    ("Feast gives Pain to the other object.", [False]),
+    ("Feast gives Pain to the object.", [True]),
+])
+def test_a_fact_given_to_a_role_is_the_roles_fact(sentence: str, verdicts: list[bool]) -> None:
+    """"adds Province to the other object" (an R1 sentence) names whose fact it is with "to", as "of"
+    and "on" do: judged against the schema (role_rules.py)."""
+    assert [h for h, _ in _rule_claims(sentence)] == verdicts
+
+
 def test_role_words_that_name_the_actions_objects_or_are_denied_make_no_rule() -> None:
     assert _rule_claims("Feast object from other object adds Pain (object) and Province (other object).") \
         == [(True, "feast ?ob ?underob adds (province ?underob), of other object: right")]

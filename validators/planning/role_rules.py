@@ -21,7 +21,7 @@ SELF = ("the object", "that object", "the same object", "this object", "object x
 OTHER = ("the other object", "other object", "another object", "a different object", "some other object", "object y")
 ANY = ("any object", "any", "some object", "an object")
 _CLAUSE_END = ",&;.:?!"
-_OF = frozenset({"of", "on", "for"})
+_OF = frozenset({"of", "on", "for", "to"})  # "adds Province to the other object"
 
 
 @dataclass(frozen=True)
