@@ -254,8 +254,9 @@ ROWS: tuple[Row, ...] = (
         "1. Attack a (needs Province a, Planet a, Harmony). After: Pain a, remove Province a, Planet a, Harmony.", "R1",
         "the label is 'after' or 'effects' ('result', 'outcome'); the cues after it govern the facts they reach"),
     Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs",
-        r"^[~,]*[DX]|^F(?:[,&]{1,2}F)*_{0,2}[DX][.!]?$",
+        r"^[DX]|^F(?:[,&]{1,2}F)*_{0,2}[DX][.!]?$",
         "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
+        "an active list opens the unit with its cue, a passive one is the whole unit ('- Pain c added.'); "
         "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "
         "hedge, condition, question or rejection, reading._tells); not a list headed ':' nor one whose verb names "
         "an aim ('4. Create Pain a.'); judged against the schema as effect.focus"),

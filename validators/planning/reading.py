@@ -1449,8 +1449,7 @@ class ClaimReader:
         if "D" in s and "A" in s and modality in ("asserted", "proposed") and not re.search("[nQIK]", s):
             self._effects_of(run, ur, line, text, judged_facts, modality)
         told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.told \
-            and (s[:1] in ("D", "X") or _PASSIVE_LIST.match(s)) and u.end != ":" and _effect_list_verb(ur) else None
-        # (the row's pattern; an active list opens the unit, a passive one is the whole unit)
+            and _TOLD.match(s) and u.end != ":" and _effect_list_verb(ur) else None
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
         if told is not None and (focus is None or focus.action != told.action or focus.paragraph != u.paragraph):
             focus = told
@@ -2729,7 +2728,7 @@ def _cue_groups(s: str, start: int, fact_letters: str) -> list[tuple[int, str, l
     return sorted(out)
 
 
-_PASSIVE_LIST = re.compile(r"^F(?:[,&]{1,2}F)*_{0,2}[DX][.!]?$")  # "- Pain c added.", "Province a, Planet a are removed."
+_TOLD = BY_ID["effect.told"].regex
 _KEPT_AFTER = re.compile(r"[_~]{0,2}k(?![~_]{0,2}F)")  # "Province b stays", not "while keeping Planet a"
 _FACT_IN_STEP = re.compile(r"F,?[~_]{0,3}(?P<cue>[DX])_?J#")  # "Province b, which was removed in step 5"
 _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
