@@ -1551,6 +1551,24 @@ def test_a_plan_said_to_work_after_step_k_is_replayed_from_that_step() -> None:
     assert good == [True]
 
 
+@pytest.mark.parametrize("sentence, verdicts", [
+    # "it" is the object of the action before it, in the words that action named it by
+    ("Unstacking blue from red and putting it down, then picking up red and stacking it on orange, would work.",
+     [True]),
+    ("Unstacking blue from red and stacking it on orange wouldn't work.", [True]),
+    # a comma before the verdict, and "right away" inside the list, leave the list one plan
+    ("Unstacking blue and then picking up red right away, then stacking red on orange, would also work.", [False]),
+    # "right now" after the list puts it where the line is: here, the start
+    ("Just picking up orange and stacking it on blue right now wouldn't work.", [True]),
+    ("Right now, picking up orange and stacking it on red would work.", [False]),
+], ids=["it-after-each-action", "it-negative", "comma-and-right-away", "right-now-after", "now-before"])
+def test_a_plan_of_gerunds_with_it_is_replayed(sentence: str, verdicts: list[bool]) -> None:
+    """Row verdict.inline (probe forms): a plan written as gerunds joined by "and" and "then", the
+    later actions naming their object "it", then said to work or not."""
+    got = [c.holds for c in _bw_colours().read(sentence).claims if c.kind == "plan_verdict"]
+    assert got == verdicts
+
+
 def test_but_wait_takes_back_only_what_it_doubts() -> None:
     """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
     or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""

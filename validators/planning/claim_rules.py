@@ -312,7 +312,7 @@ ROWS: tuple[Row, ...] = (
     Row("verdict.line", "plan verdict +: the line's actions from the initial state reach the goal", r"V",
         "Yes, that works.", "doc", "judged only when the line surely holds the whole plan walked through"),
     Row("verdict.inline", "plan verdict: actions written out in the sentence, then said to work (or not)",
-        r"(?P<seq>[Aa](?:[,&~]{0,3}[Aa])+)(?P<gap>[_~n]{0,3})V",
+        r"(?P<seq>[Aa](?:W?[,&~]{0,3}[Aa])+)(?P<gap>W?,?[_~nW]{0,3})V",
         "Feast b from c, Succumb b, Attack c, Overcome c from b also works.", "planted",
         "replayed from where the sentence puts them: 'after step k' the state after the list's step k, 'from "
         "here' or 'now' the line's state, else the "
@@ -321,7 +321,10 @@ ROWS: tuple[Row, ...] = (
         "the goal is left unmet only if the sentence speaks of the plan or the goal; 'wouldn't work' is false "
         "only when the actions do reach the goal. An action named without all its objects ('unstack blue') is the "
         "one binding that can be done where it stands (none: it cannot be done; several: not judged); one "
-        "named just before the list leaves the sentence unjudged (the list's start is not known)"),
+        "named just before the list leaves the sentence unjudged (the list's start is not known). \"it\" after an "
+        "action named whole is that action's object ('picking up red and stacking it on orange would work'); a "
+        "comma may close the list, 'right away' may stand inside it, and 'now' after it ('right now') starts it "
+        "where the line is, as before it"),
     Row("verdict.inline_first", "plan verdict: a plan said to work (or not), then written out after a colon",
         r"L[~_]{0,3}V[~_]{0,2}:[~_]{0,2}(?P<seq>[Aa](?:[,&~]{0,3}[Aa])+)[.!]?$",
         "Though two steps would do it too: unstack red from orange, then stack blue onto red.", "planted",

@@ -2057,8 +2057,10 @@ class ClaimReader:
     def _inline_plan(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str) -> None:
         """"From here, Attack c, Overcome c from a, Attack b, Overcome b from c wouldn't work": a plan
         written out in the sentence and a verdict on it (row verdict.inline)."""
-        u = ur.unit
         rule = "verdict.inline"
+        if (again := _it_named(self.words, ur)) is not None and BY_ID[rule].regex.search(again.shape):
+            ur = again  # "picking up red and stacking it on orange would work"
+        u = ur.unit
         m = BY_ID[rule].regex.search(ur.shape)
         if m is not None:
             v_hit = ur.items[m.end("gap")]
@@ -2087,15 +2089,16 @@ class ClaimReader:
         acts = [a for k in range(m.start("seq"), m.end("seq")) if ur.shape[k] in "Aa"
                 and isinstance(a := ur.items[k], ActionMention)]
         negative = any(_NEG_WORD.match(t.norm) for t in said)
-        here = "W" in ur.shape[:m.start("seq")] or _FROM_HERE.search(text[u.span[0]:u.span[1]]) is not None
+        here = "W" in ur.shape[:m.start("seq")] or (rule == "verdict.inline" and "W" in m.group("gap")) \
+            or _FROM_HERE.search(text[u.span[0]:u.span[1]]) is not None  # "now, A and B would work", "A and B right now"
         line_ok = line.known and line.broken is None and bool(line.actions)
         rules: tuple[str, ...] = (rule,)
         if after_step is not None:
             start = after_step
         elif here:
-            if not line_ok:
-                return
-            start = line.state
+            if not (line_ok or (line.known and line.broken is None and self._doable(acts[0], line.state))):
+                return  # here is the start, when nothing is done yet
+            start = line.state if line.actions else self.init
         elif self._doable(acts[0], self.init):
             start = self.init
             if line_ok and self._doable(acts[0], line.state):
@@ -2450,6 +2453,32 @@ def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction)
     if not again or again[0].i != 0 or (isinstance(m, ActionMention) and again[0].name != m.name):
         return None
     return again[0].ground
+
+
+def _it_named(words: TaskWords, ur: UnitReading) -> UnitReading | None:
+    """The unit read again with each "it" after an action named whole as that action's first
+    object, in the words it was named by ("pick up red and stack it on orange" reads "stack red
+    on orange"); None when no "it" follows one. The later action is then named whole where its
+    verb goes around the object too ("putting it down")."""
+    toks = ur.unit.tokens
+    whole = sorted((m.j, m) for _, m in ur.actions if m.ground is not None and m.ground.args)
+    if not whole or not any(t.norm == "it" for t in toks[whole[0][0]:]):
+        return None
+    out: list[Token] = []
+    for q, t in enumerate(toks):
+        before = [m for j, m in whole if j <= q]
+        if t.norm != "it" or not before:
+            out.append(t)
+            continue
+        m = before[-1]
+        named = " ".join(x.norm for x in toks[m.i:m.j])
+        key = next((key for key, obj in words.objects.items() if obj == m.ground.args[0]  # type: ignore[union-attr]
+                    and " ".join(key) in named), None)
+        if key is None:
+            out.append(t)
+            continue
+        out.extend(Token(t.start, t.end, w, "word") for w in key)
+    return read_unit(replace(ur.unit, tokens=out), words)
 
 
 def _line_with_step(lines: Sequence[LineOfReasoning], action: GroundAction, k: int,
