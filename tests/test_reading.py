@@ -1569,6 +1569,40 @@ def test_a_plan_of_gerunds_with_it_is_replayed(sentence: str, verdicts: list[boo
     assert got == verdicts
 
 
+_WALKED = "Unstack blue from red. Put down blue. Pick up red. Stack red on orange. "
+_HALFWAY = "Unstack blue from red. Put down blue. "
+
+
+@pytest.mark.parametrize("text, verdicts", [
+    (_WALKED + "Now red is on orange. That's the goal.", [True]),
+    (_HALFWAY + "Blue is on the table. That's the goal.", [False]),
+    (_HALFWAY + "So that's the goal.", [False]),
+    (_HALFWAY + "Blue is on the table, which is the goal.", [False]),
+    (_HALFWAY + "Yes, which matches the goal.", [False]),
+    (_HALFWAY + "We need red on orange. That's the goal.", []),         # the goal restated
+    (_HALFWAY + "Red is clear (which is part of the goal).", []),       # a part, not the goal
+    (_HALFWAY + "Is the hand empty? That's the goal.", []),             # not said of a state told
+], ids=["reached", "not-reached", "so-that", "which-is", "which-matches", "restated", "part-of", "after-question"])
+def test_that_is_the_goal_is_a_goal_claim_on_the_state_just_told(text: str, verdicts: list[bool]) -> None:
+    """Row goal.that: R1 ends a walk with "That's the goal." (19 times in the dev traces)."""
+    assert [c.holds for c in _bw_colours().read(text).claims if c.kind == "goal"] == verdicts
+
+
+def test_that_is_the_goal_leaves_a_part_of_the_goal_reached_unjudged() -> None:
+    """Row goal.that: "b craves c, which is the goal" where the goal also needs another fact may name
+    the part just reached: not judged while every fact it names is a goal fact that holds."""
+    from tests.test_thinking_claims import BW_DOMAIN
+    problem = ("(define (problem p) (:domain blocksworld-4ops) (:objects red blue orange) (:init (handempty) "
+               "(ontable red) (ontable blue) (clear red) (clear blue) (ontable orange) (clear orange)) "
+               "(:goal (and (on red orange) (on blue red))))")
+    reader = ClaimReader.for_task(*planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": problem}, "blocksworld")[:2])
+    text = "Pick up red. Stack red on orange. "
+    assert [c.holds for c in reader.read(text + "Now red is on orange, which is the goal.").claims
+            if c.kind == "goal"] == []
+    assert [c.holds for c in reader.read(text + "Now the hand is empty, which is the goal.").claims
+            if c.kind == "goal"] == [False]
+
+
 def test_but_wait_takes_back_only_what_it_doubts() -> None:
     """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
     or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""

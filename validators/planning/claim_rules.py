@@ -286,6 +286,14 @@ ROWS: tuple[Row, ...] = (
         "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true', 'the "
         "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached'), "
         "and with the goal's facts named between ('the goal b craves c is satisfied')"),
+    Row("goal.that", "goal +: 'that is the goal' said of the state just told, or of facts before it in the unit",
+        r"(?:^|,)[~_Y,]{0,5}OS?[.!]?$",
+        "Now blue is on orange, which is on red. That's the goal.", "R1",
+        "a pointer ('that', 'this', 'which', 'it') and 'is' or 'matches' before the goal word, which ends the unit "
+        "('Which matches the goal.', 'Red is on orange, which is the goal.'); not 'part of the goal' nor 'what the "
+        "goal is'. The unit before, when the pointer opens the unit, tells a state (facts or a step, no need, goal, "
+        "condition, hedge or question). Judged as goal.met in the line's state, except when every fact it points "
+        "to is a goal fact and holds there: it may name the part of the goal just reached"),
     Row("goal.once", "goal +, on a condition: facts after 'once' or 'after' open the unit", r"^[~,]*T(?P<facts>F(?:[,&]+F)*),",
         "So once blue is on red, both parts of the goal are already satisfied.", "planted",
         "judged as goal.met in the line's state when every fact of the condition holds there; when one does "

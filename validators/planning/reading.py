@@ -257,6 +257,7 @@ class _Run:
     recalled_state: frozenset[Atom] | None = None  # that past state (None: unknown)
     recalled_unit: int = -1  # the unit that recalled it
     quiet_since_recall: bool = True  # no action named in the units after it (the paragraph did not walk on from it)
+    before: "UnitReading | None" = None  # the unit read just before this one
 
     def recall(self, paragraph: int, line: LineOfReasoning, past: LineOfReasoning, unit: int, quiet: bool) -> None:
         """The paragraph went back to `past`, a state of `line` before its last steps: what it says
@@ -892,6 +893,7 @@ class ClaimReader:
                     and run.focus is bullet[2] and all(not readings[k].unit.line_start for k in range(bullet[1] + 1, n)):
                 run.telling = n - 1  # "   - Added: ... (since ...? Wait, ... So c craves b." then "   - Removed: ...": the
                 # sentences inside one bullet do not end the list of bullets telling the step
+            run.before = readings[n - 1] if n else None
             self._claims(run, ur, n, modality, recall or line, text)
             if modality == "questioned" and n + 1 < len(readings):
                 after = readings[n + 2] if n + 2 < len(readings) else None
@@ -1877,6 +1879,41 @@ class ClaimReader:
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
                                  after=line.actions[-1].text(),
                                  rules=("goal.met",) + (("goal.once",) if once is not None else ()), modality=modality))
+        elif asserted and line.known and line.actions and not re.search("[IHGQRnN]", s) \
+                and (pointed := self._goal_pointed(run, ur)) is not None:
+            unmet = unmet_goals(self.task.problem, line.state)
+            goal = {lit.atom for lit in self.task.problem.goal if lit.positive}
+            if unmet and pointed and all(f.atom in goal and f.atom in line.state for f in pointed):
+                return  # "After step 3, b craves c, which is the goal": the part of the goal just reached
+            holds, msg = self.judge.goal(line.actions, unmet)
+            self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
+                                 after=line.actions[-1].text(), rules=("goal.that",), modality=modality))
+
+    @staticmethod
+    def _goal_pointed(run: _Run, ur: UnitReading) -> list[FactMention] | None:
+        """Row goal.that: the facts "that is the goal" points to (those before it in the unit, else
+        those of the unit before, which tells a state), or None when the unit is no such claim."""
+        m = BY_ID["goal.that"].regex.search(ur.shape)
+        if m is None:
+            return None
+        toks = ur.unit.tokens
+        o = ur.starts[ur.shape.rindex("O")]
+        words = [t.norm for t in toks[ur.starts[m.start()]:o] if t.norm != ","]
+        while words and words[0] in _GOAL_THAT_OPENERS:
+            words.pop(0)
+        if len(words) < 1 or words[0] not in _GOAL_POINTERS:
+            return None
+        rest = words[1:] if words[0].endswith("'s") else words[2:] if len(words) > 1 and words[1] in _GOAL_IS else None
+        if rest is None or any(w not in _GOAL_MODIFIERS for w in rest):
+            return None  # "which is part of the goal", "that is what the goal needs"
+        before_facts = [f for k, f in ur.facts if k < m.start() and f.atom is not None]
+        if m.start() > 0:
+            return before_facts
+        prev = run.before
+        if prev is None or prev.unit.paragraph != ur.unit.paragraph or re.search("[OIHGQR]", prev.shape) \
+                or prev.unit.end in ("?", ":") or not re.search("[FA]", prev.shape):
+            return None  # "We need b to crave c. That's the goal.": the goal restated, not reached
+        return [f for _, f in prev.facts if f.atom is not None]
 
     @staticmethod
     def _need_check(run: _Run, ur: UnitReading, n: int, f: FactMention, focus: _Focus | None,
@@ -2772,6 +2809,11 @@ _REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its re
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _STATE_HEADINGS = ("state", "after")
+_GOAL_THAT_OPENERS = frozenset({"so", "yes", "and", "then", "ok", "okay", "now", "thus", "hence", "therefore"})
+_GOAL_POINTERS = frozenset({"that", "this", "which", "it", "that's", "it's", "this's"})
+_GOAL_IS = frozenset({"is", "matches", "match", "meets", "satisfies", "fulfills"})
+_GOAL_MODIFIERS = frozenset({"exactly", "precisely", "just", "actually", "indeed", "the", "our", "whole", "entire",
+                             "final", "desired", "required", "all"})
 _FACTS_SO_GOAL = re.compile(r"^[~&c,]*F(?:[,&]+F)*W?,~[~_]{0,2}O")  # "Blue is on red, so the goal is reached." 
 _STEP_TOLD = re.compile(BY_ID["event.step_told"].pattern)
 _FACT_LINE = re.compile(r"^[~]*[Ff][^AaIQHGLOCKJ]*$")  # a line of facts alone, tagged or not ("Harmony: No.")
