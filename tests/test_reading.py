@@ -1603,6 +1603,15 @@ def test_that_is_the_goal_leaves_a_part_of_the_goal_reached_unjudged() -> None:
             if c.kind == "goal"] == [False]
 
 
+def test_becomes_reads_as_is_in_a_fact() -> None:
+    """"Red becomes clear." (21 times in the dev traces) says the fact as "Red is clear." does."""
+    walk = "Unstack blue from red. Stack blue on orange. "
+    got = [(c.holds, c.atom) for c in _bw_colours().read(walk + "Then red becomes clear.").claims if c.kind == "state"]
+    assert got == [(True, ("clear", "red"))]
+    got = [(c.holds, c.atom) for c in _bw_colours().read(walk + "Now orange becomes clear.").claims if c.kind == "state"]
+    assert got == [(False, ("clear", "orange"))]
+
+
 def test_but_wait_takes_back_only_what_it_doubts() -> None:
     """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
     or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""

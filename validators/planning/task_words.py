@@ -34,7 +34,7 @@ from validators.reading.text import Token, tokens_of
 
 SKIP = frozenset({"the", "block", "blocks", "object", "objects", "top", "of", "is", "are", "was", "were", "be",
                   "'s", "currently", "still", "also", "already", "now", "itself", "stays", "stay", "remains", "remain",
-                  "another"})
+                  "becomes", "become", "became", "another"})
 CONNECT = frozenset({"from", "on", "onto", "to", "at", "in", "into", "with", "off", "and", ","})
 _SLOT = "\x00"
 _TYPED = "\x01"  # marks a bare name read after a type word: no token of a text can hold it
