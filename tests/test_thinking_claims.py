@@ -1175,3 +1175,14 @@ def test_more_words_that_say_the_list_works(said: str) -> None:
     assert _flagged_texts(_audit("blocksworld", works + said, VALID_ANSWER)) == []
     asked = said.rstrip(".") + "? Let me check."
     assert _flagged_texts(_audit("blocksworld", fails + asked, VALID_ANSWER)) == []
+
+
+@pytest.mark.parametrize("said, status", [("Now red is clear.", "valid"), ("Now the hand is empty.", "corrected")],
+                         ids=["true-claim-taken-back", "false-claim-taken-back"])
+def test_only_a_false_claim_taken_back_is_a_self_correction(said: str, status: str) -> None:
+    """A true claim the model takes back ("Now red is clear. Wait, no.") corrects nothing: the step
+    shows its claim as judged, not as a self-correction; a false one taken back is one."""
+    trace = ("Okay, blue is on red and I need red on blue.\n\nUnstack blue from red. " + said + " Wait, no.\n\n"
+             "1. Unstack blue from red.\n2. Put down blue.\n3. Pick up red.\n4. Stack red on blue.\n\nSo that works.")
+    verdict = _audit("blocksworld", trace, VALID_ANSWER).step_verdicts[1]
+    assert verdict.status == status, verdict

@@ -194,11 +194,12 @@ def _verdicts(parsed: ParsedTrace, by_step: dict[int, list[Claim]]) -> list[Step
                                    "; ".join(f"\"{_short(c.text)}\": {c.message}" for c in false[:4]),
                                    expected=head.state, found=[c.text for c in false],
                                    consequence_of=root if root is not None and root < idx else None))
-        elif any(c.correction or c.retracted for c in cs):
+        elif any(c.correction or (c.retracted and c.holds is False) for c in cs):
+            # a true claim taken back corrects nothing: the step is shown with its claims
             out.append(StepVerdict(idx, "corrected", "self_correction",
                                    "; ".join(f"\"{_short(c.text)}\": " + (
                                        "said, then taken back right after" if c.retracted else c.message)
-                                             for c in cs if c.correction or c.retracted)))
+                                             for c in cs if c.correction or (c.retracted and c.holds is False))))
         else:
             out.append(StepVerdict(idx, "valid", None, "; ".join(c.message for c in cs[:4])))
     return out

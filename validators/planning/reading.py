@@ -800,7 +800,7 @@ class ClaimReader:
                         self._perform(run, line, nxt, u.span[1], u.item is not None, "event.then")
             elif head_m is not None and head_m.ground is not None and run.focus is not None and run.focus.performed \
                     and run.focus.action == head_m.ground and run.focus.line == line.id \
-                    and run.focus.paragraph == u.paragraph and described and line.actions \
+                    and (run.focus.paragraph == u.paragraph or run.telling == n - 1) and described and line.actions \
                     and line.actions[-1] == head_m.ground:
                 run.focus = replace(run.focus, unit=n)  # "Succumb c: requires Pain c. Then, Succumb c adds ...": the
                 # step just taken, told on (what follows, "It also brings back ...", is still about it)
