@@ -1612,6 +1612,25 @@ def test_becomes_reads_as_is_in_a_fact() -> None:
     assert got == [(False, ("clear", "orange"))]
 
 
+@pytest.mark.parametrize("text, verdicts, rule", [
+    # a label a paragraph after the step, with the run telling it unbroken
+    ("Step 3: Attack b. Requires Province b, Planet b, Harmony. Yes.\n\nEffects: Pain a, remove Province b.",
+     [False, True], "effect.label"),
+    ("1. Attack a (needs Province a, Planet a, Harmony).\n\nAfter: Pain a, remove Province a, Planet c.",
+     [True, True, False], "effect.label"),
+    # no label: facts, then the delete cue, in a bullet under the step
+    ("1. Attack c (using Province c, Planet c, Harmony).\n\n   - Pain a, remove Province c, Planet c, Harmony.",
+     [False, True, True, True], "effect.unlabelled"),
+    # a paragraph on, "Result:" may list the state after the step: not read as its adds
+    ("1. Attack a (needs Province a, Planet a, Harmony).\n\nResult: Pain a, Planet b.", [], "effect.label"),
+], ids=["effects-label-a-paragraph-on", "after-label-a-paragraph-on", "unlabelled-bullet", "result-a-paragraph-on"])
+def test_effect_lists_in_the_run_telling_a_step(text: str, verdicts: list[bool], rule: str) -> None:
+    """Rows effect.label and effect.unlabelled: R1's "After: Pain a, remove ..." under "1. Attack a
+    (needs ...)." a paragraph on, and "- Pain c, remove Province c, ..." as a bullet under the step."""
+    got = [c.holds for c in _mystery_reader().read(text).claims if c.kind == "effect" and rule in c.rules]
+    assert got == verdicts
+
+
 def test_but_wait_takes_back_only_what_it_doubts() -> None:
     """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
     or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""

@@ -973,14 +973,14 @@ class ClaimReader:
         return line
 
     def _labelled_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction,
-                          judged_facts: set[int]) -> None:
+                          judged_facts: set[int], lo: int = 2) -> None:
         """"1. Attack a (needs ...). After: Pain a, remove Province a, Planet a, Harmony.": the facts
-        after the label and before the first add or delete cue are what the step adds; the cues
-        govern the rest (row effect.label)."""
+        after the label (from letter `lo`; 0: no label, row effect.unlabelled) and before the first
+        add or delete cue are what the step adds; the cues govern the rest (row effect.label)."""
         s, u = ur.shape, ur.unit
         first = min((k for k, ch in enumerate(s) if ch in "DX"), default=len(s))
-        said = [(k, "add") for k in range(2, first) if s[k] == "F"]
-        said += [(k, what) for _, what, ks in _cue_groups(s, 1, "F") for k in ks]
+        said = [(k, "add") for k in range(lo, first) if s[k] == "F"]
+        said += [(k, what) for _, what, ks in _cue_groups(s, lo - 1, "F") for k in ks]
         for k, what in said:
             f = ur.items[k]
             if k in judged_facts or not isinstance(f, FactMention) or f.atom is None or _negated(s, k):
@@ -990,7 +990,8 @@ class ClaimReader:
                 what = _OTHER[what]
             holds, msg = self.judge.effect(act, f.atom, what)
             self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=what == "del",
-                                 after=act.text(), rules=("effect.label",), modality="asserted"))
+                                 after=act.text(), rules=("effect.label",) if lo else ("effect.unlabelled",),
+                                 modality="asserted"))
 
     def _purposes(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
                   modality: str) -> None:
@@ -1501,9 +1502,16 @@ class ClaimReader:
                         self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                              after=focus.action.text(), rules=("effect.focus", "effect.keeps"),
                                              modality=modality, state=_atoms(after)))
-        if asserted and focus is not None and focus.performed and focus.paragraph == u.paragraph and n - focus.unit <= 2 \
-                and ur.matches("effect.label") and (s[0] == "T" or u.tokens[ur.starts[0]].norm in _EFFECT_LABELS):
+        telling_it = focus is not None and focus.performed and run.telling == n - 1
+        if asserted and focus is not None and focus.performed \
+                and ur.matches("effect.label") and (
+                    (focus.paragraph == u.paragraph and n - focus.unit <= 2
+                     and (s[0] == "T" or u.tokens[ur.starts[0]].norm in _EFFECT_LABELS))
+                    or (telling_it and (s[0] == "T" or u.tokens[ur.starts[0]].norm in ("effects", "effect")))):
+            # a paragraph on, "Result:" may list the state after the step, not what it adds
             self._labelled_effects(run, ur, line, text, focus.action, judged_facts)
+        elif asserted and telling_it and ur.matches("effect.unlabelled"):
+            self._labelled_effects(run, ur, line, text, focus.action, judged_facts, lo=0)  # type: ignore[union-attr]
         # effects claimed through a purpose: "Feast c from b to get Province c and Pain c", "To create c
         # craves a, we need Overcome a from c": the action is said to give the fact. A purpose can be a
         # far aim ("Unstack red to get orange on blue"), so a fact is judged only when the action adds
