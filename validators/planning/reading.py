@@ -74,10 +74,29 @@ class UnitReading:
         return int(tok.norm) if tok.kind == "num" and tok.norm.isdigit() and len(tok.norm) < 4 else None
 
     def rows(self, row_id: str) -> list:
-        return list(BY_ID[row_id].regex.finditer(self.shape))
+        key = (row_id, self.shape)
+        got = _ROW_HITS.get(key)
+        if got is None:
+            if len(_ROW_HITS) > _ROW_CACHE_SIZE:
+                _ROW_HITS.clear()
+            got = _ROW_HITS[key] = tuple(BY_ID[row_id].regex.finditer(self.shape))
+        return list(got)
 
     def matches(self, row_id: str) -> bool:
-        return BY_ID[row_id].regex.search(self.shape) is not None
+        key = (row_id, self.shape)
+        got = _ROW_MATCHES.get(key)
+        if got is None:
+            if len(_ROW_MATCHES) > _ROW_CACHE_SIZE:
+                _ROW_MATCHES.clear()
+            got = _ROW_MATCHES[key] = BY_ID[row_id].regex.search(self.shape) is not None
+        return got
+
+
+# A row's matches depend on the shape alone, and R1 writes the same shapes over and over ("F.",
+# "A:F,F,F."): matched once per (row, shape). Match objects are immutable, so they are shared.
+_ROW_CACHE_SIZE = 200_000
+_ROW_HITS: dict[tuple[str, str], tuple[re.Match[str], ...]] = {}
+_ROW_MATCHES: dict[tuple[str, str], bool] = {}
 
 
 _NOUN_LEAD = frozenset({"the", "block", "blocks", "object", "objects"})
