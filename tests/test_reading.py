@@ -1631,6 +1631,16 @@ def test_effect_lists_in_the_run_telling_a_step(text: str, verdicts: list[bool],
     assert got == verdicts
 
 
+@pytest.mark.parametrize("said, verdicts", [("So step 1 is allowed.", [True]), ("So step 2 is allowed.", [False]),
+                                             ("So step 2 is possible.", [False]), ("So step 3 is allowed.", [])],
+                         ids=["step-1", "step-2", "possible", "no-such-step"])
+def test_step_k_said_allowed_is_judged_before_that_step(said: str, verdicts: list[bool]) -> None:
+    """Row app.step_allowed: "So step 2 is allowed." judges the list's step 2 in the state before it."""
+    walk = "1. Unstack blue from red.\n2. Stack red on orange.\n\n"
+    got = [c.holds for c in _bw_colours().read(walk + said).claims if "app.step_allowed" in c.rules]
+    assert got == verdicts
+
+
 def test_but_wait_takes_back_only_what_it_doubts() -> None:
     """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
     or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""

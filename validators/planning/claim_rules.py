@@ -156,6 +156,10 @@ ROWS: tuple[Row, ...] = (
     Row("app.yes_after_needs", "applicability + (the focus action)", r"^[~,]*(?:Y|C)[~_]*[.!]?$|R.*F.*Y[~_]*$",
         "Attack b: needs Province b, Planet b, Harmony. Yes.", "R1",
         "a bare 'Yes.' or 'So possible.' answers the needs just listed for the action in focus"),
+    Row("app.step_allowed", "applicability +: the list's step k said allowed or possible", r"J#[~_]{0,2}C",
+        "So step 2 is allowed.", "R1",
+        "judged in the state before the line's step k when the list's numbering is that of the line's "
+        "actions; the facts before it in the unit are step k's needs, judged in that state too"),
     Row("app.cant", "applicability -", r"K",
         "Province is b, so Attack a can't be done.", "doc"),
     Row("app.can_unnamed", "applicability + of the action the next unit names", r"C[~_]{0,3}a(?![~_]*[FfA])",

@@ -2040,6 +2040,13 @@ class ClaimReader:
                                     u.span)
                 rid = "app.can" if can_rows else "app.works"
                 break
+            if rid is None and "J" in s and "I" not in s and (allowed := BY_ID["app.step_allowed"].regex.search(s)) is not None \
+                    and not re.search("[nN]", s[allowed.start():allowed.end() + 1]):
+                kth = ur.number_at(allowed.start() + 1)  # "So step 2 is allowed.": the list's step 2, before it
+                at = run.item_base + kth - 1 if kth is not None and run.item_base is not None else -1
+                if 0 <= at < len(line.actions) and line.known_at(at) and line.item_of[at] in (None, kth):
+                    target = _Focus(line.actions[at], line.states[at], line.id, n, False, False, u.span)
+                    rid = "app.step_allowed"
             if rid is None:
                 met = ur.rows("app.needs_met")
                 if met:
@@ -2903,7 +2910,7 @@ def _rejected_step(ur: UnitReading, s: str) -> int | None:
     return next((ur.number_at(m.end() - 1) for m in re.finditer(r"J#", s) if m.end() - 1 not in times), None)
 
 
-_STEP_ALLOWED = re.compile(r"J#[~_]{0,2}C")  # "so step 3 is allowed": the needs of the list's step 3
+_STEP_ALLOWED = BY_ID["app.step_allowed"].regex  # "so step 3 is allowed": the needs of the list's step 3
 _EFFECT_LEAD = re.compile(r"[~]*[DX]")  # a unit that opens with what is added or removed ("Adds Pain a, ...")
 _RULE_HEADING = re.compile(r"[~_]*a[~_]*:$")  # "Attack object:" over "- Pre: ..." bullets: the rule, no step
 _ASKING = frozenset({"how", "whether", "if", "see", "check", "when", "which", "what", "once", "unless"})
