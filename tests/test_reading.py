@@ -1118,8 +1118,10 @@ def test_facts_said_to_allow_step_k_are_judged_before_it() -> None:
         return [(c.kind, c.holds) for c in ClaimReader.for_task(task, vocab).read(trace).claims if c.holds is not None]
 
     walk = "1. Pick up red.\n2. Stack red on blue.\n3. Pick up orange.\n4. Stack orange on red.\n\n"
-    assert judged(walk + "Orange is on the table and clear at that point, so step 3 is allowed.") == [("state", True)] * 2
-    assert judged(walk + "Orange is held at that point, so step 3 is allowed.") == [("state", False)]
+    # the conclusion is an applicability claim on step 3 itself (row app.step_allowed)
+    assert judged(walk + "Orange is on the table and clear at that point, so step 3 is allowed.") == [
+        ("applicability", True)] + [("state", True)] * 2
+    assert judged(walk + "Orange is held at that point, so step 3 is allowed.") == [("applicability", True), ("state", False)]
     assert judged("Picking up orange straight away would also be allowed.\n\nNow the hand is empty.") == [("state", True)]
 
 
