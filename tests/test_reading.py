@@ -1643,6 +1643,22 @@ def test_step_k_said_allowed_is_judged_before_that_step(said: str, verdicts: lis
     assert got == verdicts
 
 
+@pytest.mark.parametrize("text, states, allowed", [
+    ("Step 1: Pick up orange. Orange is on table, clear. Hand is empty. So allowed.", [True, True], [True]),
+    ("Step 1: Pick up red. Red is on table, clear. Hand is empty. So allowed.", [True, False], [False]),
+    ("Step 1: Unstack blue from red. Blue is clear, on top of red, hand is empty. Valid.", [True] * 3, [True]),
+    # a fact that is no need of the step is the state after it, and no check
+    ("Step 1: Unstack blue from red. Blue is on the table. So allowed.", [False], []),
+], ids=["checked-true", "checked-false", "one-sentence", "no-need"])
+def test_needs_checked_unlisted_right_after_the_step(text: str, states: list[bool], allowed: list[bool]) -> None:
+    """Row state.need_check without the needs listed: R1's verification walks write "Step 1: Pick up
+    red. Red is on table, clear. Hand is empty. So allowed.": facts that are all needs of the step
+    just named are checked before it, and the bare "So allowed." after them judges the step."""
+    claims = _bw_colours().read(text).claims
+    assert [c.holds for c in claims if c.kind == "state"] == states
+    assert [c.holds for c in claims if c.kind == "applicability"] == allowed
+
+
 def test_but_wait_takes_back_only_what_it_doubts() -> None:
     """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
     or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""

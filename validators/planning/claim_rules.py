@@ -236,7 +236,9 @@ ROWS: tuple[Row, ...] = (
     Row("state.need_check", "state: a need of the step in focus, listed just before, said to hold or not: before the step",
         r"^[~,c&_]*(?:[nN][~_]{0,1}F|F[~_n]{0,3}[YNX]?)(?:[,&]{1,2}F)*[.!]?$", "Step 4: Overcome a from c needs Province c and Pain a. No Province c.",
         "R1", "each unit of an unbroken run right after the needs are listed checks one; a unit with a time word, "
-        "an action, an effect or a state cue is not a check"),
+        "an action, an effect or a state cue is not a check. Unlisted: right after a step taken, a unit whose every "
+        "fact is a need of the step opens the run ('Step 1: Pick up red. Red is on table, clear. Hand is empty. So "
+        "allowed.'), and a bare 'So allowed.' or 'Valid.' after the run judges the step (app.yes_after_needs)"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",
         "Province b was not touched, so Province b is still there.", "R1"),
     Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*(?:_~*)?[nN]?[DX]|F_{0,2}[DX]",

@@ -1678,6 +1678,8 @@ class ClaimReader:
             run.need_run = (focus.unit, n)  # "Step 4: Overcome a from c. Requires Province c and Pain a."
         need_facts = {k for k, f in ur.facts if f.atom is not None and self._need_check(run, ur, n, f, focus, line)} \
             if asserted and not in_needs and not about_init else set()
+        if need_facts and len(need_facts) == len(ur.facts):
+            run.need_run = (focus.unit, n)  # type: ignore[union-attr]  # "Hand is empty.": a check, judged or not
         for k, f in ur.facts:
             if rule_talk or effect_talk or (need_at >= 0 and k > need_at and _tag(s, k) is None) \
                     or (means_at >= 0 and k > means_at) or s[k + 1:k + 2] == "m":
@@ -1948,10 +1950,18 @@ class ClaimReader:
         """"Step 4: Overcome a from c needs Province c and Pain a. No Province c.": right after the
         needs of the step in focus are listed (or checked one by one), a plain sentence that says one
         of them holds or not checks it, in the state before the step (row state.need_check)."""
-        return focus is not None and focus.pre is not None and focus.line == line.id \
-            and focus.paragraph == ur.unit.paragraph and run.need_run == (focus.unit, n - 1) \
-            and f.atom in {lit.atom for lit in focus.action.pre if lit.positive} \
-            and ur.matches("state.need_check")  # not "Planet c is still there": after the step
+        if focus is None or focus.pre is None or focus.line != line.id or focus.paragraph != ur.unit.paragraph:
+            return False
+        needs = {lit.atom for lit in focus.action.pre if lit.positive}
+        if f.atom not in needs or not ur.matches("state.need_check"):  # not "Planet c is still there": after the step
+            return False
+        if run.need_run == (focus.unit, n - 1):
+            return True
+        # "Step 1: Pick up red. Red is on table, clear. Hand is empty. So allowed.": right after the step
+        # taken, a sentence that lists two or more facts, plainly, each a need of it, checks them unlisted; one
+        # fact ("Blue is on red.") may as well be said of the state after the step (row state.need_check)
+        return focus.performed and focus.unit == n - 1 and len(ur.facts) >= 2 and _PLAIN_FACTS.match(ur.shape) is not None \
+            and all(g.atom in needs for _, g in ur.facts)
 
     @staticmethod
     def _heading_base(line: LineOfReasoning, action: GroundAction) -> frozenset[Atom] | None:
@@ -2057,7 +2067,8 @@ class ClaimReader:
             checked = focus is not None and (not focus.proposed or BY_ID["app.yes_after_needs"].regex.search(s) and (
                 focus.needs_listed or focus.shape.startswith(("A:F", "A):F"))))
             if rid is None and focus is not None and checked and ur.matches("app.yes_after_needs") \
-                    and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1):
+                    and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1
+                         or run.need_run == (focus.unit, n - 1)):  # "So allowed." after the needs checked
                 target, rid = focus, "app.yes_after_needs"
             if rid is None:
                 if ur.matches("app.some_needs") and re.search(r"Y[~_]*[.!]?$", s) and line.known \
@@ -2835,6 +2846,7 @@ _AFTER_STEP = re.compile(r"T[~_]{0,1}J#")
 _STATE_OF_STEP = re.compile(r"S[~_]?J#")  # "State after step 3:", "State at step 3:" (the lexicon reads "after step" as a step)
 _STEP_OF_EFFECT = re.compile(r"[DX]_?J#|J#(?=n?[DX])|" + _AFTER_STEP.pattern)  # "Province c was removed in step 1", "gone after
 # step 1": when a fact changed, not the step the sentence says cannot be done
+_PLAIN_FACTS = re.compile(r"^[~]*F(?:[,&]{1,2}F)*[.!]?$")  # "Red is on table, clear.": facts and nothing else
 _STEP_NAMED = re.compile(r"J#[~_(:]{0,2}A")  # "step 3 is Feast b from a", "step 3 (Attack a)", "step 6: Overcome c from a"
 _ASKED = re.compile(r"[~,W]*C[~_]?A")  # "Now, can Overcome c from a: ..." (see _asked)
 _SUBJECTS = frozenset({"we", "i", "you", "they", "it", "one"})
