@@ -1659,6 +1659,18 @@ def test_needs_checked_unlisted_right_after_the_step(text: str, states: list[boo
     assert [c.holds for c in claims if c.kind == "applicability"] == allowed
 
 
+@pytest.mark.parametrize("text, verdicts", [
+    ("Step 1: Pick up orange. Possible because orange is clear, hand is empty.", [True]),
+    ("Step 1: Pick up red. Possible because red is clear, hand is empty.", [False]),
+    ("Step 1: Unstack blue from red. Allowed because blue is clear and the hand is empty.", [True]),
+    ("Step 1: Pick up red. This is possible because red is clear and on the table.", [False]),
+], ids=["true", "false", "allowed", "this-is-possible"])
+def test_possible_because_its_needs_judges_the_step_named_before(text: str, verdicts: list[bool]) -> None:
+    """Row app.because_needs: "Possible because red is clear, hand is empty." right after the step."""
+    got = [c.holds for c in _bw_colours().read(text).claims if "app.because_needs" in c.rules]
+    assert got == verdicts
+
+
 def test_but_wait_takes_back_only_what_it_doubts() -> None:
     """"But wait" before other facts moves on, and the claim before it stands; before the same facts,
     or with a denial, it takes the claim back (thinking-claims.md: a claim the same step retracts)."""

@@ -156,6 +156,11 @@ ROWS: tuple[Row, ...] = (
     Row("app.yes_after_needs", "applicability + (the focus action)", r"^[~,]*(?:Y|C)[~_]*[.!]?$|R.*F.*Y[~_]*$",
         "Attack b: needs Province b, Planet b, Harmony. Yes.", "R1",
         "a bare 'Yes.' or 'So possible.' answers the needs just listed for the action in focus"),
+    Row("app.because_needs", "applicability + (the focus action), with the needs that make it so",
+        r"^[~_,]{0,3}C[~_]{0,2}U[~_]{0,2}F(?:[,&]{1,2}[~_]{0,2}F)*[.!]?$",
+        "Step 3: Pick up red. Possible because red is clear, hand is empty.", "R1",
+        "right after the step is named (or after its needs are checked): judged as app.yes_after_needs, and "
+        "each fact that is a need of the step is checked before it (state.need_check)"),
     Row("app.step_allowed", "applicability +: the list's step k said allowed or possible", r"J#[~_]{0,2}C",
         "So step 2 is allowed.", "R1",
         "judged in the state before the line's step k when the list's numbering is that of the line's "

@@ -1953,7 +1953,11 @@ class ClaimReader:
         if focus is None or focus.pre is None or focus.line != line.id or focus.paragraph != ur.unit.paragraph:
             return False
         needs = {lit.atom for lit in focus.action.pre if lit.positive}
-        if f.atom not in needs or not ur.matches("state.need_check"):  # not "Planet c is still there": after the step
+        if f.atom not in needs:
+            return False
+        if ur.matches("app.because_needs"):  # "Possible because red is clear, hand is empty."
+            return focus.unit == n - 1 or run.need_run == (focus.unit, n - 1)
+        if not ur.matches("state.need_check"):  # not "Planet c is still there": after the step
             return False
         if run.need_run == (focus.unit, n - 1):
             return True
@@ -2066,10 +2070,11 @@ class ClaimReader:
                     rid = "app.needs_met"
             checked = focus is not None and (not focus.proposed or BY_ID["app.yes_after_needs"].regex.search(s) and (
                 focus.needs_listed or focus.shape.startswith(("A:F", "A):F"))))
-            if rid is None and focus is not None and checked and ur.matches("app.yes_after_needs") \
+            if rid is None and focus is not None and checked \
+                    and (ur.matches("app.yes_after_needs") or ur.matches("app.because_needs")) \
                     and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1
                          or run.need_run == (focus.unit, n - 1)):  # "So allowed." after the needs checked
-                target, rid = focus, "app.yes_after_needs"
+                target, rid = focus, "app.yes_after_needs" if ur.matches("app.yes_after_needs") else "app.because_needs"
             if rid is None:
                 if ur.matches("app.some_needs") and re.search(r"Y[~_]*[.!]?$", s) and line.known \
                         and not any(ch in s for ch in "IQn"):
