@@ -2200,6 +2200,16 @@ def test_more_blocks_words_for_the_hand_and_for_clear_blocks() -> None:
     assert [c.holds for c in _bw_reader().read(walk + "Now blue is atop red.").claims] == [False]
 
 
+@pytest.mark.parametrize("text, verdicts", [
+    ("So can we Attack a? Yes, since Province a, Planet a, Harmony.", [True]),
+    ("So can we Feast a from b? Yes, since a craves b, Province a, Harmony.", [False]),
+    ("Then can we Attack a? No.", [False]),
+], ids=["so-yes", "so-yes-false", "then-no"])
+def test_a_can_question_after_so_or_then_is_answered(text: str, verdicts: list[bool]) -> None:
+    """Row app.answered: "So can we Feast b from c? Yes, since ..." (R1) opens with a filler word."""
+    assert [c.holds for c in _mystery_reader().read(text).claims if "app.answered" in c.rules] == verdicts
+
+
 def test_a_question_answered_yes_or_no_is_a_claim() -> None:
     """"Is Planet b there? No." and "Can I Succumb a now? No." (rows state.answered, app.answered)
     assert what the answer says; the needs of a step just named are checked before it ("Step 1:

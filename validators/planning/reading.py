@@ -443,7 +443,7 @@ class ClaimReader:
         where = "after " + ", ".join(x.text() for x in line.actions) if line.actions else "in the initial state"
         grounded = [m for _, m in q.actions if m.ground is not None]
         facts = [f for _, f in q.facts if f.atom is not None]
-        if len(grounded) == 1 and not facts and len(q.actions) == 1 and ("C" in q.shape or q.shape.startswith("Q")):
+        if len(grounded) == 1 and not facts and len(q.actions) == 1 and ("C" in q.shape or q.shape.lstrip("~,").startswith("Q")):
             act = grounded[0].ground
             holds, msg = self.judge.applicable(act, line.state, yes)
             if holds is False and yes and not _now_said(q) and any(not unmet_preconditions(act, st) for st in line.states[:-1]):
