@@ -1935,9 +1935,8 @@ class ClaimReader:
         rest = words[1:] if words[0].endswith("'s") else words[2:] if len(words) > 1 and words[1] in _GOAL_IS else None
         if rest is None or any(w not in _GOAL_MODIFIERS for w in rest):
             return None  # "which is part of the goal", "that is what the goal needs"
-        before_facts = [f for k, f in ur.facts if k < m.start() and f.atom is not None]
         if m.start() > 0:
-            return before_facts
+            return [f for k, f in ur.facts if k < m.start() and f.atom is not None]
         prev = run.before
         if prev is None or prev.unit.paragraph != ur.unit.paragraph or re.search("[OIHGQR]", prev.shape) \
                 or prev.unit.end in ("?", ":") or not re.search("[FA]", prev.shape):
@@ -2054,7 +2053,7 @@ class ClaimReader:
                                     u.span)
                 rid = "app.can" if can_rows else "app.works"
                 break
-            if rid is None and "J" in s and "I" not in s and (allowed := BY_ID["app.step_allowed"].regex.search(s)) is not None \
+            if rid is None and "J" in s and "I" not in s and (allowed := _STEP_ALLOWED.search(s)) is not None \
                     and not re.search("[nN]", s[allowed.start():allowed.end() + 1]):
                 kth = ur.number_at(allowed.start() + 1)  # "So step 2 is allowed.": the list's step 2, before it
                 at = run.item_base + kth - 1 if kth is not None and run.item_base is not None else -1
@@ -2070,11 +2069,12 @@ class ClaimReader:
                     rid = "app.needs_met"
             checked = focus is not None and (not focus.proposed or BY_ID["app.yes_after_needs"].regex.search(s) and (
                 focus.needs_listed or focus.shape.startswith(("A:F", "A):F"))))
-            if rid is None and focus is not None and checked \
-                    and (ur.matches("app.yes_after_needs") or ur.matches("app.because_needs")) \
+            said_yes = "app.yes_after_needs" if ur.matches("app.yes_after_needs") else \
+                "app.because_needs" if ur.matches("app.because_needs") else None
+            if rid is None and focus is not None and checked and said_yes is not None \
                     and ("R" in s or focus.unit == n or focus.needs_listed or n - focus.unit <= 1
                          or run.need_run == (focus.unit, n - 1)):  # "So allowed." after the needs checked
-                target, rid = focus, "app.yes_after_needs" if ur.matches("app.yes_after_needs") else "app.because_needs"
+                target, rid = focus, said_yes
             if rid is None:
                 if ur.matches("app.some_needs") and re.search(r"Y[~_]*[.!]?$", s) and line.known \
                         and not any(ch in s for ch in "IQn"):
@@ -2530,16 +2530,22 @@ def _then_it(words: TaskWords, ur: UnitReading, after: int, first: GroundAction)
     head = ur.items[after - 1]
     if not isinstance(head, ActionMention):
         return None
-    named = [t.norm for t in toks[head.i:head.j]]
-    obj_words = next((" ".join(key) for key, obj in words.objects.items()
-                      if obj == first.args[0] and " ".join(key) in " ".join(named)), None)
-    if obj_words is None:
+    key = _object_words(words, toks, head, first.args[0])
+    if key is None:
         return None
+    obj_words = " ".join(key)
     clause = " ".join(obj_words if t.norm == "it" else t.norm for t in toks[start:end])
     again = words.actions(tokens_of(clause, 0, len(clause)))
     if not again or again[0].i != 0 or (isinstance(m, ActionMention) and again[0].name != m.name):
         return None
     return again[0].ground
+
+
+def _object_words(words: TaskWords, toks: list[Token], head: ActionMention, obj: str) -> tuple[str, ...] | None:
+    """The words `head` named its object `obj` by ("pick up the red block": ("red",)), so that an
+    "it" after it can be read in the same words; None when the mention names it otherwise."""
+    named = " ".join(t.norm for t in toks[head.i:head.j])
+    return next((key for key, o in words.objects.items() if o == obj and " ".join(key) in named), None)
 
 
 def _it_named(words: TaskWords, ur: UnitReading) -> UnitReading | None:
@@ -2558,9 +2564,7 @@ def _it_named(words: TaskWords, ur: UnitReading) -> UnitReading | None:
             out.append(t)
             continue
         m = before[-1]
-        named = " ".join(x.norm for x in toks[m.i:m.j])
-        key = next((key for key, obj in words.objects.items() if obj == m.ground.args[0]  # type: ignore[union-attr]
-                    and " ".join(key) in named), None)
+        key = _object_words(words, toks, m, m.ground.args[0])  # type: ignore[union-attr]
         if key is None:
             out.append(t)
             continue
