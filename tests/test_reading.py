@@ -1509,6 +1509,20 @@ def test_an_action_named_with_some_of_its_objects_is_completed_from_the_line() -
     assert [c.action for c in two if c.kind == "applicability" and c.action and "stack b" in c.action] == []
 
 
+def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
+    """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
+    red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be
+    done there, and the true effect was flagged. Said of a block that can be picked up, "lift" is
+    still the pick-up."""
+    after_unstack = _bw_colours().read("Unstack blue from red. Lifting blue makes red clear.").claims
+    assert [(c.message.split(")")[0], c.holds) for c in after_unstack if c.kind == "effect"] == \
+        [("(unstack blue red", True)]
+    plain = _bw_colours().read("Lifting orange makes the hand full.").claims
+    assert [(c.message.split(")")[0], c.holds) for c in plain if c.kind == "effect"] == [("(pick-up orange", True)]
+    wrong = _bw_colours().read("Lifting orange makes orange clear.").claims
+    assert [(c.message.split(")")[0], c.holds) for c in wrong if c.kind == "effect"] == [("(pick-up orange", False)]
+
+
 def test_that_right_after_a_recalled_state_speaks_of_it() -> None:
     """Row event.recall_that: "So after step 2, ... That alone already satisfies the goal." is about
     the state after step 2; a sentence that does not point back is about the plan's end."""

@@ -125,6 +125,12 @@ ROWS: tuple[Row, ...] = (
         r"a", "But wait, after unstacking blue, I'm holding it.", "R1",
         "the line's last action for a done form or after 'after' ('after unstacking blue'); else the one binding "
         "that can be done in the line's state; none or several: kept as read (reading._completed)"),
+    Row("event.shared_verb", "a verb two actions share, said with the objects of the one that takes fewer, read "
+        "as the other where the line completes it",
+        r"A", "Lifting blue makes red clear.", "probe",
+        "'lift {}' is pick-up and 'lift {} off {}' unstack (vocab/phrasings.json): right after 'Unstack blue from "
+        "red.' the unit speaks of that step; the action as named is kept when it can be done and is not the step "
+        "just taken (reading._shared_verb)"),
     Row("event.supposed", "a step supposed under a heading of its own: the lists under it tell it",
         r"^[~_,]*I[~_]{0,3}(?P<act>A):$", "If we do Overcome c from b:", "planted",
         "the needs, effects and label units that follow, as after a step taken (row effect.told), are judged against "

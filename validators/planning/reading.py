@@ -548,6 +548,28 @@ class ClaimReader:
         items[k] = whole
         return replace(ur, shape=ur.shape[:k] + "A" + ur.shape[k + 1:], items=items, actions=[(k, whole)])
 
+    def _shared_verb(self, ur: UnitReading, line: LineOfReasoning) -> UnitReading:
+        """A verb two actions share, said with the objects of the one that takes fewer ("lift {}" is
+        pick-up, "lift {} off {}" unstack): "Lifting blue makes red clear." right after "Unstack blue
+        from red." speaks of that unstack. The other action is taken when the line completes it (its
+        last action, for a done form, or its one doable binding) and the action as named is not
+        doable there or is not the step just taken; otherwise the unit keeps its reading (row
+        event.shared_verb)."""
+        k, m = ur.actions[0]
+        other = m.shared
+        assert other is not None
+        items = list(ur.items)
+        items[k] = other
+        alt = replace(ur, shape=ur.shape[:k] + "a" + ur.shape[k + 1:], items=items, actions=[(k, other)])
+        done = self._completed(alt, line)
+        if done is alt:
+            return ur
+        taken = done.actions[0][1].ground
+        last = line.actions[-1] if line.actions else None
+        if m.ground is not None and taken != last and not unmet_preconditions(m.ground, line.state):
+            return ur
+        return done
+
     # -- lines ---------------------------------------------------------------------------------
     @staticmethod
     def _new_line(run: _Run, pos: int, rule: str = "") -> LineOfReasoning:
@@ -592,6 +614,8 @@ class ClaimReader:
                     u = ur.unit
             if line.known and len(ur.actions) == 1 and ur.actions[0][1].ground is None:
                 ur = self._completed(ur, line)  # "after unstacking blue", "so I can unstack blue": the one binding
+            elif line.known and len(ur.actions) == 1 and ur.actions[0][1].shared is not None:
+                ur = self._shared_verb(ur, line)  # "Unstack blue from red. Lifting blue makes red clear."
             shape = ur.shape
             modality = _modality(ur, run.heading, u)
             if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \

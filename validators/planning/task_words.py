@@ -64,6 +64,8 @@ class ActionMention:
     args: tuple[str | None, ...]
     ground: GroundAction | None  # all objects named
     form: str = "base"           # "base", "ing", "ed": "after attacking a" names a done action
+    shared: "ActionMention | None" = None  # the same verb read as another action whose further objects are
+    # not said ("lifting blue": pick-up, or unstack from a block not named); the reader picks by the line
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,12 +506,15 @@ class TaskWords:
             if start < k:
                 continue
             got = None
+            partial = None  # another action's reading by the same paraphrase verb, with objects left unsaid
             bucket = heads[words[start]]
             most = max(h[4] for h in bucket)
             for head in bucket:
                 if got is not None and None not in got[1] and len(got[1]) >= most:
                     break  # a whole reading that no other head can outdo
                 read = self._read_action(v, start, head)
+                if read is not None and None in read[1] and (words[start], read[2]) in self.named_with_object:
+                    partial = partial or read
                 if read is not None and (words[start], read[2]) in self.named_with_object and not self._said_so(v, start, read):
                     read = None  # "take a different approach", "unstacking just lifts blue off", "after moving red,
                     # orange": another verb names its action only as its words say it
@@ -533,7 +538,11 @@ class TaskWords:
                     ground = self.task.ground(name, args)  # type: ignore[arg-type]
                 except (KeyError, ValueError):
                     ground = None
-            out.append(_action_mention(at[start], at[end - 1] + 1, name, args, ground, form))
+            shared = None
+            if partial is not None and partial[2] != name and (words[start], name) in self.named_with_object \
+                    and tuple(partial[1][:len(args)]) == args:
+                shared = _action_mention(at[start], at[end - 1] + 1, partial[2], tuple(partial[1]), None, form)
+            out.append(_action_mention(at[start], at[end - 1] + 1, name, args, ground, form, shared))
             k = end
         return out
 
