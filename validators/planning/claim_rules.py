@@ -412,6 +412,11 @@ ROWS: tuple[Row, ...] = (
     Row("rule.needs_told", "rule: 'Requires ...' going on telling the step just taken: the step's needs",
         r"^(?P<r>R):?F", "Step 1: Attack c.\n\nRequires Province c, Planet b, Harmony.", "R1",
         "as effect.told: every unit since the step tells it; judged as rule.needs_of"),
+    Row("rule.needs_named", "rule: 'Requires ...' right after a unit that names one action: that action's needs",
+        r"^[c~]{0,2}(?P<r>R):?F", "To get a craves b: Overcome a from b. Requires Province b and Pain a.", "R1",
+        "the unit before, in the same paragraph, names one action with all its objects and tells nothing of a "
+        "state or an effect (no after, add, delete, need or initially cue); only needs of a predicate the action "
+        "needs are judged, as for rule.needs_told, whether the action is taken, proposed or supposed"),
     Row("rule.needs_of", "rule: what a named action is said to need, of its objects, against its schema",
         r"(?P<act>A)[\)\(>]?:?,?c?[~_]{0,3}(?P<r>R)",
         "Suppose we Feast a from c, but that would require Craves(c, a), Province a, and Harmony.", "R1",

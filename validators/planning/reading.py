@@ -1187,17 +1187,19 @@ class ClaimReader:
         s = ur.shape
         if "R" not in s:
             return
-        told = run.focus if "A" not in s and "a" not in s and run.telling == n - 1 and run.focus is not None \
+        told = run.focus.action if "A" not in s and "a" not in s and run.telling == n - 1 and run.focus is not None \
             and run.focus.told and re.match(r"R:?F", s) else None
+        rid = "rule.needs_told" if told is not None else "rule.needs_of"
+        if told is None and "A" not in s and "a" not in s:
+            told, rid = _named_just_before(run.before, ur), "rule.needs_named"
         if told is None and "A" not in s:
             return
-        m = BY_ID["rule.needs_told" if told is not None else "rule.needs_of"].regex.search(s)
+        m = BY_ID[rid].regex.search(s)
         if m is None or "Q" in s or "n" in s[m.start("r"):] or "N" in s[m.start("r"):m.start("r") + 2]:
             return
-        ground = told.action if told is not None else ur.items[m.start("act")].ground  # type: ignore[attr-defined]
+        ground = told if told is not None else ur.items[m.start("act")].ground  # type: ignore[attr-defined]
         if ground is None:
             return
-        rid = "rule.needs_told" if told is not None else "rule.needs_of"
         pre = {lit.atom for lit in ground.pre if lit.positive}
         preds = {a[0] for a in pre}
         toks = ur.unit.tokens
@@ -2526,6 +2528,15 @@ def _then_chain(words: TaskWords, ur: UnitReading, head_at: int, first: GroundAc
 
 
 _AIM_WORDS = frozenset({"getting", "get", "to", "first", "creating", "create", "making", "make", "having"})
+
+
+def _named_just_before(before: UnitReading | None, ur: UnitReading) -> GroundAction | None:
+    """The one action the unit before names in full, in the same paragraph, when it tells no state
+    or effect ("To get a craves b: Overcome a from b." before "Requires Province b and Pain a.")."""
+    if before is None or before.unit.paragraph != ur.unit.paragraph or len(before.actions) != 1 \
+            or re.search("[TDXRZ]", before.shape):
+        return None
+    return before.actions[0][1].ground
 
 
 def _need_said_plainly(ur: UnitReading, r: int, k: int) -> bool:
