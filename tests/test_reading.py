@@ -1523,6 +1523,15 @@ def test_requires_right_after_a_named_action_is_its_needs(text: str, verdicts: l
     assert [c.holds for c in claims] == verdicts
 
 
+def test_an_effects_label_under_an_after_heading_goes_on_telling_its_effects() -> None:
+    """"After Feast b from c:" then "Effects: ..." and "Removes ...", a paragraph each: the labelled
+    paragraph was read as nothing, and so the chain of paragraphs under the heading broke."""
+    text = "After Feast b from c:\n\nEffects: Pain is added, Province b is added.\n\nRemoves b craves c, Province c, Harmony."
+    got = [(c.atom, c.negative, c.holds) for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert got == [(("province", "b"), False, False), (("craves", "b", "c"), True, True),
+                   (("province", "c"), True, False), (("harmony",), True, True)]
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

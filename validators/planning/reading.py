@@ -1580,7 +1580,8 @@ class ClaimReader:
         elif heading is not None and heading.kind == "step" and heading.action is not None and (u.bullet or u.indent) \
                 and u.line_start and ("D" in s or "X" in s) and not re.search("[ARIQHG]", s):
             after_act, rid_after, lo = heading.action, "heading.step", 0  # "So Succumb a:" over "- Pain a removed."
-        elif run.after_heading is not None and n - run.after_heading[1] == 1 and "A" not in s and _EFFECT_LEAD.match(s):
+        elif run.after_heading is not None and n - run.after_heading[1] == 1 and "A" not in s and (
+                _EFFECT_LEAD.match(s) or (s.startswith("_:") and u.tokens[ur.starts[0]].norm in ("effects", "effect"))):
             after_act = run.after_heading[0]  # "After Feast c from a:\n\nAdds Pain a, Province a.\n\nRemoves ...": its
             rid_after = run.after_heading[2]  # effects, a paragraph each
             lo = 0
