@@ -252,7 +252,7 @@ ROWS: tuple[Row, ...] = (
         "allowed.'), and a bare 'So allowed.' or 'Valid.' after the run judges the step (app.yes_after_needs)"),
     Row("state.holds", "state +: a fact said to hold or to be kept", r"(?P<fact>F)_{0,2}(?:k|Y|W_)",
         "Province b was not touched, so Province b is still there.", "R1"),
-    Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*(?:_~*)?[nN]?[DX]|F_{0,2}[DX]",
+    Row("effect.focus", "effect: add or delete cues in a unit of their own, of the action just taken", r"^[~,]*(?:_~*)?[nN]?[DX]|[Ff]_{0,2}[DX]",
         "1. Feast c from a: needs c craves a. Yes. Gives Pain c, Province a.", "R1",
         "the action in focus (named at the head of a unit just before, in the same paragraph; or, for a unit "
         "opening with 'that', 'this', 'it' or 'which', in the paragraph before, when the step was no list item)"),
@@ -276,7 +276,7 @@ ROWS: tuple[Row, ...] = (
         "judged as effect.label; only where every unit since the step tells it (effect.told), so a state list "
         "elsewhere ('Pain a, Province a. Remove ...' of another step) is not read as its adds"),
     Row("effect.told", "effect: an effect list that goes on telling the step taken, over paragraphs",
-        r"^[DX]|^F(?:[,&]{1,2}F)*_{0,2}[DX][.!]?$",
+        r"^[DX]|^[Ff](?:[,&]{1,2}[Ff])*_{0,2}[DX][.!]?$",
         "Step 1: Attack a.\n\nAdds Pain a.\n\nRemoves Province b, Planet b, Harmony.", "R1",
         "an active list opens the unit with its cue, a passive one is the whole unit ('- Pain c added.'); "
         "every unit since the step tells it (its needs, 'Yes.', its effects, the facts it leaves: no other action, "

@@ -54,6 +54,16 @@ class Judge:
             return True, f"{action.text()} removes {self.named(atom)}: right"
         return False, f"{action.text()} does not remove {self.named(atom)}; it removes {dels}"
 
+    def effect_any(self, action: GroundAction, predicate: str, what: str) -> tuple[bool, str]:
+        """"- Pain removed." under a step: the predicate named without its objects, so the claim is
+        that the step adds (removes) some fact of it; which object is not read."""
+        made = sorted(a for a in (action.add if what == "add" else action.delete) if a[0] == predicate)
+        verb = "adds" if what == "add" else "removes"
+        if made:
+            return True, f"{action.text()} {verb} a {predicate} fact ({', '.join(map(atom_name, made))}): right"
+        listed = ", ".join(map(atom_name, sorted(action.add if what == "add" else action.delete))) or "nothing"
+        return False, f"says {action.text()} {verb} a {predicate} fact, but it {verb} {listed}"
+
     def needs(self, action: GroundAction, atom: Atom) -> tuple[bool, str]:
         """A fact said to be among the action's preconditions ("Attack b requires Planet c")."""
         pre = sorted(lit.atom for lit in action.pre if lit.positive)

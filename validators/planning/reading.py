@@ -1510,11 +1510,13 @@ class ClaimReader:
                 and "R" not in s and "T" not in s and "a" not in s[:_first_cue(s)] and "J#" not in s and "U" not in s \
                 and not ("R" in focus.shape and ur.matches("event.blocked")):  # "...: requires Province b. But
             # Province b was removed.": a need found gone, not an effect of the step
-            for c, what, ks in _cue_groups(s, -1, "F"):
+            for c, what, ks in _cue_groups(s, -1, "Ff"):  # "- Pain removed.": some fact of the predicate
                 if "I" in s[:c]:
                     continue
                 if _denied_cue(s, c, ks):  # "Attack a. It doesn't remove Planet b."
                     for k in ks:
+                        if s[k] == "f":
+                            continue
                         judged_facts.add(k)
                         self._effect_denied(run, u, text, line, focus.action, ur.items[k], what,  # type: ignore[arg-type]
                                             "effect.told" if focus is told else "effect.focus", modality)
@@ -1525,7 +1527,8 @@ class ClaimReader:
                     said = _said_effect(s, k, f, what, c)  # type: ignore[arg-type]
                     if said is None:
                         continue
-                    holds, msg = self.judge.effect(focus.action, f.atom, said)  # type: ignore[union-attr]
+                    holds, msg = self.judge.effect(focus.action, f.atom, said) if f.atom is not None \
+                        else self.judge.effect_any(focus.action, f.predicate, said)  # type: ignore[union-attr]
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=said == "del", after=focus.action.text(),
                                          rules=("effect.told",) if focus is told else ("effect.focus",),
