@@ -1022,16 +1022,17 @@ class ClaimReader:
         add or delete cue are what the step adds; the cues govern the rest (row effect.label)."""
         s, u = ur.shape, ur.unit
         first = min((k for k, ch in enumerate(s) if ch in "DX"), default=len(s))
-        said = [(k, "add") for k in range(lo, first) if s[k] == "F"]
-        said += [(k, what) for _, what, ks in _cue_groups(s, lo - 1, "F") for k in ks]
+        said = [(k, "add") for k in range(lo, first) if s[k] in "Ff"]
+        said += [(k, what) for _, what, ks in _cue_groups(s, lo - 1, "Ff") for k in ks]
         for k, what in said:
             f = ur.items[k]
-            if k in judged_facts or not isinstance(f, FactMention) or f.atom is None or _negated(s, k):
+            if k in judged_facts or not isinstance(f, FactMention) or _negated(s, k):
                 continue
             judged_facts.add(k)
             if f.absent_word:
                 what = _OTHER[what]
-            holds, msg = self.judge.effect(act, f.atom, what)
+            holds, msg = self.judge.effect(act, f.atom, what) if f.atom is not None \
+                else self.judge.effect_any(act, f.predicate, what)
             self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=what == "del",
                                  after=act.text(), rules=("effect.label",) if lo else ("effect.unlabelled",),
                                  modality="asserted"))
@@ -1598,13 +1599,14 @@ class ClaimReader:
                     and not all(f.atom in after_act.add for _, f in pending):
                 pending = []  # "Overcome b from c -> Province c and Pain": its needs, not its result
             if rid_after in ("heading.after", "heading.after_step", "heading.step") and ("D" in s or "X" in s):
-                for c, what, ks in _cue_groups(s, -1, "F"):
+                for c, what, ks in _cue_groups(s, -1, "Ff"):
                     for k in ks:
                         if k in judged_facts:
                             continue
                         f = ur.items[k]
                         judged_facts.add(k)
-                        holds, msg = self.judge.effect(after_act, f.atom, what)  # type: ignore[union-attr]
+                        holds, msg = self.judge.effect(after_act, f.atom, what) if f.atom is not None \
+                            else self.judge.effect_any(after_act, f.predicate, what)  # type: ignore[union-attr]
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                              negative=what == "del", after=after_act.text(), rules=(rid_after,),
                                              modality=modality))
