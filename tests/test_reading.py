@@ -1549,6 +1549,32 @@ def test_a_predicate_named_without_objects_in_an_effect_list(text: str, verdicts
     assert [c.holds for c in claims] == verdicts
 
 
+_EFFECTS_THEN_NOW = ("Feast a from b.\n\nWait, after Feast a from b, the effects are:\n\nAdd: Pain a, Province b.\n\n"
+                     "Remove: a craves b, Province a, Harmony.\n\nSo Harmony is gone, Planet c remains unless Feast "
+                     "affects it.\n\nNow, current state:\n\n- Province b\n- Planet c\n- Pain a\n- Harmony")
+
+
+def test_effects_told_under_an_after_heading_keep_the_text_at_the_step() -> None:
+    """Rows event.step_told and state.now_opens: the paragraphs under "Wait, after Feast a from b,
+    the effects are:" tell the line's last step, so the text stays at it; "Now, current state:"
+    two paragraphs on heads the state after it. The list was read as nothing (too far from the
+    step); the last line is false."""
+    task, vocab = _mystery_task_with_craving()
+    claims = [c for c in ClaimReader.for_task(task, vocab).read(_EFFECTS_THEN_NOW).claims if c.kind == "state"]
+    assert [(c.atom, c.holds) for c in claims] == [(("province", "b"), True), (("planet", "c"), True),
+                                                  (("pain", "a"), True), (("harmony",), False)]
+    far = _EFFECTS_THEN_NOW.replace("Now, current state:", "Hmm.\n\nThe state:")
+    assert [c for c in ClaimReader.for_task(task, vocab).read(far).claims if c.kind == "state"] == []
+
+
+def _mystery_task_with_craving():
+    """Mystery Blocksworld, objects a b c: Harmony, Planet c, Province a, a craves b."""
+    problem = ("(define (problem p) (:domain mystery-4ops) (:objects a b c) (:init (harmony) (planet c) (province a) "
+               "(craves a b)) (:goal (and (craves b a))))")
+    row = _mystery_task()[1]
+    return planning_task({"domain_pddl": row["problem"]["domain_pddl"], "problem_pddl": problem}, "mystery_blocksworld")[:2]
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

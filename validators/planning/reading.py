@@ -237,6 +237,7 @@ class _Heading:
     rules: tuple[str, ...] = ()
     opened: int = -1  # the paragraph it stands in (`paragraph` moves on with the fact lines under it)
     by_lines: bool = False  # it heads fact lines in paragraphs of their own
+    opens_now: bool = False  # it opens with a time word for now ("Now, current state:"; row state.now_opens)
 
     def __post_init__(self) -> None:
         if self.opened < 0:
@@ -954,12 +955,17 @@ class ClaimReader:
                 run.telling = n  # "Step 1: Attack a." then "Needs ...", "Yes.", "Adds Pain a.": all about the step
             else:
                 run.telling = None
-            if focus_now is not None and focus_now.performed and focus_now.line == line.id and recall is None \
-                    and line.actions and line.actions[-1] == focus_now.action and not ur.actions \
-                    and modality == "asserted" and (_STEP_TOLD.match(shape) or (run.telling == n and not re.search("[NnK]", shape))) \
-                    and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS:
+            last = line.actions[-1] if line.actions else None
+            if recall is None and last is not None and not ur.actions and modality == "asserted" \
+                    and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS and (
+                        (focus_now is not None and focus_now.performed and focus_now.line == line.id
+                         and last == focus_now.action
+                         and (_STEP_TOLD.match(shape) or (run.telling == n and not re.search("[NnK]", shape))))
+                        or (_STEP_TOLD.match(shape) and any(c.kind == "effect" and c.line == line.id and c.after == last.text()
+                                                            for c in run.claims[start:]))):
                 run.moved[line.id] = u.paragraph  # "Pre: ...", "Post: ...", "Removes ...": paragraphs that tell
-                # the step just taken keep the text at it (row event.step_told)
+                # the step just taken keep the text at it (row event.step_told), also under "After Feast a from b,
+                # the effects are:" where no step is in focus
             said = [c for c in run.claims[start:] if c.kind == "state" and c.line == line.id and c.modality == "asserted"]
             if recall is None and said and all(c.holds is True for c in said) and line.known and line.actions \
                     and (ur.matches("event.state_agrees") or (run.heading is not None and run.heading.kind == "state")):
@@ -1332,7 +1338,8 @@ class ClaimReader:
         if "X" in s:
             return _Heading("del", u.paragraph, n, acts[-1].ground if acts else None, rules=("heading.del",))
         if "S" in s or "W" in s:
-            return _Heading("state", u.paragraph, n, rules=("heading.state",))
+            return _Heading("state", u.paragraph, n, rules=("heading.state",),
+                            opens_now=BY_ID["state.now_opens"].regex.match(s) is not None)
         if "L" in s:
             return _Heading("plan", u.paragraph, n, rules=("heading.plan",))
         return None
@@ -1865,6 +1872,9 @@ class ClaimReader:
                     tag_state and heading is not None and heading.opened - moved <= ANCHOR_PARAGRAPHS)
                 if not anchored and u.paragraph - moved == ANCHOR_PARAGRAPHS + 1 and ur.matches("state.now_opens"):
                     anchored, via = True, ("state.now_opens",)
+                elif not anchored and tag_state and heading is not None and heading.opens_now \
+                        and heading.opened - moved == ANCHOR_PARAGRAPHS + 1:
+                    anchored, via = True, ("state.now_opens",)  # "Now, current state:" over its lines
                 state = line.state if line.known and anchored else None
                 where = "after " + ", ".join(a.text() for a in line.actions) if line.actions else "in the initial state"
             if state is None:
