@@ -120,7 +120,9 @@ ROWS: tuple[Row, ...] = (
         "Post: Harmony, Province b, b craves c.\n\nRemoves Province c, Pain b.\n\nState:\n\n- Planets a, b, c.", "planted",
         "so a state heading after them speaks of the state after the step, however many paragraphs they take; "
         "only paragraphs right after each other, and only for the line's last action; not one that finds a "
-        "need missing ('Requires Pain c (no). Can't do.' takes the step back)"),
+        "need missing ('Requires Pain c (no). Can't do.' takes the step back); with no step in focus, a "
+        "paragraph whose effect claims are about the line's last action ('Add: ...' under 'After Feast a from "
+        "b, the effects are:')"),
     Row("event.completed", "an action named with some of its objects, read whole where the line leaves one binding",
         r"a", "But wait, after unstacking blue, I'm holding it.", "R1",
         "the line's last action for a done form or after 'after' ('after unstacking blue'); else the one binding "
@@ -241,7 +243,8 @@ ROWS: tuple[Row, ...] = (
     Row("state.now_opens", "state: a unit that opens with a time word for now reaches one paragraph further back",
         r"^W", "At that point c no longer craves b, either.", "planted",
         "the line's state after the step taken two paragraphs up (a paragraph of comment between); without "
-        "the time word a state claim reaches back one paragraph only (ANCHOR_PARAGRAPHS)"),
+        "the time word a state claim reaches back one paragraph only (ANCHOR_PARAGRAPHS); a state heading that "
+        "opens so ('Now, current state:') reaches as far for the lines under it"),
     Row("state.gone", "state -: a fact said gone", r"(?P<fact>F)[~_n]{0,2}(?:X|N)(?![~_]*[FA])",
         "Harmony is gone.", "doc"),
     Row("state.need_check", "state: a need of the step in focus, listed just before, said to hold or not: before the step",
