@@ -1575,6 +1575,18 @@ def _mystery_task_with_craving():
     return planning_task({"domain_pddl": row["problem"]["domain_pddl"], "problem_pddl": problem}, "mystery_blocksworld")[:2]
 
 
+def test_a_needs_heading_heads_bullets_a_paragraph_each() -> None:
+    """"Preconditions:" over "- a craves c (yes)", "- province a (yes)", blank lines between: every
+    bullet is a check of the step's needs, as under a state heading. Only the first was read."""
+    text = "Feast a from b.\n\nPreconditions:\n\n- a craves b (yes)\n\n- province a (yes)\n\n- harmony (yes)"
+    task, vocab = _mystery_task_with_craving()
+    claims = ClaimReader.for_task(task, vocab).read(text).claims
+    assert [(c.atom, c.holds) for c in claims if c.kind == "state"] == [
+        (("craves", "a", "b"), True), (("province", "a"), True), (("harmony",), True)]
+    lone = "Feast a from b.\n\nPreconditions:\n\n- a craves b (yes)\n\nprovince a (yes)"
+    assert [c.atom for c in ClaimReader.for_task(task, vocab).read(lone).claims if c.kind == "state"] == [("craves", "a", "b")]
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

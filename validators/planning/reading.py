@@ -636,7 +636,8 @@ class ClaimReader:
             # headings govern the lines under them until the paragraph ends
             lone = not (u.bullet or u.item is not None or u.indent)  # bullets and items under a heading are its lines anyway
             if run.heading is not None and (lone or u.bullet) and u.paragraph == run.heading.paragraph + 1 \
-                    and run.heading.kind in _STATE_HEADINGS and _FACT_LINE.match(shape) and n != run.heading.unit:
+                    and (run.heading.kind in _STATE_HEADINGS or (u.bullet and run.heading.kind in _LIST_HEADINGS)) \
+                    and _FACT_LINE.match(shape) and n != run.heading.unit:
                 run.heading.paragraph = u.paragraph  # "So after Attack c, we have:" over "Harmony: No." and "Pain c:
                 run.heading.by_lines = lone  # Yes." (or "- Planets: a, c.") a line each, blank lines between
             elif run.heading is not None and run.heading.by_lines and lone and u.paragraph == run.heading.paragraph \
@@ -1353,7 +1354,9 @@ class ClaimReader:
         judged_facts: set[int] = set()
         first_claim = len(run.claims)
         heading = run.heading if run.heading is not None and run.heading.unit != n else None
-        focus = run.focus if run.focus is not None and n - run.focus.unit <= STATE_REACH else None
+        focus = run.focus if run.focus is not None and (n - run.focus.unit <= STATE_REACH or (
+            heading is not None and heading.kind in ("req", "add", "del") and 0 <= heading.unit - run.focus.unit <= STATE_REACH)) \
+            else None  # "Feast a from b.", "Preconditions:" and its lines, however many: all of the step
         asserted = modality == "asserted"
         # rules: an action named without objects, with what it needs or does
         if modality == "asserted" and "n" not in s and "N" not in s and "A" not in s:
@@ -2915,6 +2918,7 @@ _REASONED = re.compile(r"[~,]*U[~_,]*[TW]")  # a sentence that opens with its re
 _CHAIN = re.compile(r",?&?(A)")
 _RECAP = re.compile(r"^[~,GHc]*T[~_]{0,1}J#")
 _STATE_HEADINGS = ("state", "after")
+_LIST_HEADINGS = ("req", "add", "del", "initial")  # "Preconditions:" over "- a craves c (yes)", a paragraph each: bullets only
 _GOAL_THAT_OPENERS = frozenset({"so", "yes", "and", "then", "ok", "okay", "now", "thus", "hence", "therefore"})
 _GOAL_POINTERS = frozenset({"that", "this", "which", "it", "that's", "it's", "this's"})
 _GOAL_IS = frozenset({"is", "matches", "match", "meets", "satisfies", "fulfills"})
