@@ -1587,6 +1587,21 @@ def test_a_needs_heading_heads_bullets_a_paragraph_each() -> None:
     assert [c.atom for c in ClaimReader.for_task(task, vocab).read(lone).claims if c.kind == "state"] == [("craves", "a", "b")]
 
 
+@pytest.mark.parametrize("text, verdict", [
+    ("Unstack blue from red. Put down blue. Pick up red. Stack red on orange. Stacking red there leaves red covered.", False),
+    ("Unstack blue from red. Put down blue. Pick up red. Stacking red on orange leaves orange covered.", True),
+    ("Unstack blue from red. Unstacking blue from red leaves the hand occupied.", True),
+    ("Pick up orange. Picking up orange leaves blue covered.", False),
+    ("Pick up orange. Picking up orange leaves red covered.", True),
+])
+def test_an_action_said_to_leave_a_fact_absent(text: str, verdict: bool) -> None:
+    """Row effect.leaves_absent: "leaves red covered" says the fact is false after the step. It was
+    not read, since "leaves" before a fact said present only means the step does not remove it.
+    Where the step neither adds nor removes the fact, the state before it decides."""
+    claims = [c for c in _bw_colours().read(text).claims if "effect.leaves_absent" in c.rules]
+    assert [c.holds for c in claims] == [verdict]
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

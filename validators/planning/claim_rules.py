@@ -262,6 +262,12 @@ ROWS: tuple[Row, ...] = (
     Row("effect.keeps", "state +: facts the action just taken is said to keep, beside its effects",
         r"[DX][^AaIH]*?k(?P<facts>F(?:[,&]+F)*)", "That gives Pain b and Province c while keeping b craves c.", "planted",
         "read where effect.focus reads the effects: the facts after 'keeping' ('leaves', 'keeps') hold after the step"),
+    Row("effect.leaves_absent", "state -: an action said to leave a fact's absence ('leaves red covered'): "
+        "the fact does not hold after it",
+        r"(?P<act>A)[~_,]{0,3}k[~_]{0,2}(?P<facts>F)", "Stacking red on orange leaves red covered.", "probe",
+        "read on effect.kept's match when the cue is 'leaves' and the fact is said by a word for its absence; "
+        "false where the step adds the fact, true where it removes it, else judged in the state before the "
+        "step where the line places it"),
     Row("effect.kept", "effect: a named action said to keep (leave, not touch) the facts after the cue",
         r"(?P<act>A)(?:[~_,]{0,3}|[^AIQHGKR.;]*?[,&c]~*_?)k[~_]{0,2}(?P<facts>F(?:[,&]+F)*)"
         r"|(?P<act2>A)[^AIQHGKR.;]*?[,&c:]~*(?P<facts2>F)[~_]{0,2}k", "Attack a leaves Planet b and Province c untouched.",

@@ -2307,8 +2307,13 @@ class ClaimReader:
     def _kept_effect(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction, k: int,
                      same: bool, rule: str, modality: str, judged_facts: set[int]) -> None:
         f: FactMention = ur.items[k]  # type: ignore[assignment]
-        if f.atom is None or f.absent_word:
-            return  # "leaves the hand occupied": the fact's absence, which the step may have made
+        if f.atom is None:
+            return
+        if f.absent_word:  # "leaves the hand occupied", "leaves red covered": the fact is false after the step,
+            # made so by it or kept so (row effect.leaves_absent)
+            if not same and _leaves_word(ur, k):
+                self._left_absent(run, ur, line, text, act, k, rule, modality, judged_facts)
+            return
         judged_facts.add(k)
         name = self.judge.named(f.atom)
         if same:
@@ -2321,6 +2326,29 @@ class ClaimReader:
             msg = f"says {act.text()} keeps {name}, but it removes it" if done else f"{act.text()} does not remove {name}: right"
         self._add(run, Claim("effect", ur.unit.span, ur.unit.text(text), not done, msg, line.id, atom=f.atom,
                              negative=True, after=act.text(), rules=(rule,), modality=modality))
+
+    def _left_absent(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction, k: int,
+                     rule: str, modality: str, judged_facts: set[int]) -> None:
+        """"Stacking red on orange leaves red covered": the fact does not hold after the step. The
+        schema decides where the step adds or removes it; otherwise the state before the step does,
+        where the line places it (as under "After Feast b from a:")."""
+        f: FactMention = ur.items[k]  # type: ignore[assignment]
+        assert f.atom is not None
+        name = self.judge.named(f.atom)
+        if f.atom in act.add:
+            holds, msg, state = False, f"says {name} does not hold after {act.text()}, but the step adds it", None
+        elif f.atom in act.delete:
+            holds, msg, state = True, f"{name} does not hold after {act.text()}, which removes it: right", None
+        else:
+            base = self._heading_base(line, act)
+            if base is None:
+                return
+            state = apply(act, base)
+            holds, msg = self.judge.state(state, f.atom, False, f"after {act.text()}")
+        judged_facts.add(k)
+        self._add(run, Claim("state", ur.unit.span, ur.unit.text(text), holds, msg, line.id, atom=f.atom, negative=True,
+                             after=act.text(), rules=(rule, "effect.leaves_absent"), modality=modality,
+                             state=_atoms(state) if state is not None else None))
 
     def _left_as_was(self, run: _Run, ur: UnitReading, k: int, f: FactMention, line: LineOfReasoning, text: str,
                      cue: str, modality: str, judged_facts: set[int]) -> None:
@@ -2556,6 +2584,17 @@ def _named_just_before(before: UnitReading | None, ur: UnitReading) -> GroundAct
             or re.search("[TDXRZ]", before.shape):
         return None
     return before.actions[0][1].ground
+
+
+_LEAVES = frozenset({"leaves", "leave", "leaving", "left"})
+
+
+def _leaves_word(ur: UnitReading, k: int) -> bool:
+    """The kept cue before fact k is "leaves" (not "keeps", "stays"): what follows is how the step
+    leaves it ("leaves red covered"), not a fact it keeps."""
+    c = next((j for j in range(k - 1, -1, -1) if ur.shape[j] == "k"), None)
+    hit = ur.items[c] if c is not None else None
+    return isinstance(hit, Hit) and ur.unit.tokens[hit.i].norm in _LEAVES
 
 
 def _need_said_plainly(ur: UnitReading, r: int, k: int) -> bool:
