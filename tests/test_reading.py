@@ -1602,6 +1602,32 @@ def test_an_action_said_to_leave_a_fact_absent(text: str, verdict: bool) -> None
     assert [c.holds for c in claims] == [verdict]
 
 
+@pytest.mark.parametrize("text, verdict", [
+    ("Unstack blue from red. Unstacking blue clears red.", True),
+    ("Unstack blue from red. This clears red.", True),
+    ("Unstack blue from red. Put down blue. Putting blue down doesn't free up my hand.", False),
+    ("Unstack blue from red. Put down blue. Putting blue down frees the hand.", True),
+    ("Pick up orange. Picking up orange only fills the hand.", True),
+    ("Pick up orange. Stack orange on blue. Stacking orange on blue covers blue.", True),
+    ("Unstack blue from red. Unstacking blue covers red.", False),
+    ("Unstack blue from red. Put down blue. That would free up red.", None),
+])
+def test_a_verb_that_makes_a_fact_is_its_effect(text: str, verdict: bool | None) -> None:
+    """Row effect.made_verb: "clears red", "covers orange", "frees up my hand", "fills the hand" say
+    what the step makes true or false (phrasings.json, "make P"). A false one about the line's last
+    step is left unjudged where the state after it is as said: "Then put blue down. That would free
+    up red." speaks of the unstack before it."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "effect"]
+    assert [c.holds for c in claims] == [verdict]
+
+
+def test_an_adjective_is_no_verb_of_making() -> None:
+    """"an empty hand", "a free hand": the verb's own form before a word the matcher skips is read
+    as the fact, not as a step that makes it."""
+    claims = _bw_colours().read("Stacking only needs an empty hand.").claims
+    assert [(c.kind, c.rules, c.holds) for c in claims] == [("rule", ("rule.req",), False)]
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

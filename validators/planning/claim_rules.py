@@ -262,6 +262,12 @@ ROWS: tuple[Row, ...] = (
     Row("effect.keeps", "state +: facts the action just taken is said to keep, beside its effects",
         r"[DX][^AaIH]*?k(?P<facts>F(?:[,&]+F)*)", "That gives Pain b and Province c while keeping b craves c.", "planted",
         "read where effect.focus reads the effects: the facts after 'keeping' ('leaves', 'keeps') hold after the step"),
+    Row("effect.made_verb", "effect: a verb that makes a fact true or false ('clears red', 'covers orange', 'frees up "
+        "my hand', 'fills the hand') is an add or delete cue with its fact",
+        r"[DX]F", "Unstacking blue clears red.", "planted",
+        "verbs from phrasings.json keys 'make P' / 'make not P', read by TaskWords.made_facts; judged as any effect, "
+        "except that a false one about the line's last step is left unjudged when the state after the step is as "
+        "said ('Then put red down. That would free up orange.': the unstack before it freed orange)"),
     Row("effect.leaves_absent", "state -: an action said to leave a fact's absence ('leaves red covered'): "
         "the fact does not hold after it",
         r"(?P<act>A)[~_,]{0,3}k[~_]{0,2}(?P<facts>F)", "Stacking red on orange leaves red covered.", "probe",

@@ -122,6 +122,8 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             if a.j not in facts and any(a.i < i < a.j < end for i, end in ends):
                 _facts_after(facts, toks, a.j, words)  # "The effects of Attack b are Pain b": the fact read
                 # from "b are Pain b" took the action's object; read again after the action
+    made = {i: (Hit("add" if adds else "del", "add.verb" if adds else "del.verb", i, o), f)
+            for i, o, _j, f, adds in words.made_facts(toks) if i not in acts}  # "clears red", "fills my hand"
     cue_hits = lexicon().hits(toks)
     best: dict[int, Hit] = {}
     for h in cue_hits:
@@ -151,6 +153,13 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             a_list.append((len(shape), m))
             emit("A" if m.ground is not None else "a", m, k)
             k = m.j
+            continue
+        if k in made:
+            hit, made_fact = made[k]
+            emit(LETTER[hit.cls], hit, k)
+            f_list.append((len(shape), made_fact))
+            emit("F", made_fact, made_fact.i)
+            k = made_fact.j
             continue
         if k in facts:
             while k in facts:
@@ -278,6 +287,7 @@ class _Run:
     recalled_unit: int = -1  # the unit that recalled it
     quiet_since_recall: bool = True  # no action named in the units after it (the paragraph did not walk on from it)
     before: "UnitReading | None" = None  # the unit read just before this one
+    made_atoms: frozenset[Atom] = frozenset()  # facts the unit says a verb makes ("clears red"): judged leniently
 
     def recall(self, paragraph: int, line: LineOfReasoning, past: LineOfReasoning, unit: int, quiet: bool) -> None:
         """The paragraph went back to `past`, a state of `line` before its last steps: what it says
@@ -1353,6 +1363,10 @@ class ClaimReader:
             return
         judged_facts: set[int] = set()
         first_claim = len(run.claims)
+        run.made_atoms = frozenset(
+            ur.items[k + 1].atom for k in range(len(s) - 1)  # type: ignore[union-attr]
+            if s[k] in "DX" and s[k + 1] == "F" and getattr(ur.items[k], "cue", "") in _MADE_CUES) \
+            if "DF" in s or "XF" in s else frozenset()
         heading = run.heading if run.heading is not None and run.heading.unit != n else None
         focus = run.focus if run.focus is not None and (n - run.focus.unit <= STATE_REACH or (
             heading is not None and heading.kind in ("req", "add", "del") and 0 <= heading.unit - run.focus.unit <= STATE_REACH)) \
@@ -2433,6 +2447,15 @@ class ClaimReader:
     def _add(self, run: _Run, claim: Claim) -> None:
         line = run.lines[claim.line]
         claim.broken_before = line.broken is not None
+        if claim.kind == "effect" and claim.holds is False and claim.atom in run.made_atoms \
+                and not claim.message.startswith("says ") and line.known and line.actions \
+                and line.actions[-1].text() == claim.after \
+                and (claim.atom in line.state) == (" does not add " in claim.message):
+            # "Then put red down. That would free up orange.": a verb of making ("frees up", "covers") may
+            # tell the state after the step (orange was freed by the unstack before it), not the step's own
+            # effect; the state agrees, so the claim is left unjudged (row effect.made_verb)
+            claim.holds = None
+            claim.message += "; the fact is as said after it (an earlier step made it so), so it is not judged"
         if claim.holds is not None and claim.kind in LINE_KINDS and line.uncertain_from is not None \
                 and "verdict.from_initial" not in claim.rules:  # judged from the initial state: the line's
             # readings do not change it (and where the line's state was also possible, it agreed)
@@ -2586,6 +2609,7 @@ def _named_just_before(before: UnitReading | None, ur: UnitReading) -> GroundAct
     return before.actions[0][1].ground
 
 
+_MADE_CUES = ("add.verb", "del.verb")  # the cues read_unit gives a verb of making ("clears red")
 _LEAVES = frozenset({"leaves", "leave", "leaving", "left"})
 
 

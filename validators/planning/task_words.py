@@ -156,6 +156,10 @@ class TaskWords:
     # bare one-letter names where prose may not use them alone ("a" is an article): accepted
     # after a type word ("block a"), read as the word that stands for the object
     typed_names: dict[str, str] = field(default_factory=dict)
+    # verbs that say a step makes a fact true or false ("clears red", "covers orange", "frees up my
+    # hand"; phrasings.json keys "make P", "make not P"): first word -> (other words, predicate, adds,
+    # object slots), the verb in every form
+    effect_verbs: dict[str, list[tuple[tuple[str, ...], str, bool, int]]] = field(default_factory=dict)
     # indexes over the fields above, built by `_index`: the matchers read these
     _lengths: tuple[int, ...] = field(default=(), repr=False, compare=False)
     _single: dict[str, str] | None = field(default=None, repr=False, compare=False)
@@ -262,6 +266,7 @@ class TaskWords:
                         if pred == atom[0] and rest[0] in CONNECT:  # a place: "on the table", not "has nothing on"
                             tw.results.setdefault(name, []).append(rest)
         tw._add_place_verbs(vocab)
+        tw._add_effect_verbs(vocab)
         binary_fluents = [p for p, n in arities.items() if n == 2 and p not in task.domain.static_predicates]
         if len(binary_fluents) == 1:
             tw.arrow_predicate = binary_fluents[0]
@@ -298,6 +303,74 @@ class TaskWords:
                     continue  # the action's own verb ("unstacking A from B" is rule talk without objects)
                 bucket.append(entry)
                 self.named_with_object[(form, name)] = self.named_with_object.get((form, name), frozenset()) | between
+
+    def _add_effect_verbs(self, vocab: Vocabulary) -> None:
+        """Verbs for making a fact true or false (keys "make P" and "make not P" of
+        `vocab/phrasings.json`): "clear {}" for clear, "fill my hand" for not handempty. A template
+        with a slot names its object after the verb's words; one with none names the fact whole."""
+        for key, templates in vocab.phrasings.items():
+            if not key.startswith("make "):
+                continue
+            pred, adds = key[5:], True
+            if pred.startswith("not "):
+                pred, adds = pred[4:], False
+            if pred not in self.arity:
+                continue
+            for template in templates:
+                slots = template.count("{}")
+                if slots > 1 or (slots == 1 and not template.rstrip().endswith("{}")) or slots != self.arity[pred]:
+                    continue
+                head = template.replace("{}", " ")
+                said = [t.norm for t in tokens_of(head, 0, len(head))]
+                words = [w for w in said if w not in SKIP]
+                if not words:
+                    continue
+                for form, kind in _forms(words[0]).items():
+                    if kind == "base" and form == words[0] and len(said) > 1 and said[1] in SKIP and not slots:
+                        continue  # "an empty hand", "a free hand": the verb's own form is also an adjective
+                        # before the words the matcher skips; "fills the hand", "freed my hand" are verbs
+                    entry = (tuple(words[1:]), pred, adds, slots)
+                    bucket = self.effect_verbs.setdefault(form, [])
+                    if entry not in bucket:
+                        bucket.append(entry)
+
+    def made_facts(self, tokens: list[Token]) -> list[tuple[int, int, int, FactMention, bool]]:
+        """Facts a verb says are made true or false: (verb token, object token, end token, the fact,
+        adds). "Unstacking blue clears red" names (clear red) made true; "fills the hand" names
+        (handempty) made false. The verb must be followed by its words and its object at once."""
+        out: list[tuple[int, int, int, FactMention, bool]] = []
+        verbs = self.effect_verbs
+        if not verbs or verbs.keys().isdisjoint(t.norm for t in tokens):
+            return out
+        v = self._view(tokens)
+        words, at, obj = v.words, v.at, v.obj
+        k = 0
+        while k < len(words):
+            got = None
+            for rest, pred, adds, slots in verbs.get(words[k], ()):
+                pos = k + 1
+                if tuple(words[pos:pos + len(rest)]) != rest:
+                    continue
+                pos += len(rest)
+                if slots == 0:
+                    if pos == k + 1:
+                        continue  # a bare verb with no words of its own names nothing
+                    got = (pos, (pred,), pos - len(rest), adds)
+                    break
+                hit = obj[pos] if pos < len(words) else None
+                if hit is None:
+                    continue
+                got = (hit[1], (pred, hit[0]), pos, adds)
+                break
+            if got is None:
+                k += 1
+                continue
+            end, atom, obj_at, adds = got
+            i_obj = at[obj_at] if obj_at < len(words) else at[end - 1]
+            fact = _fact_mention(i_obj, at[end - 1] + 1, atom, pred)
+            out.append((at[k], i_obj, at[end - 1] + 1, fact, adds))
+            k = end
+        return out
 
     def _add_place_verbs(self, vocab: Vocabulary) -> None:
         """"put red on blue", "placing blue onto red": a verb of placing names the action whose add
