@@ -1628,6 +1628,19 @@ def test_an_adjective_is_no_verb_of_making() -> None:
     assert [(c.kind, c.rules, c.holds) for c in claims] == [("rule", ("rule.req",), False)]
 
 
+@pytest.mark.parametrize("text, verdicts", [
+    ("Succumb c would also work, since Succumb adds Pain to the object.", [False]),
+    ("Succumb c would also work, since Succumb removes Pain.", [True]),
+    ("Can't Feast because Feast needs Harmony and Province.", [True, True]),
+])
+def test_a_rule_given_as_the_reason_is_judged(text: str, verdicts: list[bool]) -> None:
+    """Rows rule.req, rule.add, rule.del after a cause cue: the reason after a named step ("...,
+    since Succumb adds Pain") states a rule of the action named without objects. It was not read
+    where the unit named a step before it, nor where anything stood before the cue."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "rule"]
+    assert [c.holds for c in claims] == verdicts
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

@@ -386,13 +386,13 @@ ROWS: tuple[Row, ...] = (
         "the walk's failing step becomes doable after at most two unsaid actions (judge.omitted_steps), and it "
         "was not read from a numbered item: the verdict may be about the plan meant, so it is left unjudged"),
     # -- rules -----------------------------------------------------------------------------
-    Row("rule.req", "rule: the action needs each predicate", r"^[~_g,]*(?P<act>a)[^AFQ]*?R(?=[^A]*[fF])",
+    Row("rule.req", "rule: the action needs each predicate (also in a reason: '..., since Succumb needs Pain')", r"(?:^|U)[~_g,]*(?P<act>a)[^AFQ]*?R(?=[^A]*[fF])",
         "Overcome needs Province of the other object and Pain.", "doc"),
     Row("rule.only", "rule: an action that 'can only' be done where facts hold needs each predicate",
         r"^[~_g,]*(?P<cue>R)(?P<act>a)[^AFQRDXIHG]*?(?=f)", "You can only stack a block onto one that is sitting directly on the table.",
         "planted", "the cue is req.only ('can only', 'may only be'); the facts named without objects up to the clause's "
         "end, each judged as rule.req"),
-    Row("rule.add", "rule: the action adds each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*[fF])",
+    Row("rule.add", "rule: the action adds each predicate", r"(?:^|U)[~_g,T]*(?P<act>a)[^AFQ]*?D(?=[^A]*[fF])",
         "After Feast, you get Pain.", "doc"),
     Row("effect.of", "effect: the facts after 'the effects of <action> are' (or ':') are what it adds; those said absent, what it removes",
         r"^[~_]{0,2}D(?P<act>A)[_:]", "The effects of Attack a are: Pain a and no Harmony.", "probe",
@@ -472,7 +472,7 @@ ROWS: tuple[Row, ...] = (
         "leaves alone (thinking-claims.md, rule claims); judged as a denial of the removal (judge.rule_denied). "
         "A fact with objects is left to the state rows, and a predicate the action both adds and removes "
         "(Province under Overcome) is not judged: which object the words mean is not said"),
-    Row("rule.del", "rule: the action deletes each predicate", r"^[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
+    Row("rule.del", "rule: the action deletes each predicate", r"(?:^|U)[~_g,T]*(?P<act>a)[^AFQ]*?X(?=[^A]*[fF])",
         "Attack removes Harmony.", "doc"),
 )
 

@@ -1373,10 +1373,11 @@ class ClaimReader:
             else None  # "Feast a from b.", "Preconditions:" and its lines, however many: all of the step
         asserted = modality == "asserted"
         # rules: an action named without objects, with what it needs or does
-        if modality == "asserted" and "n" not in s and "N" not in s and "A" not in s:
+        because_rule = _because_rule(s)  # "Succumb c would also work, since Succumb adds Pain to the object."
+        if modality == "asserted" and "n" not in s and "N" not in s and ("A" not in s or because_rule >= 0):
             fired = [rid for rid in ("rule.req", "rule.add", "rule.del") if ur.matches(rid)]
             if fired:
-                groups = _cue_groups(s, -1, "fF")
+                groups = _cue_groups(s, because_rule, "fF")
                 need = s.find("R")
                 if "rule.req" in fired and need >= 0:  # "Succumb needs Province.": the needs after the cue
                     taken = {k for g in groups for k in g[2]}
@@ -1387,7 +1388,7 @@ class ClaimReader:
                 bound = {(c.atom[0] if c.atom else None) for c in run.claims[-12:] if c.span == u.span and "rule.bound" in c.rules}
                 for c, what, ks in groups:
                     act = _nearest(ur, c, "a")
-                    if act is None:
+                    if act is None or act.i < (ur.starts[because_rule] if because_rule >= 0 else -1):
                         continue
                     for k in ks:
                         f = ur.items[k]
@@ -2607,6 +2608,16 @@ def _named_just_before(before: UnitReading | None, ur: UnitReading) -> GroundAct
             or re.search("[TDXRZ]", before.shape):
         return None
     return before.actions[0][1].ground
+
+
+def _because_rule(s: str) -> int:
+    """Where a reason that states a rule begins, after a named step ("Succumb c would also work,
+    since Succumb adds Pain"): the cause cue, when every action named with its objects comes
+    before it and an action named without them follows; -1 otherwise."""
+    u = s.find("U")
+    if u < 0 or "A" in s[u:] or "a" not in s[u:] or "A" not in s[:u]:
+        return -1
+    return u
 
 
 _MADE_CUES = ("add.verb", "del.verb")  # the cues read_unit gives a verb of making ("clears red")
