@@ -1641,6 +1641,33 @@ def test_a_rule_given_as_the_reason_is_judged(text: str, verdicts: list[bool]) -
     assert [c.holds for c in claims] == verdicts
 
 
+@pytest.mark.parametrize("text, atoms", [
+    ("c is a Planet.", [("planet", "c")]),
+    ("c is a Planet and a Province.", [("planet", "c"), ("province", "c")]),
+    ("We need Harmony and a Planet.", [("harmony",), None]),
+    ("Province a Planet c.", [("province", "a"), ("planet", "c")]),
+    ("Planet a and Province a.", [("planet", "a"), ("province", "a")]),
+    ("a craves b.", [("craves", "a", "b")]),
+])
+def test_the_article_a_before_a_predicate_is_no_object(text: str, atoms: list) -> None:
+    """Where an object is named "a", "a Planet" is the article and the predicate: "We need Harmony
+    and a Planet" named (planet a), and "c is a Planet" named nothing of c."""
+    (task, vocab, _lexicon, _), _ = _mystery_task()
+    words = TaskWords.of(task, vocab)
+    assert [f.atom for f in words.facts(tokens_of(text, 0, len(text)))] == atoms
+
+
+def test_a_binding_of_variables_is_not_applied_to_another_action() -> None:
+    """Row rule.bound: "Overcome X from Y requires ..." binds X for the paragraph, but a later
+    sentence that names another action ("the Attack action is on an object X, and requires that X
+    is a Province") speaks of that action's X; it was judged against Overcome and flagged."""
+    text = ("Overcome X from Y requires Province Y and Pain X. Perhaps the Attack action is on an object X, and "
+            "requires that X is a Province, X is a Planet, and Harmony.")
+    claims = [c for c in _mystery_reader().read(text).claims if "rule.bound" in c.rules]
+    assert all("overcome" not in c.message or "Attack" not in c.text for c in claims)
+    assert [c.holds for c in claims if "Attack" in c.text] == []
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

@@ -383,10 +383,13 @@ class ClaimReader:
         def binding_at(k: int) -> tuple[str, dict[str, str], int] | None:
             """The action named with variables nearest before letter k ("if you Attack X, you get
             Pain X, then you can Succumb X": Pain X is Attack's)."""
-            got = before
+            got, since = before, -1
             for at, b in bound_at:
                 if at < k:
-                    got = b
+                    got, since = b, at
+            if got is not None and any(since < at < k and m.name != got[0] for at, m in vr.actions):
+                return None  # "Overcome X from Y requires ... . Perhaps the Attack action is on an object X, and
+                # requires that X is a Province": another action named since the binding speaks of its own X
             return got
 
         s = vr.shape

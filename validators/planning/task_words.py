@@ -37,6 +37,7 @@ SKIP = frozenset({"the", "block", "blocks", "object", "objects", "top", "of", "i
                   "becomes", "become", "became", "another"})
 CONNECT = frozenset({"from", "on", "onto", "to", "at", "in", "into", "with", "off", "and", ","})
 _SLOT = "\x00"
+_ARTICLES = frozenset({"a", "an"})  # object names that are also articles ("a Planet": not Planet a)
 _TYPED = "\x01"  # marks a bare name read after a type word: no token of a text can hold it
 _TYPE_WORDS = frozenset({"block", "blocks", "object", "objects"})
 _WORD_LETTERS = frozenset({"a", "i"})  # one-letter names that are also English words
@@ -170,6 +171,8 @@ class TaskWords:
     _absent_first: dict[str, tuple[_Candidate, ...]] = field(default_factory=dict, repr=False, compare=False)
     _slot_group: tuple[_Candidate, ...] = field(default=(), repr=False, compare=False)
     _fact_starts: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    _article_objects: frozenset[str] = field(default=frozenset(), repr=False, compare=False)  # objects named "a"
+    _unary_words: frozenset[str] = field(default=frozenset(), repr=False, compare=False)  # "planet", "provinces"
     _fact_openers: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
     # remembered while reading: the templates worth trying for the words around a position
     _tried: dict[tuple[str, str | None, str | None], tuple[_Candidate, ...]] = field(
@@ -455,6 +458,10 @@ class TaskWords:
         self._fact_starts = frozenset(self._fixed_first) | frozenset(self._absent_first) | frozenset(self.predicate_words) \
             | frozenset(self.predicate_plurals) | frozenset(self.predicate_phrases)
         self._fact_openers = self._fact_starts | frozenset(self.object_firsts)
+        self._article_objects = frozenset(w for (w,), _ in ((k, o) for k, o in self.objects.items() if len(k) == 1)
+                                          if w in _ARTICLES)
+        self._unary_words = frozenset(w for w, p in (*self.predicate_words.items(), *self.predicate_plurals.items())
+                                      if self.arity.get(p) == 1)
         self._tried = {}
         self._others = {}
         self._opens = {}
@@ -552,6 +559,14 @@ class TaskWords:
             for k, n in enumerate(at):
                 if words[k] in typed and n and tokens[n - 1].norm in _TYPE_WORDS:
                     words[k] = typed[words[k]]
+        if self._article_objects and not self._article_objects.isdisjoint(words):
+            nouns = self._unary_words
+            keep = [q for q, w in enumerate(words) if not (
+                w in self._article_objects and q + 1 < len(words) and words[q + 1] in nouns
+                and not (q and words[q - 1] in nouns))]
+            if len(keep) < len(words):  # "c is a Planet", "both a Province and a Planet": the article, not
+                # object a, and read past ("c is a Planet" as "c is Planet"); "Province a Planet c" keeps it
+                words, at = [words[q] for q in keep], [at[q] for q in keep]
         obj: list[tuple[str, int] | None] = [None] * (len(words) + 2)
         firsts = self.object_firsts
         places = [] if firsts.isdisjoint(words) else [k for k, w in enumerate(words) if w in firsts]
