@@ -563,7 +563,7 @@ class TaskWords:
             nouns = self._unary_words
             keep = [q for q, w in enumerate(words) if not (
                 w in self._article_objects and q + 1 < len(words) and words[q + 1] in nouns
-                and not (q and words[q - 1] in nouns))]
+                and at[q + 1] == at[q] + 1 and not (q and words[q - 1] in nouns))]  # "Attack a are Pain a" keeps it
             if len(keep) < len(words):  # "c is a Planet", "both a Province and a Planet": the article, not
                 # object a, and read past ("c is a Planet" as "c is Planet"); "Province a Planet c" keeps it
                 words, at = [words[q] for q in keep], [at[q] for q in keep]
