@@ -1513,12 +1513,13 @@ def test_an_action_named_with_some_of_its_objects_is_completed_from_the_line() -
     ("To get a craves b: Overcome a from b. Requires Province b and Pain a.", [True, True]),
     ("To get a craves b: Overcome a from b. Requires Province a and Pain a.", [False, True]),
     ("Let's try to use Overcome a from c. Requires Province c and Pain a.", [True, True]),
-    ("To get a craves b: Overcome a from b.\n\nRequires Province a.", []),
+    ("To get a craves b: Overcome a from b.\n\nRequires Province a.", [False]),
     ("After Overcome a from b, a craves b. Requires Province a.", []),
 ])
 def test_requires_right_after_a_named_action_is_its_needs(text: str, verdicts: list[bool]) -> None:
     """Row rule.needs_named: 162 needs in such lists in the 40 R1 traces were read as nothing, all
-    of them true. Not across a paragraph, and not after a unit that tells a state ("After ...")."""
+    of them true. A paragraph on, the run listing the action (row effect.listed) carries it; not
+    after a unit that tells a state ("After ...")."""
     claims = [c for c in _mystery_reader().read(text).claims if "rule.needs_named" in c.rules]
     assert [c.holds for c in claims] == verdicts
 
@@ -1666,6 +1667,22 @@ def test_a_binding_of_variables_is_not_applied_to_another_action() -> None:
     claims = [c for c in _mystery_reader().read(text).claims if "rule.bound" in c.rules]
     assert all("overcome" not in c.message or "Attack" not in c.text for c in claims)
     assert [c.holds for c in claims if "Attack" in c.text] == []
+
+
+@pytest.mark.parametrize("text, verdicts", [
+    ("Alternatively, Action 3: Attack a.\n\nNeeds Province a, Planet a, Harmony.\n\nAdds Pain.\n\n"
+     "Removes Province a, Planet b, Harmony.", [True, True, False, True]),
+    ("So Feast b from c.\n\nThis will:\n\n- Add Pain and Province b.\n- Remove b craves c, Province b, Harmony.",
+     [True, False, True, True, True]),
+    ("So Feast b from c.\n\nResult: Pain b, Province c.", []),
+    ("So Feast b from c.\n\nThen Succumb.\n\nAdds Province c.", []),
+])
+def test_an_effect_list_in_a_run_listing_one_action(text: str, verdicts: list[bool]) -> None:
+    """Row effect.listed: "Adds Pain." after "Action 3: Attack a." and its needs, taken or only
+    proposed, is a claim about Attack a's schema; 79 such effects in the 40 R1 traces, all true,
+    were read as nothing. "Result:" may list the state; another action named ends the run."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.rules == ("effect.listed",)]
+    assert [c.holds for c in claims] == verdicts
 
 
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:

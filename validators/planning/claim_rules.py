@@ -262,6 +262,11 @@ ROWS: tuple[Row, ...] = (
     Row("effect.keeps", "state +: facts the action just taken is said to keep, beside its effects",
         r"[DX][^AaIH]*?k(?P<facts>F(?:[,&]+F)*)", "That gives Pain b and Province c while keeping b craves c.", "planted",
         "read where effect.focus reads the effects: the facts after 'keeping' ('leaves', 'keeps') hold after the step"),
+    Row("effect.listed", "effect: an effect list in a run of units listing one action's needs and effects",
+        r"^[~,]*[DX]|^[T_]:", "Alternatively, Action 3: Attack a.\n\nNeeds Province a, Planet a, Harmony.\n\nAdds Pain.",
+        "R1", "the run opens with a unit naming one action in full and telling no state or effect, and goes on "
+        "through units whose needs and effect claims are all of it, or bare labels ('This will:'); judged against "
+        "the schema, whether the action is taken or only proposed (reading._listing)"),
     Row("effect.made_verb", "effect: a verb that makes a fact true or false ('clears red', 'covers orange', 'frees up "
         "my hand', 'fills the hand') is an add or delete cue with its fact",
         r"[DX]F", "Unstacking blue clears red.", "planted",

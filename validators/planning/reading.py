@@ -288,6 +288,8 @@ class _Run:
     quiet_since_recall: bool = True  # no action named in the units after it (the paragraph did not walk on from it)
     before: "UnitReading | None" = None  # the unit read just before this one
     made_atoms: frozenset[Atom] = frozenset()  # facts the unit says a verb makes ("clears red"): judged leniently
+    listed: tuple[GroundAction, int] | None = None  # (action, unit): the last unit of a run listing an action's
+    # needs and effects ("Action 3: Attack a." "Needs ...", "Adds Pain.", "Removes ..."; row effect.listed)
 
     def recall(self, paragraph: int, line: LineOfReasoning, past: LineOfReasoning, unit: int, quiet: bool) -> None:
         """The paragraph went back to `past`, a state of `line` before its last steps: what it says
@@ -991,6 +993,7 @@ class ClaimReader:
                 if verdicts[next_verdict][0] >= u.span[0] and modality != "questioned":
                     self._line_verdict(run, verdicts[next_verdict], line, text)
                 next_verdict += 1
+            run.listed = _listing(run, ur, n, modality, run.claims[start:])
             line = self._blocked(run, ur, n, line, start)
             for c in run.claims[start:]:
                 c.line_actions = tuple(a.text() for a in run.lines[c.line].actions)
@@ -1036,7 +1039,7 @@ class ClaimReader:
         return line
 
     def _labelled_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction,
-                          judged_facts: set[int], lo: int = 2) -> None:
+                          judged_facts: set[int], lo: int = 2, rule: str = "") -> None:
         """"1. Attack a (needs ...). After: Pain a, remove Province a, Planet a, Harmony.": the facts
         after the label (from letter `lo`; 0: no label, row effect.unlabelled) and before the first
         add or delete cue are what the step adds; the cues govern the rest (row effect.label)."""
@@ -1054,8 +1057,35 @@ class ClaimReader:
             holds, msg = self.judge.effect(act, f.atom, what) if f.atom is not None \
                 else self.judge.effect_any(act, f.predicate, what)
             self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=what == "del",
-                                 after=act.text(), rules=("effect.label",) if lo else ("effect.unlabelled",),
-                                 modality="asserted"))
+                                 after=act.text(), rules=(rule,) if rule else ("effect.label",) if lo
+                                 else ("effect.unlabelled",), modality="asserted"))
+
+    def _listed_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction,
+                        judged_facts: set[int], modality: str) -> None:
+        """"Alternatively, Action 3: Attack a." "Needs ...". "Adds Pain." "Removes Province a, ...": an
+        effect list in a run listing one action's needs and effects is a claim about that action's
+        schema, taken or only proposed (row effect.listed)."""
+        s, u = ur.shape, ur.unit
+        if ur.matches("effect.label"):
+            if s[0] == "T" or u.tokens[ur.starts[0]].norm in ("effects", "effect"):  # "Result:" may list the state
+                self._labelled_effects(run, ur, line, text, act, judged_facts, rule="effect.listed")
+            return
+        if not (_TOLD.match(s) and u.end != ":" and _effect_list_verb(ur)):
+            return
+        for c, what, ks in _cue_groups(s, -1, "Ff"):
+            for k in ks:
+                f = ur.items[k]
+                if k in judged_facts or not isinstance(f, FactMention):
+                    continue
+                said = _said_effect(s, k, f, what, c)
+                if said is None:
+                    continue
+                judged_facts.add(k)
+                holds, msg = self.judge.effect(act, f.atom, said) if f.atom is not None \
+                    else self.judge.effect_any(act, f.predicate, said)
+                self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
+                                     negative=said == "del", after=act.text(), rules=("effect.listed",),
+                                     modality=modality))
 
     def _purposes(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, judged_facts: set[int],
                   modality: str) -> None:
@@ -1213,6 +1243,8 @@ class ClaimReader:
         rid = "rule.needs_told" if told is not None else "rule.needs_of"
         if told is None and "A" not in s and "a" not in s:
             told, rid = _named_just_before(run.before, ur), "rule.needs_named"
+            if told is None and run.listed is not None and run.listed[1] == n - 1:
+                told = run.listed[0]  # "Adds Pain a." then "Needs Province a, ...": the run lists one action
         if told is None and "A" not in s:
             return
         m = BY_ID[rid].regex.search(s)
@@ -1589,6 +1621,10 @@ class ClaimReader:
             self._labelled_effects(run, ur, line, text, focus.action, judged_facts)
         elif asserted and telling_it and ur.matches("effect.unlabelled"):
             self._labelled_effects(run, ur, line, text, focus.action, judged_facts, lo=0)  # type: ignore[union-attr]
+        if run.listed is not None and run.listed[1] == n - 1 and "A" not in s and "a" not in s \
+                and modality in ("asserted", "proposed") and not re.search("[nNQIK]", s) \
+                and not any(c.kind == "effect" for c in run.claims[first_claim:]):
+            self._listed_effects(run, ur, line, text, run.listed[0], judged_facts, modality)
         # effects claimed through a purpose: "Feast c from b to get Province c and Pain c", "To create c
         # craves a, we need Overcome a from c": the action is said to give the fact. A purpose can be a
         # far aim ("Unstack red to get orange on blue"), so a fact is judged only when the action adds
@@ -2602,6 +2638,28 @@ def _then_chain(words: TaskWords, ur: UnitReading, head_at: int, first: GroundAc
 
 
 _AIM_WORDS = frozenset({"getting", "get", "to", "first", "creating", "create", "making", "make", "having"})
+
+
+def _listing(run: _Run, ur: UnitReading, n: int, modality: str, made: list[Claim]) -> tuple[GroundAction, int] | None:
+    """The action a run of lists is about after unit n: a unit that names one action in full and
+    tells nothing of a state or an effect opens the run; a unit whose needs and effect claims are
+    all of that action, or a bare label ("This will:", "Effects:"), goes on with it; anything
+    else ends it (row effect.listed)."""
+    s = ur.shape
+    if modality == "questioned":
+        return None
+    if len(ur.actions) == 1 and ur.actions[0][1].ground is not None and not re.search("[TDXRZQIN]", s):
+        return ur.actions[0][1].ground, n
+    last = run.listed
+    if last is None or last[1] != n - 1 or (ur.actions and not all(m.ground == last[0] for _, m in ur.actions)):
+        return None
+    if re.fullmatch(r"[~_]{0,3}:", s):
+        return last[0], n
+    about = last[0].text()
+    told = [c for c in made if c.kind in ("effect", "rule")]
+    if told and all((c.after or c.action) == about for c in told):
+        return last[0], n
+    return None
 
 
 def _named_just_before(before: UnitReading | None, ur: UnitReading) -> GroundAction | None:
