@@ -1685,6 +1685,19 @@ def test_an_effect_list_in_a_run_listing_one_action(text: str, verdicts: list[bo
     assert [c.holds for c in claims] == verdicts
 
 
+def test_what_step_k_of_the_list_requires() -> None:
+    """Row rule.needs_step: "But step 2 requires Province a and Pain b." is about the list's step 2
+    (15 such needs in the 40 R1 traces, all true, were read as nothing); the unit before, a step of
+    the list, is not the one meant."""
+    text = ("The plan:\n\n1. Feast a from b.\n2. Overcome b from a.\n3. Succumb b.\n\n"
+            "But step 2 requires Province a and Pain b.\n\nBut step 2 requires Province b.")
+    task, vocab = _mystery_task_with_craving()
+    claims = [c for c in ClaimReader.for_task(task, vocab).read(text).claims if c.rules == ("rule.needs_step",)]
+    assert [(c.action, c.atom, c.holds) for c in claims] == [
+        ("(overcome b a)", ("province", "a"), True), ("(overcome b a)", ("pain", "b"), True),
+        ("(overcome b a)", ("province", "b"), False)]
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

@@ -432,6 +432,10 @@ ROWS: tuple[Row, ...] = (
     Row("rule.needs_told", "rule: 'Requires ...' going on telling the step just taken: the step's needs",
         r"^(?P<r>R):?F", "Step 1: Attack c.\n\nRequires Province c, Planet b, Harmony.", "R1",
         "as effect.told: every unit since the step tells it; judged as rule.needs_of"),
+    Row("rule.needs_step", "rule: 'step k requires ...': the needs of the list's step k",
+        r"^[c~]{0,2}J#(?P<r>R):?F", "1. Feast a from b.\n2. Overcome a from c.\n\nBut step 2 requires Province c and Pain a.",
+        "R1", "the list's step k as the line holds it (not one named otherwise, nor a list more than two paragraphs "
+        "back); only needs of a predicate the action needs are judged, as for rule.needs_told"),
     Row("rule.needs_named", "rule: 'Requires ...' right after a unit that names one action: that action's needs",
         r"^[c~]{0,2}(?P<r>R):?F", "To get a craves b: Overcome a from b. Requires Province b and Pain a.", "R1",
         "the unit before, in the same paragraph, names one action with all its objects and tells nothing of a "

@@ -1241,7 +1241,12 @@ class ClaimReader:
         told = run.focus.action if "A" not in s and "a" not in s and run.telling == n - 1 and run.focus is not None \
             and run.focus.told and re.match(r"R:?F", s) else None
         rid = "rule.needs_told" if told is not None else "rule.needs_of"
-        if told is None and "A" not in s and "a" not in s:
+        if told is None and "A" not in s and "a" not in s and (step := BY_ID["rule.needs_step"].regex.match(s)):
+            at = _list_step(run, line, ur.number_at(step.start("r") - 1), ur.unit) if run.item_base is not None else -1
+            if at < 0:
+                return  # "But step 2 requires ...": a step we cannot place
+            told, rid = line.actions[at], "rule.needs_step"  # the list's step 2
+        elif told is None and "A" not in s and "a" not in s:
             told, rid = _named_just_before(run.before, ur), "rule.needs_named"
             if told is None and run.listed is not None and run.listed[1] == n - 1:
                 told = run.listed[0]  # "Adds Pain a." then "Needs Province a, ...": the run lists one action
@@ -1699,13 +1704,9 @@ class ClaimReader:
         if modality in ("asserted", "proposed") and run.item_base is not None and "J#" in s:
             for m in _FACT_IN_STEP.finditer(s):
                 f = ur.items[m.start()]
-                kth = ur.number_at(m.end() - 1)
-                at = next((j for j in range(len(line.actions) - 1, -1, -1) if line.item_of[j] == kth), -1) \
-                    if kth is not None else -1  # the action item k holds (an item may hold none: "2. Now, Pain a.")
-                if not isinstance(f, FactMention) or f.atom is None or not 0 <= at < len(line.actions) \
-                        or run.step_named.get(kth, line.actions[at]) != line.actions[at] or m.start() in judged_facts \
-                        or u.paragraph - run.moved.get(line.id, -9) > 2:
-                    continue  # a step named otherwise, or a list written far back: which step is meant is not sure
+                at = _list_step(run, line, ur.number_at(m.end() - 1), u)
+                if not isinstance(f, FactMention) or f.atom is None or at < 0 or m.start() in judged_facts:
+                    continue
                 judged_facts.add(m.start())
                 what = "add" if m.group("cue") == "D" else "del"
                 holds, msg = self.judge.effect(line.actions[at], f.atom, what)
@@ -2638,6 +2639,18 @@ def _then_chain(words: TaskWords, ur: UnitReading, head_at: int, first: GroundAc
 
 
 _AIM_WORDS = frozenset({"getting", "get", "to", "first", "creating", "create", "making", "make", "having"})
+
+
+def _list_step(run: _Run, line: LineOfReasoning, kth: int | None, u: Unit) -> int:
+    """Where the list's step k stands among the line's actions ("which was removed in step 5",
+    "step 2 requires ..."); -1 when not sure: no such item (an item may hold none: "2. Now, Pain
+    a."), a step named otherwise, or a list written more than two paragraphs back."""
+    at = next((j for j in range(len(line.actions) - 1, -1, -1) if line.item_of[j] == kth), -1) \
+        if kth is not None else -1
+    if not 0 <= at < len(line.actions) or run.step_named.get(kth, line.actions[at]) != line.actions[at] \
+            or u.paragraph - run.moved.get(line.id, -9) > 2:  # type: ignore[arg-type]
+        return -1
+    return at
 
 
 def _listing(run: _Run, ur: UnitReading, n: int, modality: str, made: list[Claim]) -> tuple[GroundAction, int] | None:
