@@ -1054,11 +1054,25 @@ class ClaimReader:
             judged_facts.add(k)
             if f.absent_word:
                 what = _OTHER[what]
-            holds, msg = self.judge.effect(act, f.atom, what) if f.atom is not None \
-                else self.judge.effect_any(act, f.predicate, what)
+            holds, msg = self._effect_verdict(run, line, act, f, what)
             self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom, negative=what == "del",
                                  after=act.text(), rules=(rule,) if rule else ("effect.label",) if lo
                                  else ("effect.unlabelled",), modality="asserted"))
+
+    def _effect_verdict(self, run: _Run, line: LineOfReasoning, act: GroundAction, f: FactMention,
+                        what: str) -> tuple[bool | None, str]:
+        """A fact said added ("add") or removed ("del") by `act`, against its schema; by predicate when
+        it names no objects ("- Pain removed.": judge.effect_any). A false one said by a verb of making
+        about the line's last step ("Then put red down. That would free up orange.") may tell the state
+        after the step, which an earlier step made (the unstack freed orange): where that state is as
+        said, it is left unjudged (row effect.made_verb)."""
+        if f.atom is None:
+            return self.judge.effect_any(act, f.predicate, what)
+        holds, msg = self.judge.effect(act, f.atom, what)
+        if not holds and f.atom in run.made_atoms and line.known and line.actions and line.actions[-1] == act \
+                and (f.atom in line.state) == (what == "add"):
+            return None, msg + "; the fact is as said after it (an earlier step made it so), so it is not judged"
+        return holds, msg
 
     def _listed_effects(self, run: _Run, ur: UnitReading, line: LineOfReasoning, text: str, act: GroundAction,
                         judged_facts: set[int], modality: str) -> None:
@@ -1081,8 +1095,7 @@ class ClaimReader:
                 if said is None:
                     continue
                 judged_facts.add(k)
-                holds, msg = self.judge.effect(act, f.atom, said) if f.atom is not None \
-                    else self.judge.effect_any(act, f.predicate, said)
+                holds, msg = self._effect_verdict(run, line, act, f, said)
                 self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                      negative=said == "del", after=act.text(), rules=("effect.listed",),
                                      modality=modality))
@@ -1533,7 +1546,7 @@ class ClaimReader:
                     said = _said_effect(s, k, f, what, c)  # type: ignore[arg-type]
                     if said is None:
                         continue
-                    holds, msg = self.judge.effect(act.ground, f.atom, said)  # type: ignore[union-attr]
+                    holds, msg = self._effect_verdict(run, line, act.ground, f, said)  # type: ignore[arg-type]
                     if k in lead and not holds and self.judge.effect(act.ground, f.atom, _OTHER[what])[0]:  # type: ignore[union-attr]
                         holds, msg = None, ("the list after the colon may list what it " + _OTHER[what] + "s before "
                                             "the passive cue starts; read that way it is right, so it is not judged")
@@ -1546,7 +1559,7 @@ class ClaimReader:
                 for k, f in ur.facts:
                     if m.end() <= k < stop and k not in judged_facts and f.atom is not None and not _negated(s, k):
                         judged_facts.add(k)
-                        holds, msg = self.judge.effect(act.ground, f.atom, "add")
+                        holds, msg = self._effect_verdict(run, line, act.ground, f, "add")
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                              after=act.ground.text(), rules=("effect.list",), modality=modality))
         if "A" in s and "k" in s and modality in ("asserted", "proposed") and not re.search("[nNQ]", s):
@@ -1593,8 +1606,7 @@ class ClaimReader:
                     said = _said_effect(s, k, f, what, c)  # type: ignore[arg-type]
                     if said is None:
                         continue
-                    holds, msg = self.judge.effect(focus.action, f.atom, said) if f.atom is not None \
-                        else self.judge.effect_any(focus.action, f.predicate, said)  # type: ignore[union-attr]
+                    holds, msg = self._effect_verdict(run, line, focus.action, f, said)  # type: ignore[arg-type]
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=said == "del", after=focus.action.text(),
                                          rules=("effect.told",) if focus is told else ("effect.focus",),
@@ -1674,8 +1686,7 @@ class ClaimReader:
                             continue
                         f = ur.items[k]
                         judged_facts.add(k)
-                        holds, msg = self.judge.effect(after_act, f.atom, what) if f.atom is not None \
-                            else self.judge.effect_any(after_act, f.predicate, what)  # type: ignore[union-attr]
+                        holds, msg = self._effect_verdict(run, line, after_act, f, what)  # type: ignore[arg-type]
                         self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                              negative=what == "del", after=after_act.text(), rules=(rid_after,),
                                              modality=modality))
@@ -2443,7 +2454,7 @@ class ClaimReader:
                 continue
             judged_facts.add(k)
             what = "del" if _negated(s, k) != f.absent_word else "add"
-            holds, msg = self.judge.effect(act.ground, f.atom, what)
+            holds, msg = self._effect_verdict(run, line, act.ground, f, what)
             self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=what == "del", after=act.ground.text(), rules=("effect.of",),
                                  modality=modality))
@@ -2467,7 +2478,7 @@ class ClaimReader:
                     if k in judged_facts or f.atom is None or f.absent_word:
                         continue
                     judged_facts.add(k)
-                    holds, msg = self.judge.effect(act.ground, f.atom, what)
+                    holds, msg = self._effect_verdict(run, line, act.ground, f, what)
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                          negative=what == "del", after=act.ground.text(), rules=("effect.passive",),
                                          modality=modality))
@@ -2488,15 +2499,6 @@ class ClaimReader:
     def _add(self, run: _Run, claim: Claim) -> None:
         line = run.lines[claim.line]
         claim.broken_before = line.broken is not None
-        if claim.kind == "effect" and claim.holds is False and claim.atom in run.made_atoms \
-                and not claim.message.startswith("says ") and line.known and line.actions \
-                and line.actions[-1].text() == claim.after \
-                and (claim.atom in line.state) == (" does not add " in claim.message):
-            # "Then put red down. That would free up orange.": a verb of making ("frees up", "covers") may
-            # tell the state after the step (orange was freed by the unstack before it), not the step's own
-            # effect; the state agrees, so the claim is left unjudged (row effect.made_verb)
-            claim.holds = None
-            claim.message += "; the fact is as said after it (an earlier step made it so), so it is not judged"
         if claim.holds is not None and claim.kind in LINE_KINDS and line.uncertain_from is not None \
                 and "verdict.from_initial" not in claim.rules:  # judged from the initial state: the line's
             # readings do not change it (and where the line's state was also possible, it agreed)
