@@ -458,8 +458,7 @@ class TaskWords:
         self._fact_starts = frozenset(self._fixed_first) | frozenset(self._absent_first) | frozenset(self.predicate_words) \
             | frozenset(self.predicate_plurals) | frozenset(self.predicate_phrases)
         self._fact_openers = self._fact_starts | frozenset(self.object_firsts)
-        self._article_objects = frozenset(w for (w,), _ in ((k, o) for k, o in self.objects.items() if len(k) == 1)
-                                          if w in _ARTICLES)
+        self._article_objects = frozenset(key[0] for key in self.objects if len(key) == 1 and key[0] in _ARTICLES)
         self._unary_words = frozenset(w for w, p in (*self.predicate_words.items(), *self.predicate_plurals.items())
                                       if self.arity.get(p) == 1)
         self._tried = {}
