@@ -1698,6 +1698,20 @@ def test_what_step_k_of_the_list_requires() -> None:
         ("(overcome b a)", ("province", "b"), False)]
 
 
+def test_the_facts_listed_after_step_k_are_the_state_after_it() -> None:
+    """Row state.step_list: "After step 1: Province b, Pain a." lists the state after the list's
+    step 1 (an effect it added holds after it too). It was read as nothing; in the R1 traces it
+    judges 42 facts, 4 of them false (R1's "Feast a from b gives Pain b"). A list written far back,
+    or one whose line walked on in prose since, is not used: a recap there may count steps of its
+    own."""
+    task, vocab = _mystery_task_with_craving()
+    text = "The plan:\n\n1. Feast a from b.\n2. Overcome b from a.\n\nAfter step 1: Province b, Pain b."
+    claims = [c for c in ClaimReader.for_task(task, vocab).read(text).claims if "state.step_list" in c.rules]
+    assert [(c.atom, c.holds) for c in claims] == [(("province", "b"), True), (("pain", "b"), False)]
+    far = text.replace("After step 1:", "Hmm.\n\nNo.\n\nWait.\n\nAfter step 1:")
+    assert [c for c in ClaimReader.for_task(task, vocab).read(far).claims if "state.step_list" in c.rules] == []
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

@@ -218,6 +218,10 @@ ROWS: tuple[Row, ...] = (
         r"T[~_]{0,2}(?P<act>A)[~_]{0,3}[.;!]?$", "Both are true after Attack a.",
         "R1", "the one action of the unit, at its end, with no cue of effects, needs, conditions or questions before "
               "it: read as the opening 'After <action>,' is"),
+    Row("state.step_list", "state: the facts listed after 'After step k:' hold in the state after the list's step k",
+        r"^[~,_c]*T[~_]?J#:[^ARDXIQHGKMO]*F[^ARDXIQHGKMO]*$", "After step 1: Province b, Pain a.", "R1",
+        "placed as 'After step k, ...' is (the list's step k as the line holds it); a fact the step added holds "
+        "after it too, so a list of its effects reads alike"),
     Row("state.after_opening", "state: facts after an opening 'After <action>,' or 'After that,' speak of the state after it",
         r"^[~,]*T[~_]{0,2}(?:A(?:,?&?A)*)?[~_]{0,2},", "After Attack a, Harmony is true.", "doc",
         "the actions of the opening clause set the time, they are not what the facts are about (the facts are "

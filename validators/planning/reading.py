@@ -1770,6 +1770,14 @@ class ClaimReader:
             closing = None
         if tail and not state_list and BY_ID["state.list"].regex.match(s[tail:]):
             state_list = True  # "After Attack a, we have Pain a and Harmony."
+        listing_line = run.lines[run.list_start[0]] if run.list_start is not None else None
+        step_list = after_step is not None and not state_list and ur.matches("state.step_list") \
+            and listing_line is not None and u.paragraph - run.moved.get(listing_line.id, -9) <= 2 \
+            and bool(listing_line.item_of) and listing_line.item_of[-1] is not None
+        # the list written near, and its line not walked on in prose since ("Then Feast c from a ..."): a
+        # recap there may count steps of its own
+        if step_list:
+            state_list = True  # "After step 1: Province b, Pain a.": the state after the list's step 1
         twice = named_last >= 0 and ur.items[named_last].ground is not None \
             and line.actions.count(ur.items[named_last].ground) > 1  # type: ignore[union-attr]
         # "After Feast b from a, we have ..." where the line did it twice: which time is not said
@@ -1966,7 +1974,8 @@ class ClaimReader:
             self._add(run, Claim("state", u.span, u.text(text), holds, msg, line.id, atom=f.atom,
                                  negative=not positive, state=_atoms(state), modality=modality,
                                  rules=(rid, *via, *(("state.after_opening",) if tail else ()),
-                                        *(("state.after_closing",) if closing is not None else ())),
+                                        *(("state.after_closing",) if closing is not None else ()),
+                                        *(("state.step_list",) if step_list else ())),
                                  after=line.actions[-1].text() if line.actions else None))
             if ambiguous:
                 both_ways.append(run.claims[-1])
