@@ -1712,6 +1712,16 @@ def test_the_facts_listed_after_step_k_are_the_state_after_it() -> None:
     assert [c for c in ClaimReader.for_task(task, vocab).read(far).claims if "state.step_list" in c.rules] == []
 
 
+def test_an_opening_after_clause_may_end_in_a_colon() -> None:
+    """Row state.after_opening: "After Feast a from b: Pain b, Province b." lists what holds after
+    the step, as "After Feast a from b, ..." does (the unit ends in a full stop, so it is no
+    heading). In the R1 traces, 12 facts, the 4 false ones R1's misread Feast."""
+    task, vocab = _mystery_task_with_craving()
+    text = "Feast a from b. After Feast a from b: Pain b, Province b."
+    claims = [c for c in ClaimReader.for_task(task, vocab).read(text).claims if "state.after_opening" in c.rules]
+    assert [(c.atom, c.holds) for c in claims] == [(("pain", "b"), False), (("province", "b"), True)]
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

@@ -223,7 +223,7 @@ ROWS: tuple[Row, ...] = (
         "placed as 'After step k, ...' is (the list's step k as the line holds it); a fact the step added holds "
         "after it too, so a list of its effects reads alike"),
     Row("state.after_opening", "state: facts after an opening 'After <action>,' or 'After that,' speak of the state after it",
-        r"^[~,]*T[~_]{0,2}(?:A(?:,?&?A)*)?[~_]{0,2},", "After Attack a, Harmony is true.", "doc",
+        r"^[~,]*T[~_]{0,2}(?:A(?:,?&?A)*)?[~_]{0,2}[,:]", "After Attack a, Harmony is true.", "doc",
         "the actions of the opening clause set the time, they are not what the facts are about (the facts are "
         "judged as in a sentence naming no action); right after the step so named, the sentence says it speaks of "
         "the state after it, so a fact true before and false after is judged (not left to the two readings)"),
