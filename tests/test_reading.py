@@ -1722,6 +1722,20 @@ def test_an_opening_after_clause_may_end_in_a_colon() -> None:
     assert [(c.atom, c.holds) for c in claims] == [(("pain", "b"), False), (("province", "b"), True)]
 
 
+@pytest.mark.parametrize("sentence", ["This accomplishes the goal.", "The goal state is reached.",
+                                      "And that's the goal state.", "This doesn't achieve the goal."])
+def test_goal_claims_in_more_words(sentence: str) -> None:
+    """Probe sentences: "accomplishes", "the goal state is reached", "And that's the goal", and a
+    denial with the verb of reaching ("doesn't achieve the goal") were read as nothing. Each is
+    judged after a walk that does not reach the goal and after one that does."""
+    short = "Unstack blue from red. Put down blue. "
+    full = short + "Pick up red. Stack red on orange. "
+    denial = "doesn't" in sentence
+    for walk, reached in ((short, False), (full, True)):
+        claims = [c for c in _bw_colours().read(walk + sentence).claims if c.kind == "goal"]
+        assert [c.holds for c in claims] == [reached != denial], (walk, sentence)
+
+
 def test_a_verb_two_actions_share_takes_the_step_the_line_just_took() -> None:
     """Row event.shared_verb: "lift {}" is pick-up and "lift {} off {}" unstack. "Lifting blue makes
     red clear." after "Unstack blue from red." was judged as a pick-up of blue, which cannot be

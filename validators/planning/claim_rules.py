@@ -320,7 +320,7 @@ ROWS: tuple[Row, ...] = (
     Row("effect.arrow", "state after the action: each fact after the arrow", r"(?P<act>A)\)?>(?![~_]*R)",
         "Succumb a -> Province a, Planet b.", "doc", "an arrow list is an effect claim; judged in the state after it"),
     # -- goal ------------------------------------------------------------------------------
-    Row("goal.not", "goal -: the goal is said not reached", r"^[~,]*(?:n|N)[~_]{0,3}O|O[~_]{0,2}(?:n|N)[~_W]{0,2}P",
+    Row("goal.not", "goal -: the goal is said not reached", r"^[~,]*(?:n|N)[~_]{0,3}(?:P[~_]{0,2})?O|O[~_]{0,2}(?:n|N)[~_W]{0,2}P",
         "This doesn't reach the goal.", "planted"),
     Row("app.needs_met", "applicability +: the action's needs said met",
         r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P|R_(?P<act2>A)[~_]{0,2}P"
@@ -328,12 +328,12 @@ ROWS: tuple[Row, ...] = (
         "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal; also 'the "
         "preconditions for Succumb c are satisfied', and the needs listed, then 'which we have' or 'which are "
         "both true'"),
-    Row("goal.met", "goal +", r"O[~_W]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$|O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P",
+    Row("goal.met", "goal +", r"O[~_WS]{0,3}P|P[~_]{0,3}O|V[~_]{0,2}O|O[~_W]{0,3}Y[.!]?$|O[~_:(]{0,2}F(?:[,&]{1,2}[~_]?F)*\)?[~_W]{0,3}P",
         "Now a craves b and b craves c. Goal achieved.", "doc", "also 'the goal condition is already true', 'the "
-        "goal is now complete', and after the facts given as its reason ('Blue is on red, so the goal is reached'), "
+        "goal is now complete', 'the goal state is reached', and after the facts given as its reason ('Blue is on red, so the goal is reached'), "
         "and with the goal's facts named between ('the goal b craves c is satisfied')"),
     Row("goal.that", "goal +: 'that is the goal' said of the state just told, or of facts before it in the unit",
-        r"(?:^|,)[~_Y,]{0,5}OS?[.!]?$",
+        r"(?:^|,)[~_Y,&]{0,5}OS?[.!]?$",
         "Now blue is on orange, which is on red. That's the goal.", "R1",
         "a pointer ('that', 'this', 'which', 'it') and 'is' or 'matches' before the goal word, which ends the unit "
         "('Which matches the goal.', 'Red is on orange, which is the goal.'); not 'part of the goal' nor 'what the "
