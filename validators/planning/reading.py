@@ -972,13 +972,14 @@ class ClaimReader:
             else:
                 run.telling = None
             last = line.actions[-1] if line.actions else None
+            step_told = _STEP_TOLD.match(shape) is not None
             if recall is None and last is not None and not ur.actions and modality == "asserted" \
                     and u.paragraph - run.moved.get(line.id, u.paragraph) <= ANCHOR_PARAGRAPHS and (
                         (focus_now is not None and focus_now.performed and focus_now.line == line.id
                          and last == focus_now.action
-                         and (_STEP_TOLD.match(shape) or (run.telling == n and not re.search("[NnK]", shape))))
-                        or (_STEP_TOLD.match(shape) and any(c.kind == "effect" and c.line == line.id and c.after == last.text()
-                                                            for c in run.claims[start:]))):
+                         and (step_told or (run.telling == n and not re.search("[NnK]", shape))))
+                        or (step_told and any(c.kind == "effect" and c.line == line.id and c.after == last.text()
+                                              for c in run.claims[start:]))):
                 run.moved[line.id] = u.paragraph  # "Pre: ...", "Post: ...", "Removes ...": paragraphs that tell
                 # the step just taken keep the text at it (row event.step_told), also under "After Feast a from b,
                 # the effects are:" where no step is in focus
@@ -1084,7 +1085,7 @@ class ClaimReader:
             if s[0] == "T" or u.tokens[ur.starts[0]].norm in ("effects", "effect"):  # "Result:" may list the state
                 self._labelled_effects(run, ur, line, text, act, judged_facts, rule="effect.listed")
             return
-        if not (_TOLD.match(s) and u.end != ":" and _effect_list_verb(ur)):
+        if not _effect_list(ur):
             return
         for c, what, ks in _cue_groups(s, -1, "Ff"):
             for k in ks:
@@ -1576,7 +1577,7 @@ class ClaimReader:
         if "D" in s and "A" in s and modality in ("asserted", "proposed") and not re.search("[nQIK]", s):
             self._effects_of(run, ur, line, text, judged_facts, modality)
         told = run.focus if run.telling == n - 1 and run.focus is not None and run.focus.told \
-            and _TOLD.match(s) and u.end != ":" and _effect_list_verb(ur) else None
+            and _effect_list(ur) else None
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
         if told is not None and (focus is None or focus.action != told.action or focus.paragraph != u.paragraph):
             focus = told
@@ -2672,8 +2673,9 @@ def _listing(run: _Run, ur: UnitReading, n: int, modality: str, made: list[Claim
     s = ur.shape
     if modality == "questioned":
         return None
-    if len(ur.actions) == 1 and ur.actions[0][1].ground is not None and not re.search("[TDXRZQIN]", s):
-        return ur.actions[0][1].ground, n
+    named = _one_action_named(ur, "TDXRZQIN")
+    if named is not None:
+        return named, n
     last = run.listed
     if last is None or last[1] != n - 1 or (ur.actions and not all(m.ground == last[0] for _, m in ur.actions)):
         return None
@@ -2689,10 +2691,23 @@ def _listing(run: _Run, ur: UnitReading, n: int, modality: str, made: list[Claim
 def _named_just_before(before: UnitReading | None, ur: UnitReading) -> GroundAction | None:
     """The one action the unit before names in full, in the same paragraph, when it tells no state
     or effect ("To get a craves b: Overcome a from b." before "Requires Province b and Pain a.")."""
-    if before is None or before.unit.paragraph != ur.unit.paragraph or len(before.actions) != 1 \
-            or re.search("[TDXRZ]", before.shape):
+    if before is None or before.unit.paragraph != ur.unit.paragraph:
         return None
-    return before.actions[0][1].ground
+    return _one_action_named(before, "TDXRZ")
+
+
+def _one_action_named(ur: UnitReading, tells: str) -> GroundAction | None:
+    """The one action a unit names, in full, when it has none of the letters `tells` (an after,
+    add, delete, need or initially cue: it tells a state or an effect rather than name the step)."""
+    if len(ur.actions) != 1 or re.search(f"[{tells}]", ur.shape):
+        return None
+    return ur.actions[0][1].ground
+
+
+def _effect_list(ur: UnitReading) -> bool:
+    """A unit that is an effect list of its own (row effect.told's shape, no heading colon, an
+    effect verb and not an aim such as "Create Pain a."): it may go on telling a step."""
+    return _TOLD.match(ur.shape) is not None and ur.unit.end != ":" and _effect_list_verb(ur)
 
 
 def _because_rule(s: str) -> int:
