@@ -2557,13 +2557,16 @@ def test_that_after_two_actions_is_not_the_first_one() -> None:
     assert [c for c in report.claims if c.holds is False] == []
 
 
+_BW_COLOURS_PROBLEM = ("(define (problem p) (:domain blocksworld-4ops) (:objects red blue orange) (:init (handempty) "
+                       "(ontable red) (on blue red) (clear blue) (ontable orange) (clear orange)) (:goal (and (on red orange))))")
+
+
 def _bw_colours() -> ClaimReader:
     """Blue on red, red and orange on the table, the hand empty: colour names, so no object is
     also an English article."""
     from tests.test_thinking_claims import BW_DOMAIN
-    problem = ("(define (problem p) (:domain blocksworld-4ops) (:objects red blue orange) (:init (handempty) "
-               "(ontable red) (on blue red) (clear blue) (ontable orange) (clear orange)) (:goal (and (on red orange))))")
-    return ClaimReader.for_task(*planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": problem}, "blocksworld")[:2])
+    return ClaimReader.for_task(*planning_task({"domain_pddl": BW_DOMAIN, "problem_pddl": _BW_COLOURS_PROBLEM},
+                                               "blocksworld")[:2])
 
 
 @pytest.mark.parametrize("sentence, verdicts", [
@@ -3020,3 +3023,78 @@ def test_an_object_denied_after_a_fact_is_the_same_fact_of_it_denied(text: str, 
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "state"]
     assert [(c.atom, c.negative, c.holds) for c in claims] == said
     assert all(c.rules == ("state.need_check",) for c in claims)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Pick up orange. The hand is not empty.", [(("handempty",), True, True)]),
+    ("Pick up orange. Now the hand is no longer empty.", [(("handempty",), True, True)]),
+    ("Unstack blue from red. Then red will be clear.", [(("clear", "red"), False, True)]),
+    ("Unstack blue from red. Then orange will be covered.", [(("clear", "orange"), True, False)]),
+    ("After unstacking blue from red, I'm holding red.", [(("holding", "red"), False, False)]),
+    ("After unstacking blue from red, I am holding blue.", [(("holding", "blue"), False, True)]),
+])
+def test_a_fact_denied_inside_its_words_and_said_with_will_be_or_i_am(text: str, said: list) -> None:
+    """Probe sentences: "the hand is not empty" puts the negation between two fixed words of the
+    template (it was read only after an object, "red is not clear"); "will be" and "would be" stand
+    where the template has "is", as "must be" does; "I'm holding red" is a phrasing of holding
+    (vocab/phrasings.json). Each of these was read as nothing."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
+    assert [(c.atom, c.negative, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. The effects are Pain a and Province b.", [(("pain", "a"), True), (("province", "b"), False)]),
+    ("Attack a. The effect is: Pain b.", [(("pain", "b"), False)]),
+    ("Attack a. Effect: adds Pain b.", [(("pain", "b"), False)]),
+    ("Attack a. The effects of Attack a are Pain a.", [(("pain", "a"), True)]),
+])
+def test_a_label_in_words_reads_as_the_label(text: str, said: list) -> None:
+    """"The effects are Pain a and Province b." right after a step is "Effects: Pain a and Province b."
+    (row effect.label, reading._as_label); a label may open with its cue ("Effect: adds Pain b.").
+    "The effects of Attack a are" names its action and keeps its own row."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.holds) for c in claims] == said
+
+
+def test_a_verdict_clause_starts_at_its_first_word() -> None:
+    """The parser's verdict clause began at the space before it, so a verdict in a unit of its own
+    ("Attack a. Succumb a. So the plan works.") fell between two units and no reader judged it."""
+    from trace_parsers._thinking import claims as verdict_clauses
+    text = "Attack a. Succumb a. So the plan works."
+    (found,) = verdict_clauses(text, 100)
+    assert text[found["span"][0] - 100:found["span"][1] - 100] == "So the plan works."
+    trace = "Okay, let me work through this problem step by step and think.\n\n" + text
+    verdict = _audit_mystery(trace).verdict.to_json()
+    assert [s["rule"] for s in verdict["invalid_steps"]] == ["false_plan_verdict_claim"]
+
+
+def _audit_mystery(trace: str):
+    row = dict(_mystery_task()[1], trace=trace, id="probe")
+    row.pop("expected", None)
+    return audit_record(record_from_json(row))
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("First, Attack a. Next, Succumb a. This leads to the goal.", True),
+    ("First, Attack a. Next, Succumb a. This reaches the goal.", True),
+    ("To reach the goal, we need b craves c.", False),
+    ("Attack a. Which action leads to the goal?", False),
+    ("Attack a. Maybe this leads to the goal.", False),
+])
+def test_leading_to_the_goal_says_the_goal_is_met(text: str, flagged: bool) -> None:
+    """"This leads to the goal." after a walk says the goal holds where the line is (lexicon
+    goal_met.done); a purpose, a question or a hedge says nothing of the kind."""
+    verdict = _audit_mystery("Okay, let me work through this problem step by step and think.\n\n" + text).verdict.to_json()
+    assert bool(verdict["invalid_steps"]) is flagged
+
+
+def test_a_walk_with_a_step_named_but_not_read_gets_no_plan_verdict() -> None:
+    """"So pick up orange and stack it on red. So that's correct.": "stack it on red" names a step
+    the reader could not bind, so the line lacks it; the verdict is not judged on that line."""
+    text = ("Okay, let me work through this problem step by step and think.\n\nUnstack blue from red. Put down blue. "
+            "So pick up red and stack it on orange. So that's correct.")
+    from tests.test_thinking_claims import BW_DOMAIN
+    row = {"id": "probe", "domain": "blocksworld", "model": "probe", "answer": "", "trace": text,
+           "problem": {"domain_pddl": BW_DOMAIN, "problem_pddl": _BW_COLOURS_PROBLEM}}
+    verdict = audit_record(record_from_json(row)).verdict.to_json()
+    assert verdict["invalid_steps"] == []

@@ -275,7 +275,9 @@ def claims(text: str, offset: int) -> list[dict[str, Any]]:
             if hit and not _HEDGE.search(clause) and not _NEGATED.search(clause[:hit.start()]):
                 if polarity == "pass" and _NOT.search(hit.group(0)):
                     continue
-                out.append({"polarity": polarity, "span": [offset + m.start(), offset + m.end()],
+                lead = len(clause) - len(clause.lstrip())  # the clause, not the space before it: a reader
+                # placing the claim in its sentence starts there
+                out.append({"polarity": polarity, "span": [offset + m.start() + lead, offset + m.start() + len(clause.rstrip())],
                             "text": clause.strip()})
                 break
     return out

@@ -291,7 +291,7 @@ ROWS: tuple[Row, ...] = (
         r"^[~,]*k[~_]{0,2}(?P<facts>F(?:[,&]+F)*)(?P<facts2>)", "That leaves red clear.", "R1",
         "'that', 'this' or 'it' opening the unit right after a step in the same paragraph; judged as effect.kept"),
     Row("effect.label", "effect: after a label ('After:', 'Effects:') in the paragraph of the step just taken, or "
-        "in the run telling it (effect.told), the facts before the first add or delete cue are what it adds", r"^[T_]:[~_,&]*[Ff][^AaRIQHGKNnMOJ]*$",
+        "in the run telling it (effect.told), the facts before the first add or delete cue are what it adds", r"^[T_]:[~_,&]*[FfDX][^AaRIQHGKNnMOJ]*$",
         "1. Attack a (needs Province a, Planet a, Harmony). After: Pain a, remove Province a, Planet a, Harmony.", "R1",
         "the label is 'after' or 'effects' ('result', 'outcome'); the cues after it govern the facts they reach"),
     Row("effect.unlabelled", "effect: in the run telling the step taken, facts and then a delete cue: the facts "

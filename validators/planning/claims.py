@@ -71,7 +71,6 @@ class LineOfReasoning:
     listed: bool = False  # an action of it was read from a numbered item
     from_item: list[bool] = field(default_factory=list)  # per action: read from a numbered item
     item_of: list[int | None] = field(default_factory=list)  # per action: the number of the item it was read from
-    unread_at: int = -1  # where an action was last named without its objects ("then stack on red") while it was in force
     uncertain_from: int | None = None  # from the state after this many actions on, the line has two readings (lines.py)
     uncertain_why: str = ""
 

@@ -288,6 +288,8 @@ class _Run:
     quiet_since_recall: bool = True  # no action named in the units after it (the paragraph did not walk on from it)
     before: "UnitReading | None" = None  # the unit read just before this one
     made_atoms: frozenset[Atom] = frozenset()  # facts the unit says a verb makes ("clears red"): judged leniently
+    loose_end: int = -1  # where the last unit ends that names an action with objects the reader could not
+    # bind ("pick up orange and stack it on red"): the line in force may lack a step the text took
     listed: tuple[GroundAction, int] | None = None  # (action, unit): the last unit of a run listing an action's
     # needs and effects ("Action 3: Attack a." "Needs ...", "Adds Pain.", "Removes ..."; row effect.listed)
 
@@ -632,6 +634,11 @@ class ClaimReader:
                 ur = self._completed(ur, line)  # "after unstacking blue", "so I can unstack blue": the one binding
             elif line.known and len(ur.actions) == 1 and ur.actions[0][1].shared is not None:
                 ur = self._shared_verb(ur, line)  # "Unstack blue from red. Lifting blue makes red clear."
+            ur = _as_label(ur)  # "The effects are Pain a and Province b.": as "Effects: Pain a and Province b."
+            if any(m.ground is None and (any(a is not None for a in m.args)
+                                         or (m.j < len(u.tokens) and u.tokens[m.j].norm in ("it", "them")))
+                   for _, m in ur.actions):
+                run.loose_end = u.span[1]  # "and stack it on red": a step the line may lack
             shape = ur.shape
             modality = _modality(ur, run.heading, u)
             if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \
@@ -2248,9 +2255,15 @@ class ClaimReader:
         start, end, says_pass, words = verdict
         if "goal" in words.lower() or not says_pass or not line.known or len(line.actions) < 2:
             return
-        if start - line.last > 400 or text.count("\n\n", line.last, start) > 1:
-            return
+        if start - line.last > 400 or text.count("\n\n", line.last, start) > 1 or run.loose_end >= line.last:
+            return  # far from the walk, or a step of it named but not read ("so pick up orange and stack it on
+            # red. So that's correct.")
         holds, msg = self.judge.plan(line)
+        if holds is False and line.broken is not None and any(
+                c.kind == "applicability" and c.negative and c.holds is True and c.line == line.id
+                and c.action == line.actions[line.broken].text() for c in run.claims):
+            return  # the text said that step cannot be done ("Attack a needs Province a, which is not there.
+            # So can't."): the plan it now says works is not the line that kept it
         rules: tuple[str, ...] = ("verdict.line",)
         if holds is False and line.broken is not None and not line.from_item[line.broken]:
             bridge = J.omitted_steps(self.task, line.states[line.broken], line.actions[line.broken])
@@ -2702,6 +2715,36 @@ def _one_action_named(ur: UnitReading, tells: str) -> GroundAction | None:
     if len(ur.actions) != 1 or re.search(f"[{tells}]", ur.shape):
         return None
     return ur.actions[0][1].ground
+
+
+_LABEL_DETERMINERS = frozenset({"the", "its", "their"})
+_LABEL_BE = frozenset({"are", "is", "were", "was", "would", "will", "should", "be"})
+_LABEL_OPENING = re.compile(r"^_{1,4}:?(?=[~]*[FfDX])")
+
+
+def _as_label(ur: UnitReading) -> UnitReading:
+    """"The effects are Pain a and Province b.", "The effect would be: Harmony, ...", "The effects:
+    ...": a label in words, read as the label it says ("Effects: ..."), so that every reader of
+    labelled effects (row effect.label) reads it alike. The unit keeps its tokens and cues; only
+    the letters of the determiner and the verb "be" go. Not "The result is ...": that may tell the
+    state after the step, not what the step adds."""
+    s = ur.shape
+    m = _LABEL_OPENING.match(s)
+    if m is None:
+        return ur
+    colon = s[m.end() - 1] == ":"
+    words = [ur.unit.tokens[ur.starts[k]].norm for k in range(m.end() - colon)]
+    lead = 1 if words and words[0] in _LABEL_DETERMINERS else 0
+    be = words[lead + 1:]
+    if len(words) <= lead or words[lead] not in ("effects", "effect") or len(be) > 2 or not _LABEL_BE.issuperset(be) \
+            or (not colon and not be) or (colon and not be and not lead):
+        return ur
+    drop = m.end() - 2  # the letters before the label's "_:" that go
+    label = [lead, m.end() - 1 if colon else lead + 1]
+    keep = range(m.end(), len(s))
+    return replace(ur, shape="_:" + s[m.end():], items=[ur.items[label[0]], None, *(ur.items[k] for k in keep)],
+                   starts=[ur.starts[label[0]], ur.starts[label[1]], *(ur.starts[k] for k in keep)],
+                   actions=[(k - drop, a) for k, a in ur.actions], facts=[(k - drop, f) for k, f in ur.facts])
 
 
 def _effect_list(ur: UnitReading) -> bool:

@@ -515,7 +515,7 @@ class TaskWords:
         w = phrase.words[1]
         if w == _SLOT:
             return nxt in self.object_firsts
-        return nxt == w or (after_object and nxt in _NOT) or (len(w) > 3 and nxt.rstrip("s") == w)
+        return nxt == w or nxt in _NOT or (len(w) > 3 and nxt.rstrip("s") == w)
 
     # -- matching on a unit's tokens -------------------------------------------------------
     def _object_at(self, words: Sequence[str], k: int) -> tuple[str, int] | None:
@@ -865,10 +865,10 @@ class TaskWords:
                 pos = hit[1]
             elif pos < n and words[pos] == w:
                 pos += 1
-            elif args and pos + 1 < n and words[pos] in _NOT and words[pos + 1] == w:
+            elif (args or i) and pos + 1 < n and words[pos] in _NOT and words[pos + 1] == w:
                 pos += 2  # "red is not clear": the fact, denied (FactMention.absent_word)
                 negated = True
-            elif args and pos + 2 < n and words[pos] == "no" and words[pos + 1] == "longer" and words[pos + 2] == w:
+            elif (args or i) and pos + 2 < n and words[pos] == "no" and words[pos + 1] == "longer" and words[pos + 2] == w:
                 pos += 3  # "red is no longer clear"
                 negated = True
             elif pos < n and len(w) > 3 and words[pos].rstrip("s") == w:
@@ -926,13 +926,13 @@ class TaskWords:
         return k + 2 < len(v.words) and v.words[k + 1] == "->"
 
 
-_MODAL_BE = frozenset({"to", "must", "should"})
+_MODAL_BE = frozenset({"to", "must", "should", "will", "would"})
 _BEFORE_BE = _MODAL_BE | {"has", "have"}
 
 
 def _before_be(words: list[str], q: int, tokens: list[Token], n: int, heads: dict) -> bool:
     """Is word q one that stands before "be" where a fact's template has "is" ("to", "must",
-    "should"; "has"/"have" of "has to be")? The fact reads as it would with "is". Not a modal
+    "should", "will", "would"; "has"/"have" of "has to be")? The fact reads as it would with "is". Not a modal
     after an action's verb ("the object being attacked must be a Province": no "attacked a")."""
     w = words[q]
     nxt = tokens[n + 1].norm if n + 1 < len(tokens) else None
