@@ -3098,3 +3098,35 @@ def test_a_walk_with_a_step_named_but_not_read_gets_no_plan_verdict() -> None:
            "problem": {"domain_pddl": BW_DOMAIN, "problem_pddl": _BW_COLOURS_PROBLEM}}
     verdict = audit_record(record_from_json(row)).verdict.to_json()
     assert verdict["invalid_steps"] == []
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. Succumb a is now possible.", [True]),
+    ("Attack a. Succumb b is now possible.", [False]),
+    ("Now we can do Overcome a from b.", [False]),
+    ("Attack a cannot be performed.", [False]),
+    ("Succumb a: Pain a is present, so yes.", [False]),
+    ("Attack a: Province a is present, so yes.", [True]),
+])
+def test_applicability_in_more_words(text: str, said: list) -> None:
+    """Probe sentences: "now" between the action and "possible"; "we can do" holds its own subject,
+    so it does not ask; "cannot be performed" rejects the action; a step's needs checked in its own
+    unit and answered "so yes". Each was read as nothing."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "applicability"]
+    assert [c.holds for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Blue is on the table initially.", [(("ontable", "blue"), False)]),
+    ("Blue is on red initially.", [(("on", "blue", "red"), True)]),
+    ("We start with red on top of blue.", [(("on", "red", "blue"), False)]),
+    ("Unstack blue from red. Put down blue. Now orange has blue on top.", [(("on", "blue", "orange"), False)]),
+    ("Unstack blue from red. Put down blue. So the state is: orange on table, red covered.",
+     [(("ontable", "orange"), True), (("clear", "red"), False)]),
+])
+def test_state_in_more_words(text: str, said: list) -> None:
+    """Probe sentences: facts closed by "initially", "We start with ...", "has blue on top", and a
+    list item said absent ("red covered") after a list of another predicate, which read it as one
+    more object of the list ("orange on table, red" on the table)."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
+    assert [(c.atom, c.holds) for c in claims] == said

@@ -154,16 +154,17 @@ ROWS: tuple[Row, ...] = (
         r"^[~J#:,]*a(?![^.]*[RDXgn&aC])",
         "Then stack on red.", "R1", "rule talk ('Succumb requires Pain') is not a step, nor is 'So Attack could be done'"),
     # -- applicability ---------------------------------------------------------------------
-    Row("app.can", "applicability +", r"C[~_W]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_]{0,3}G?C",
+    Row("app.can", "applicability +", r"C[~_W]{0,3}(?P<act>A)|(?P<act2>A)\)?:?[~_W]{0,3}G?C",
         "Then, with Pain present, we can Succumb c.", "doc", "also a bullet 'Put down blue: allowed.'; 'would be "
         "possible' (G) only where the unit is asserted: with the facts that make it so (reading._would_be_doable_because)"),
     Row("app.works", "applicability +: the one action of the sentence said to work now",
         r"(?P<act>A)(?P<act2>)[~_W]{0,3}V(?![~_]*[AaLO])",
         "Feast c from b would still work at this point, since c craves b.", "planted",
         "one action and a time word ('now', 'at this point'): whether it can be done there, not a plan verdict"),
-    Row("app.yes_after_needs", "applicability + (the focus action)", r"^[~,]*(?:Y|C)[~_]*[.!]?$|R.*F.*Y[~_]*$",
+    Row("app.yes_after_needs", "applicability + (the focus action)", r"^[~,]*(?:Y|C)[~_]*[.!]?$|R.*F.*Y[~_]*$|^A\)?:F[^AQRIH]*,[~]*(?:Y|C)[~_]*[.!]?$",
         "Attack b: needs Province b, Planet b, Harmony. Yes.", "R1",
-        "a bare 'Yes.' or 'So possible.' answers the needs just listed for the action in focus"),
+        "a bare 'Yes.' or 'So possible.' answers the needs just listed for the action in focus; also after "
+        "the needs checked in the step's own unit ('Succumb a: Pain a is present, so yes.', probe)"),
     Row("app.because_needs", "applicability + (the focus action), with the needs that make it so",
         r"^[~_,]{0,3}C[~_]{0,2}U[~_]{0,2}F(?:[,&]{1,2}[~_]{0,2}F)*[.!]?$",
         "Step 3: Pick up red. Possible because red is clear, hand is empty.", "R1",
@@ -193,10 +194,10 @@ ROWS: tuple[Row, ...] = (
     Row("fact.tag", "state: the tagged fact", r"(?P<fact>F)\(?[:>\-]?(?P<tag>[YN])\)?",
         "Province b (yes), Planet c (no).", "R1",
         "a fact with a yes/no tag; in a needs listing, about the state before the focus action"),
-    Row("state.list", "state: each fact listed", r"^[^FARDX]*(?:S|W|Z)|^[^ARDX]*F[~_n]{0,3}W",
+    Row("state.list", "state: each fact listed", r"^[^FARDX]*(?:S|W|Z)|^[^ARDX]*F[~_n]{0,3}W|^F(?:[,&]{1,2}F)*Z[.!]?$",
         "Now, state: Planet a, b, c.", "doc",
         "a list presented as the state asserts each fact it lists; also 'Blue is now on the table', "
-        "'Red is not clear yet'"),
+        "'Red is not clear yet', and facts the unit closes with 'initially' ('Blue is on the table initially.', probe)"),
     Row("state.plain", "state: a plain statement of facts right after a step", r"^[~&c,]*F(?:[,&]+F)*[W~]*[.!]?$",
         "1. Unstack blue from red. Blue is on the table.", "planted",
         "the state the step left, in the same paragraph; one that held before the step may be the next "

@@ -3173,7 +3173,9 @@ def _asked(ur: UnitReading) -> bool:
     if m is None:
         return False
     at = ur.starts[ur.shape.index("C", 0, m.end())]
-    return not (at > 0 and ur.unit.tokens[at - 1].norm in _SUBJECTS)
+    toks = ur.unit.tokens
+    return not (toks[at].norm in _SUBJECTS or (at > 0 and toks[at - 1].norm in _SUBJECTS))  # "Now we can do
+    # Overcome a from b": the cue's own words hold the subject
 
 
 def _role_or_purpose(u: Unit, m: ActionMention) -> bool:

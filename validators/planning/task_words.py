@@ -494,10 +494,12 @@ class TaskWords:
         return got
 
     def _other_facts(self, after: str | None) -> tuple[_Phrase, ...]:
-        """The (non-absence) templates opening with an object that may go on with `after`."""
+        """The templates opening with an object that may go on with `after`, absence phrasings too
+        ("orange on table, red covered": "red covered" is a fact of its own, not the list's)."""
         got = self._others.get(after)
         if got is None:
-            got = tuple(p for p in self.slot_first if self._may_follow(p, after, True))
+            got = tuple(p for p in (*self.slot_first, *(a for a in self.absent if a.words[0] == _SLOT))
+                        if self._may_follow(p, after, True))
             if len(self._others) > _MEMO_LIMIT:
                 self._others.clear()
             self._others[after] = got
