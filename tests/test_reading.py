@@ -3130,3 +3130,22 @@ def test_state_in_more_words(text: str, said: list) -> None:
     more object of the list ("orange on table, red" on the table)."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
     assert [(c.atom, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Unstack blue from red. Red counts as clear too.", [(("clear", "red"), True)]),
+    ("Pick up orange. Stack orange on red. Blue gets covered.", [(("clear", "blue"), False)]),
+])
+def test_a_verb_standing_for_is_between_an_object_and_its_word(text: str, said: list) -> None:
+    """Probe sentences (and one of planted half R, built on): "red counts as clear", "blue gets
+    covered" say what "red is clear", "blue is covered" say. Not before an object: "Attack a gets
+    Pain a" keeps its verb."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
+    assert [(c.atom, c.holds) for c in claims] == said
+
+
+def test_holds_after_a_fact_says_it_holds_where_no_goal_is_named() -> None:
+    """"Pain b holds." was read with "holds" as the goal's word (goal_met), so no state was read;
+    "b craves c holds, so the goal is met" keeps it (the goal is named)."""
+    claims = _mystery_reader().read("Attack b. Pain b holds.").claims
+    assert [(c.kind, c.atom, c.holds) for c in claims] == [("state", ("pain", "b"), True)]

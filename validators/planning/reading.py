@@ -130,10 +130,14 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
         cur = best.get(h.i)
         if cur is None or (h.j - h.i, -_RANK.get(h.cls, 99)) > (cur.j - cur.i, -_RANK.get(cur.cls, 99)):
             best[h.i] = h
-    if facts and any(h.cls == "question" for h in best.values()):
+    if facts and any(h.cls == "question" or (h.cls == "goal_met" and h.j - h.i == 1) for h in best.values()):
         ends = {f.j for group in facts.values() for f in group}
+        goal_named = any(h.cls in ("goal", "now", "state") for h in best.values())  # "Now Pain a holds." is
+        # read by the state rows as it is
         for i, h in list(best.items()):
-            if h.cls == "question" and i in ends:  # "Pain c is there now.": after its fact "is there" says it holds
+            if i in ends and (h.cls == "question" or (h.cls == "goal_met" and not goal_named)):
+                # "Pain c is there now.": after its fact "is there" says it holds; "Pain b holds." too,
+                # where no goal is named ("the goal holds") and no state word reads the unit
                 best[i] = next((y for y in cue_hits if y.i == i and y.j == h.j and y.cls == "yes"), h)
     shape: list[str] = []
     items: list[object] = []

@@ -553,6 +553,11 @@ class TaskWords:
             keep = [q for q, n in enumerate(at) if not _before_be(words, q, tokens, n, heads)]
             if len(keep) < len(words):  # "needs the hand to be empty", "red must be clear": "... is ..."
                 words, at = [words[q] for q in keep], [at[q] for q in keep]
+        if not _COPULA_WORDS.isdisjoint(words):
+            firsts = self.object_firsts
+            keep = [q for q in range(len(words)) if not _copula(words, q, firsts)]
+            if len(keep) < len(words):  # "red gets covered", "red counts as clear": as "red is ..."
+                words, at = [words[q] for q in keep], [at[q] for q in keep]
         if "," in words and _ASIDE_FIRSTS.intersection(words):
             words, at = _without_asides(words, list(at))
         if self.typed_names and len(words) < len(tokens):
@@ -945,6 +950,22 @@ def _before_be(words: list[str], q: int, tokens: list[Token], n: int, heads: dic
     if w in _MODAL_BE:
         return nxt == "be"
     return w in ("has", "have") and nxt == "to" and n + 2 < len(tokens) and tokens[n + 2].norm == "be"
+
+
+_COPULA_WORDS = frozenset({"gets", "got", "counts", "count", "counted", "as"})
+
+
+def _copula(words: list[str], q: int, firsts) -> bool:
+    """Is word q a verb standing for "is" between an object and what is said of it ("red gets
+    covered", "red counts as clear")? Not before an object ("Attack a gets Pain a")."""
+    w = words[q]
+    if w == "as":
+        return q >= 2 and words[q - 1] in ("counts", "count", "counted") and words[q - 2] in firsts
+    if w not in _COPULA_WORDS or q == 0 or words[q - 1] not in firsts or q + 1 >= len(words):
+        return False
+    if w in ("gets", "got"):
+        return words[q + 1] not in firsts
+    return words[q + 1] == "as" and q + 2 < len(words) and words[q + 2] not in firsts
 
 
 # An object named like an English article ("a") before a one-object predicate noun, after a word
