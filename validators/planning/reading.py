@@ -1093,7 +1093,7 @@ class ClaimReader:
         schema, taken or only proposed (row effect.listed)."""
         s, u = ur.shape, ur.unit
         if ur.matches("effect.label"):
-            if s[0] == "T" or u.tokens[ur.starts[0]].norm in ("effects", "effect"):  # "Result:" may list the state
+            if s[0] == "T" or u.tokens[ur.starts[0]].norm in _EFFECT_WORDS:  # "Result:" may list the state
                 self._labelled_effects(run, ur, line, text, act, judged_facts, rule="effect.listed")
             return
         if not _effect_list(ur):
@@ -1645,7 +1645,7 @@ class ClaimReader:
                 and ur.matches("effect.label") and (
                     (focus.paragraph == u.paragraph and n - focus.unit <= 2
                      and (s[0] == "T" or u.tokens[ur.starts[0]].norm in _EFFECT_LABELS))
-                    or (telling_it and (s[0] == "T" or u.tokens[ur.starts[0]].norm in ("effects", "effect")))):
+                    or (telling_it and (s[0] == "T" or u.tokens[ur.starts[0]].norm in _EFFECT_WORDS))):
             # a paragraph on, "Result:" may list the state after the step, not what it adds
             self._labelled_effects(run, ur, line, text, focus.action, judged_facts)
         elif asserted and telling_it and ur.matches("effect.unlabelled"):
@@ -1678,7 +1678,7 @@ class ClaimReader:
                 and u.line_start and ("D" in s or "X" in s) and not re.search("[ARIQHG]", s):
             after_act, rid_after, lo = heading.action, "heading.step", 0  # "So Succumb a:" over "- Pain a removed."
         elif run.after_heading is not None and n - run.after_heading[1] == 1 and "A" not in s and (
-                _EFFECT_LEAD.match(s) or (s.startswith("_:") and u.tokens[ur.starts[0]].norm in ("effects", "effect"))):
+                _EFFECT_LEAD.match(s) or (s.startswith("_:") and u.tokens[ur.starts[0]].norm in _EFFECT_WORDS)):
             after_act = run.after_heading[0]  # "After Feast c from a:\n\nAdds Pain a, Province a.\n\nRemoves ...": its
             rid_after = run.after_heading[2]  # effects, a paragraph each
             lo = 0
@@ -2557,7 +2557,8 @@ class ClaimReader:
 
 
 _OTHER = {"add": "del", "del": "add"}
-_EFFECT_LABELS = frozenset({"effects", "effect", "result", "results", "outcome"})  # "Effects: Pain b, remove ..."
+_EFFECT_WORDS = frozenset({"effects", "effect"})  # a label that names effects, never the state after a step
+_EFFECT_LABELS = _EFFECT_WORDS | {"result", "results", "outcome"}  # "Effects: Pain b, remove ..."
 LINE_KINDS = ("state", "applicability", "goal", "plan_verdict")  # judged in a line's state; effects and rules are not
 
 
@@ -2727,8 +2728,8 @@ _LABEL_OPENING = re.compile(r"^_{1,4}:?(?=[~]*[FfDX])")
 
 
 def _as_label(ur: UnitReading) -> UnitReading:
-    """"The effects are Pain a and Province b.", "The effect would be: Harmony, ...", "The effects:
-    ...": a label in words, read as the label it says ("Effects: ..."), so that every reader of
+    """"The effects are Pain a and Province b.", "The effect is: Harmony, ...", "The effects: ...":
+    a label in words, read as the label it says ("Effects: ..."), so that every reader of
     labelled effects (row effect.label) reads it alike. The unit keeps its tokens and cues; only
     the letters of the determiner and the verb "be" go. Not "The result is ...": that may tell the
     state after the step, not what the step adds."""
@@ -2740,7 +2741,7 @@ def _as_label(ur: UnitReading) -> UnitReading:
     words = [ur.unit.tokens[ur.starts[k]].norm for k in range(m.end() - colon)]
     lead = 1 if words and words[0] in _LABEL_DETERMINERS else 0
     be = words[lead + 1:]
-    if len(words) <= lead or words[lead] not in ("effects", "effect") or len(be) > 2 or not _LABEL_BE.issuperset(be) \
+    if len(words) <= lead or words[lead] not in _EFFECT_WORDS or len(be) > 2 or not _LABEL_BE.issuperset(be) \
             or (not colon and not be) or (colon and not be and not lead):
         return ur
     drop = m.end() - 2  # the letters before the label's "_:" that go

@@ -26,7 +26,7 @@ every template in order would.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 from validators.planning.strips import Atom, GroundAction, Task
 from validators.planning.vocab import Vocabulary
@@ -952,10 +952,10 @@ def _before_be(words: list[str], q: int, tokens: list[Token], n: int, heads: dic
     return w in ("has", "have") and nxt == "to" and n + 2 < len(tokens) and tokens[n + 2].norm == "be"
 
 
-_COPULA_WORDS = frozenset({"gets", "got", "counts", "count", "counted", "as"})
+_COPULA_WORDS = frozenset({"gets", "got", "counts", "count", "counted", "as"})  # "as" of "counts as"
 
 
-def _copula(words: list[str], q: int, firsts) -> bool:
+def _copula(words: list[str], q: int, firsts: Collection[str]) -> bool:
     """Is word q a verb standing for "is" between an object and what is said of it ("red gets
     covered", "red counts as clear")? Not before an object ("Attack a gets Pain a")."""
     w = words[q]
