@@ -3149,3 +3149,44 @@ def test_holds_after_a_fact_says_it_holds_where_no_goal_is_named() -> None:
     "b craves c holds, so the goal is met" keeps it (the goal is named)."""
     claims = _mystery_reader().read("Attack b. Pain b holds.").claims
     assert [(c.kind, c.atom, c.holds) for c in claims] == [("state", ("pain", "b"), True)]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. We no longer have Planet a after that.", [("effect", ("planet", "a"), True)]),
+    ("Attack a. After that, we no longer have Pain a.", [("effect", ("pain", "a"), False)]),
+    ("Attack a. We lose Planet a once this is done.", [("effect", ("planet", "a"), True)]),
+    ("Attack a. Afterwards, we lose Pain a.", [("effect", ("pain", "a"), False)]),
+    ("Attack a. This step adds Pain b.", [("effect", ("pain", "b"), False)]),
+    ("Attack a. That step deletes Province a.", [("effect", ("province", "a"), True)]),
+    ("Attack a. We have Harmony after that.", [("state", ("harmony",), False)]),
+    ("Attack a. Pain a is there once that's done.", [("state", ("pain", "a"), True)]),
+    ("Attack a. Harmony comes back.", [("effect", ("harmony",), False)]),
+    ("Attack a. We end up with Harmony too.", [("state", ("harmony",), False)]),
+    # "after step 2" and "the next step" name another step: not the step in focus
+    ("Attack a. We lose Pain a after step 2.", []),
+    ("Attack a. Then the next step adds Harmony.", []),
+])
+def test_words_that_point_at_the_step_just_taken(text: str, said: list) -> None:
+    """Probe sentences written after in-context plants of our own, in free R1 traces, read as
+    nothing: a time that only points at the step in focus ("after that", "once this is done",
+    "afterwards") and a subject that does ("this step adds") are read as filler by the effect
+    rows (focus.pointing_time, focus.pointing_subject); a closing "after that" says the state
+    after the step, so a fact true before it and false after is judged, not left to two readings."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind != "applicability"]
+    assert [(c.kind, c.atom, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Unstack blue from red. Red ends up clear.", [(("clear", "red"), True)]),
+    ("Pick up orange. Red ends up clear.", [(("clear", "red"), False)]),
+    ("Unstack blue from red. Blue ends up on the table.", [(("ontable", "blue"), False)]),
+    ("Unstack blue from red. Red is no longer clear.", [(("clear", "red"), False)]),
+    ("Unstack blue from red. Red isn't clear after that.", [(("clear", "red"), False)]),
+    ("Unstack blue from red. Red is clear after that.", [(("clear", "red"), True)]),
+])
+def test_ends_up_stands_for_is_between_an_object_and_its_word(text: str, said: list) -> None:
+    """"red ends up clear" says what "red is clear" says ("Pick up red" keeps its "up"). Right after
+    a step, "ends up", "no longer" and a closing "after that" say the state the step left: a fact
+    false after it is judged, not left to the two states around the step."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
+    assert [(c.atom, c.holds) for c in claims] == said

@@ -264,6 +264,14 @@ ROWS: tuple[Row, ...] = (
         "1. Feast c from a: needs c craves a. Yes. Gives Pain c, Province a.", "R1",
         "the action in focus (named at the head of a unit just before, in the same paragraph; or, for a unit "
         "opening with 'that', 'this', 'it' or 'which', in the paragraph before, when the step was no list item)"),
+    Row("focus.pointing_time", "reading: a time that only points at the step just taken ('after that', 'once that's "
+        "done', 'after this step') is no time of its own for the effect rows",
+        r"^[~,]*(?P<o>T[~_]{0,2}[JP]?),|(?P<c>T[~_]{0,3}[JP]?)[.;!]?$", "Attack a. We no longer have Planet a after that.",
+        "probe", "the words after 'after', 'once' or 'following' hold 'that', 'this' or 'it' ('afterwards' alone); the "
+        "effect rows of the step in focus read the unit as if they were filler (reading._pointing_masked)"),
+    Row("focus.pointing_subject", "reading: 'this step' or 'that step' as the subject of an add or delete cue is the "
+        "step just taken", r"^,?~J(?=[nN]?[DX])", "Attack a. This step adds Pain a.", "probe",
+        "read as 'This adds Pain a.' (reading._pointing_masked)"),
     Row("effect.keeps", "state +: facts the action just taken is said to keep, beside its effects",
         r"[DX][^AaIH]*?k(?P<facts>F(?:[,&]+F)*)", "That gives Pain b and Province c while keeping b craves c.", "planted",
         "read where effect.focus reads the effects: the facts after 'keeping' ('leaves', 'keeps') hold after the step"),

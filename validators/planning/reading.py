@@ -1592,19 +1592,22 @@ class ClaimReader:
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
         if told is not None and (focus is None or focus.action != told.action or focus.paragraph != u.paragraph):
             focus = told
+        pointed = _pointing_masked(ur) if "A" not in s and ("D" in s or "X" in s) else None
+        fur, pointing = pointed or (ur, ())  # "We lose Pain a after this step.": words that point at the step in focus
+        fs = fur.shape
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and (focus.performed or focus is told) \
                 and focus.shape.count("A") + focus.shape.count("a") <= 1 \
                 and (focus is told or (focus.paragraph == u.paragraph and n - focus.unit <= 3)
                      or (focus.paragraph == u.paragraph - 1 and n - focus.unit <= 3 and not focus.item
                          and _points_to_step(u))) \
-                and ur.matches("effect.focus") \
-                and "R" not in s and "T" not in s and "a" not in s[:_first_cue(s)] and "J#" not in s and "U" not in s \
+                and fur.matches("effect.focus") \
+                and "R" not in s and "T" not in fs and "a" not in s[:_first_cue(s)] and "J#" not in s and "U" not in s \
                 and not ("R" in focus.shape and ur.matches("event.blocked")):  # "...: requires Province b. But
             # Province b was removed.": a need found gone, not an effect of the step
-            for c, what, ks in _cue_groups(s, -1, "Ff"):  # "- Pain removed.": some fact of the predicate
+            for c, what, ks in _cue_groups(fs, -1, "Ff"):  # "- Pain removed.": some fact of the predicate
                 if "I" in s[:c]:
                     continue
-                if _denied_cue(s, c, ks):  # "Attack a. It doesn't remove Planet b."
+                if _denied_cue(fs, c, ks):  # "Attack a. It doesn't remove Planet b."
                     for k in ks:
                         if s[k] == "f":
                             continue
@@ -1615,13 +1618,13 @@ class ClaimReader:
                 for k in ks:
                     f = ur.items[k]
                     judged_facts.add(k)
-                    said = _said_effect(s, k, f, what, c)  # type: ignore[arg-type]
+                    said = _said_effect(fs, k, f, what, c)  # type: ignore[arg-type]
                     if said is None:
                         continue
                     holds, msg = self._effect_verdict(run, line, focus.action, f, said)  # type: ignore[arg-type]
                     self._add(run, Claim("effect", u.span, u.text(text), holds, msg, line.id, atom=f.atom,  # type: ignore[union-attr]
                                          negative=said == "del", after=focus.action.text(),
-                                         rules=("effect.told",) if focus is told else ("effect.focus",),
+                                         rules=("effect.told" if focus is told else "effect.focus", *pointing),
                                          modality=modality))
             for k, f in ur.facts:  # "So we get Pain a, while Harmony doesn't change.": what the step leaves
                 kept = _kept_hit(ur, k) if k not in judged_facts and _KEPT_AFTER.match(s, k + 1) else None
@@ -1793,7 +1796,11 @@ class ClaimReader:
         twice = named_last >= 0 and ur.items[named_last].ground is not None \
             and line.actions.count(ur.items[named_last].ground) > 1  # type: ignore[union-attr]
         # "After Feast b from a, we have ..." where the line did it twice: which time is not said
-        said_after = focus is not None and (opening is not None or closing is not None) and (
+        pointing_after = opening is None and closing is None and focus is not None and "T" in s \
+            and (pointed := _pointing_masked(ur)) is not None and "focus.pointing_time" in pointed[1] \
+            and "T" not in pointed[0].shape and not re.search("[DXRIQMHGKaAJ]", s[:s.rfind("T")])
+        # "We have Harmony after that.": as "After that, we have Harmony." right after the step
+        said_after = focus is not None and (opening is not None or closing is not None or pointing_after) and (
             named_last < 0 or ur.items[named_last].ground == focus.action)  # type: ignore[union-attr]
         # "After Attack a, Harmony is true." or "After that, ..." right after the step: the state after it, said
         both_ways: list[Claim] = []  # facts true before the step just taken and false after it
@@ -1851,8 +1858,9 @@ class ClaimReader:
                     continue  # "with Province b, Harmony, and Pain b is removed": the earlier items may be kept
                 rid, positive = "state.list", not (_negated(s, k) or (_list_denied(s, k, ur) and not f.absent_word)
                                                    or _list_negated(s, k) or (governed.get(k) == "del" and not _one_item_gone(s, k, ur)))
-            elif ur.matches("state.plain") and not grounded and not in_needs and focus is not None and focus.performed \
-                    and n - focus.unit <= 1 and focus.paragraph == u.paragraph:
+            elif (ur.matches("state.plain") or (pointing_after and pointed[0].matches("state.plain"))) \
+                    and not grounded and not in_needs and focus is not None and focus.performed \
+                    and n - focus.unit <= 1 and focus.paragraph == u.paragraph:  # "Red is clear after that." too
                 rid, positive = "state.plain", not (_negated(s, k) or _list_negated(s, k))
             elif tail and not grounded and not in_needs and BY_ID["state.plain"].regex.match(s[tail:]) \
                     and (named_last >= 0 or said_after):  # "After unstacking blue, blue is on the table."
@@ -1973,7 +1981,8 @@ class ClaimReader:
             judged_facts.add(k)
             holds, msg = self.judge.state(state, f.atom, positive, where)
             ambiguous = False
-            if "W" not in s and not said_after and not persists and focus is not None and focus.performed and focus.pre is not None \
+            if "W" not in s and not said_after and not persists and not _says_result(u) and focus is not None \
+                    and focus.performed and focus.pre is not None \
                     and n - focus.unit <= 1 \
                     and focus.paragraph == u.paragraph and state is line.state and line.actions \
                     and line.actions[-1] == focus.action:
@@ -1987,6 +1996,7 @@ class ClaimReader:
                                  negative=not positive, state=_atoms(state), modality=modality,
                                  rules=(rid, *via, *(("state.after_opening",) if tail else ()),
                                         *(("state.after_closing",) if closing is not None else ()),
+                                        *(("focus.pointing_time",) if pointing_after else ()),
                                         *(("state.step_list",) if step_list else ())),
                                  after=line.actions[-1].text() if line.actions else None))
             if ambiguous:
@@ -2750,6 +2760,58 @@ def _as_label(ur: UnitReading) -> UnitReading:
     return replace(ur, shape="_:" + s[m.end():], items=[ur.items[label[0]], None, *(ur.items[k] for k in keep)],
                    starts=[ur.starts[label[0]], ur.starts[label[1]], *(ur.starts[k] for k in keep)],
                    actions=[(k - drop, a) for k, a in ur.actions], facts=[(k - drop, f) for k, f in ur.facts])
+
+
+_POINTING = frozenset({"that", "this", "it", "that's", "it's", "these", "those"})
+_TIME_WORDS = frozenset({"after", "once", "following"})
+_TIME_ALONE = frozenset({"afterwards", "afterward"})
+
+
+def _pointing_masked(ur: UnitReading) -> tuple[UnitReading, tuple[str, ...]] | None:
+    """The unit with the words that only point at the step just taken read as filler: a time
+    ("..., after that.", "After this, ...", "once that's done", "after this step") and a subject
+    ("This step adds Pain b."). For the rows of the step in focus (effect.focus, and the state
+    after it), these words say nothing the focus does not; elsewhere "after" or "step" may name
+    another step, so the unit keeps them. With the ids of the rows that masked; None when it has
+    no such words."""
+    s = ur.shape
+    if "T" not in s and "J" not in s:
+        return None
+    toks = ur.unit.tokens
+    masked = list(s)
+
+    def words(a: int, b: int) -> list[str]:  # the tokens of letters a..b-1
+        end = ur.starts[b] if b < len(ur.starts) else len(toks)
+        return [t.norm for t in toks[ur.starts[a]:end]]
+
+    rules: list[str] = []
+    m = BY_ID["focus.pointing_time"].regex.search(s)
+    if m is not None:
+        a, b = m.span("o") if m.group("o") else m.span("c")
+        said = words(a, b)
+        if said and (said[0] in _TIME_ALONE and b - a == 1 or said[0] in _TIME_WORDS and _POINTING.intersection(said[1:])):
+            masked[a:b] = "~" * (b - a)
+            rules.append("focus.pointing_time")
+    m = BY_ID["focus.pointing_subject"].regex.match(s)
+    if m is not None and words(m.end() - 2, m.end() - 1)[:1] in (["this"], ["that"]):
+        masked[m.end() - 1] = "~"
+        rules.append("focus.pointing_subject")
+    if not rules:
+        return None
+    return replace(ur, shape="".join(masked), items=[None if c != masked[k] else ur.items[k] for k, c in enumerate(s)]), \
+        tuple(rules)
+
+
+_RESULT_BIGRAMS = frozenset({("no", "longer"), ("ends", "up"), ("end", "up"), ("ended", "up"), ("winds", "up"),
+                             ("wound", "up")})
+
+
+def _says_result(u: Unit) -> bool:
+    """"Red is no longer clear.", "Orange ends up clear.": words that say the fact is what the
+    step left (a change, a result), as "now" and "anymore" do, so a unit right after a step speaks
+    of the state after it, not of the two states around it."""
+    toks = u.tokens
+    return any((toks[k].norm, toks[k + 1].norm) in _RESULT_BIGRAMS for k in range(len(toks) - 1))
 
 
 def _effect_list(ur: UnitReading) -> bool:

@@ -952,15 +952,24 @@ def _before_be(words: list[str], q: int, tokens: list[Token], n: int, heads: dic
     return w in ("has", "have") and nxt == "to" and n + 2 < len(tokens) and tokens[n + 2].norm == "be"
 
 
-_COPULA_WORDS = frozenset({"gets", "got", "counts", "count", "counted", "as"})  # "as" of "counts as"
+_COPULA_WORDS = frozenset({"gets", "got", "counts", "count", "counted", "as",  # "as" of "counts as"
+                           "ends", "end", "ended", "winds", "wound", "up"})  # "up" of "ends up"
+_UP_VERBS = frozenset({"ends", "end", "ended", "winds", "wound"})
 
 
 def _copula(words: list[str], q: int, firsts: Collection[str]) -> bool:
     """Is word q a verb standing for "is" between an object and what is said of it ("red gets
-    covered", "red counts as clear")? Not before an object ("Attack a gets Pain a")."""
+    covered", "red counts as clear", "red ends up clear")? Not before an object ("Attack a gets
+    Pain a")."""
     w = words[q]
     if w == "as":
         return q >= 2 and words[q - 1] in ("counts", "count", "counted") and words[q - 2] in firsts
+    if w == "up":
+        return q >= 2 and words[q - 1] in _UP_VERBS and words[q - 2] in firsts and q + 1 < len(words) \
+            and words[q + 1] not in firsts
+    if w in _UP_VERBS:
+        return q >= 1 and words[q - 1] in firsts and q + 2 < len(words) and words[q + 1] == "up" \
+            and words[q + 2] not in firsts
     if w not in _COPULA_WORDS or q == 0 or words[q - 1] not in firsts or q + 1 >= len(words):
         return False
     if w in ("gets", "got"):
