@@ -3190,3 +3190,21 @@ def test_ends_up_stands_for_is_between_an_object_and_its_word(text: str, said: l
     false after it is judged, not left to the two states around the step."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
     assert [(c.atom, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("Unstack blue from red, then stack blue on orange would solve it.", False),
+    ("Unstack blue from red, then stack blue on orange would do it.", False),
+    ("Unstack blue from red, then stack blue on orange gets there too.", False),
+    ("Unstack blue from red, then stack blue on orange would also work.", False),
+    ("Unstack blue from red, then stack blue on orange works just as well.", False),
+    ("Unstack blue from red, put down blue, pick up red and stack red on orange also solves the problem.", True),
+    # "would work" alone may speak of a part of a plan: the goal is not asked of it
+    ("Unstack blue from red, then stack blue on orange would work.", None),
+])
+def test_a_plan_said_to_reach_the_goal_or_set_beside_another(text: str, holds: bool | None) -> None:
+    """Probe sentences: a verdict phrase that speaks of the goal ("would do it", "gets there",
+    "solves it") or a word that sets the actions beside another plan ("also", "too", "just as
+    well") makes them a whole plan, so one that ends without the goal is said to work falsely."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "plan_verdict"]
+    assert [c.holds for c in claims] == ([] if holds is None else [holds])

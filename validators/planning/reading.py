@@ -2373,7 +2373,8 @@ class ClaimReader:
             state = apply(ground, state)
         shown = done if failed is None else [*done, failed[1]]
         plan = ", ".join(g.text() for g in shown) + (", ..." if len(acts) > len(shown) else "")
-        return self.judge.plan_outcome(plan, failed, state, where, negative, judge_goal="L" in ur.shape or "O" in ur.shape)
+        return self.judge.plan_outcome(plan, failed, state, where, negative,
+                                       judge_goal="L" in ur.shape or "O" in ur.shape or _whole_plan_said(ur, acts))
 
     def _one_grounding(self, mention: ActionMention, state: frozenset[Atom]) -> GroundAction | None:
         """The action a mention names: itself when all its objects are named; else the one binding
@@ -2812,6 +2813,32 @@ def _says_result(u: Unit) -> bool:
     of the state after it, not of the two states around it."""
     toks = u.tokens
     return any((toks[k].norm, toks[k + 1].norm) in _RESULT_BIGRAMS for k in range(len(toks) - 1))
+
+
+# Verdict phrases that say the goal is reached ("would do it", "gets there", "solves it"), not only
+# that the actions can be done ("works", "is valid"); and words that set a plan beside another one
+# ("would also work", "works just as well", "would get there too", "instead"): the actions are a
+# whole plan, so one that leaves the goal unmet is said to work falsely.
+_GOAL_VERDICT_PHRASES = frozenset({
+    "solve", "solves", "solve it", "solves it", "would solve it", "solves the problem", "solve the problem",
+    "would do it", "should do it", "will do it", "does it", "does the trick", "do the trick", "should do the trick",
+    "would do the trick", "does the job", "do the job", "would do the job", "would get there", "gets there",
+    "get there", "gets us there", "get us there", "would get us there"})
+_ALTERNATIVE_WORDS = frozenset({"also", "too", "instead", "either"})
+
+
+def _whole_plan_said(ur: UnitReading, acts: list[ActionMention]) -> bool:
+    """Do the words after the plan's last action speak of a whole plan: a verdict phrase of the
+    goal, or a word setting it beside another plan (the rows verdict.inline and works.verdict)?"""
+    if not acts:
+        return False
+    words = [t.norm for t in ur.unit.tokens[acts[-1].j:]]
+    for k, h in enumerate(ur.items):
+        if isinstance(h, Hit) and h.cls == "works" and h.i >= acts[-1].j \
+                and " ".join(t.norm for t in ur.unit.tokens[h.i:h.j]) in _GOAL_VERDICT_PHRASES:
+            return True
+    return bool(_ALTERNATIVE_WORDS.intersection(words)) or any(
+        a == "as" and b == "well" for a, b in zip(words, words[1:]))
 
 
 def _effect_list(ur: UnitReading) -> bool:
