@@ -3208,3 +3208,23 @@ def test_a_plan_said_to_reach_the_goal_or_set_beside_another(text: str, holds: b
     well") makes them a whole plan, so one that ends without the goal is said to work falsely."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "plan_verdict"]
     assert [c.holds for c in claims] == ([] if holds is None else [holds])
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. Province a, however, stays.", [("state", ("province", "a"), False)]),
+    ("Attack a. Harmony, on the other hand, comes back.", [("effect", ("harmony",), False)]),
+    ("Attack a. Planet a, of course, is gone.", [("state", ("planet", "a"), True)]),
+])
+def test_an_aside_between_a_fact_and_its_verb_is_read_past(text: str, said: list) -> None:
+    """Probe sentences: ", however,", ", on the other hand," after a fact are no letters of the
+    shape (reading._without_asides), as the fact phrases already read past them."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind != "applicability"]
+    assert [(c.kind, c.atom, c.holds) for c in claims] == said
+
+
+def test_does_it_closing_a_statement_is_a_verdict_not_a_question() -> None:
+    """"... also does it." ends with a full stop: "does it" is the verdict phrase, where "Does it
+    work?" asks. The two cue rows tie on length; the question wins only in a question."""
+    text = "Going back to the beginning, pick up orange and put down orange also does it."
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "plan_verdict"]
+    assert [c.holds for c in claims] == [False]

@@ -30,7 +30,7 @@ from validators.planning.lines import Lines
 from validators.planning.role_rules import is_role, role_rules
 from validators.planning.search import ground_all, more_ground_actions_than
 from validators.planning.strips import Atom, GroundAction, Task, apply, unmet_goals, unmet_preconditions
-from validators.planning.task_words import SKIP, ActionMention, FactMention, TaskWords
+from validators.planning.task_words import ASIDE_FIRSTS, ASIDES, SKIP, ActionMention, FactMention, TaskWords
 from validators.planning.vocab import Vocabulary
 from validators.reading.cues import INNER_ADVERBS, Hit, UnitCues, lexicon
 from validators.reading.text import Reading, Token, Unit, read_text, tokens_of
@@ -126,9 +126,13 @@ def read_unit(unit: Unit, words: TaskWords) -> UnitReading:
             for i, o, _j, f, adds in words.made_facts(toks) if i not in acts}  # "clears red", "fills my hand"
     cue_hits = lexicon().hits(toks)
     best: dict[int, Hit] = {}
+    asks = unit.end == "?"  # "... also does it.": a verdict; "Does it work?": a question
+
+    def rank(h: Hit) -> tuple[int, bool, int]:
+        return h.j - h.i, asks or h.cls != "question", -_RANK.get(h.cls, 99)
     for h in cue_hits:
         cur = best.get(h.i)
-        if cur is None or (h.j - h.i, -_RANK.get(h.cls, 99)) > (cur.j - cur.i, -_RANK.get(cur.cls, 99)):
+        if cur is None or rank(h) > rank(cur):
             best[h.i] = h
     if facts and any(h.cls == "question" or (h.cls == "goal_met" and h.j - h.i == 1) for h in best.values()):
         ends = {f.j for group in facts.values() for f in group}
@@ -639,6 +643,7 @@ class ClaimReader:
             elif line.known and len(ur.actions) == 1 and ur.actions[0][1].shared is not None:
                 ur = self._shared_verb(ur, line)  # "Unstack blue from red. Lifting blue makes red clear."
             ur = _as_label(ur)  # "The effects are Pain a and Province b.": as "Effects: Pain a and Province b."
+            ur = _without_asides(ur)  # "Province a, however, stays.": as "Province a stays."
             if any(m.ground is None and (any(a is not None for a in m.args)
                                          or (m.j < len(u.tokens) and u.tokens[m.j].norm in ("it", "them")))
                    for _, m in ur.actions):
@@ -2839,6 +2844,37 @@ def _whole_plan_said(ur: UnitReading, acts: list[ActionMention]) -> bool:
             return True
     return bool(_ALTERNATIVE_WORDS.intersection(words)) or any(
         a == "as" and b == "well" for a, b in zip(words, words[1:]))
+
+
+def _without_asides(ur: UnitReading) -> UnitReading:
+    """"Province a, however, stays.", "Harmony, on the other hand, comes back.": an aside set off
+    by commas right after a fact or an action (task_words.ASIDES, which the fact phrases already
+    read past) is no letter of the shape, so the rows read the sentence as it reads without it."""
+    s = ur.shape
+    toks = ur.unit.tokens
+    if s.count(",") < 2 or ASIDE_FIRSTS.isdisjoint(t.norm for t in toks):
+        return ur
+    drop: list[int] = []
+    p = s.find(",")
+    while 0 <= p:
+        q = s.find(",", p + 1)
+        if q < 0:
+            break
+        said = tuple(t.norm for t in toks[ur.starts[p] + 1:ur.starts[q]] if t.norm not in SKIP)
+        if p and s[p - 1] in "FA" and said in ASIDES:
+            drop.extend(range(p, q + 1))
+            p = s.find(",", q + 1)
+        else:
+            p = q
+    if not drop:
+        return ur
+    gone = set(drop)
+    keep = [k for k in range(len(s)) if k not in gone]
+    new_at = {k: n for n, k in enumerate(keep)}
+    return replace(ur, shape="".join(s[k] for k in keep), items=[ur.items[k] for k in keep],
+                   starts=[ur.starts[k] for k in keep],
+                   actions=[(new_at[k], a) for k, a in ur.actions if k in new_at],
+                   facts=[(new_at[k], f) for k, f in ur.facts if k in new_at])
 
 
 def _effect_list(ur: UnitReading) -> bool:

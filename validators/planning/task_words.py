@@ -558,7 +558,7 @@ class TaskWords:
             keep = [q for q in range(len(words)) if not _copula(words, q, firsts)]
             if len(keep) < len(words):  # "red gets covered", "red counts as clear": as "red is ..."
                 words, at = [words[q] for q in keep], [at[q] for q in keep]
-        if "," in words and _ASIDE_FIRSTS.intersection(words):
+        if "," in words and ASIDE_FIRSTS.intersection(words):
             words, at = _without_asides(words, list(at))
         if self.typed_names and len(words) < len(tokens):
             typed = self.typed_names
@@ -986,10 +986,10 @@ _BEFORE_ARTICLE = frozenset({"is", "was", "be", "are", "were", "as", "not", "hav
 
 # Asides set off by commas between an object and what is said of it ("Red, on the other hand,
 # isn't clear", "Province b, however, is gone"): read past, as the sentence reads without them.
-_ASIDES = (("on", "the", "other", "hand"), ("however",), ("though",), ("in", "turn"), ("of", "course"),
+ASIDES = (("on", "the", "other", "hand"), ("however",), ("though",), ("in", "turn"), ("of", "course"),
            ("by", "contrast"), ("in", "contrast"), ("for", "its", "part"), ("meanwhile",), ("again",))
-_ASIDES = tuple(tuple(w for w in aside if w not in SKIP) for aside in _ASIDES)
-_ASIDE_FIRSTS = frozenset(aside[0] for aside in _ASIDES)
+ASIDES = tuple(tuple(w for w in aside if w not in SKIP) for aside in ASIDES)
+ASIDE_FIRSTS = frozenset(aside[0] for aside in ASIDES)
 
 
 def _without_asides(words: list[str], at: list[int]) -> tuple[list[str], list[int]]:
@@ -997,7 +997,7 @@ def _without_asides(words: list[str], at: list[int]) -> tuple[list[str], list[in
     k = 1
     while k < len(words):
         if words[k] == ",":
-            for aside in _ASIDES:
+            for aside in ASIDES:
                 end = k + 1 + len(aside)
                 if tuple(words[k + 1:end]) == aside and end < len(words) and words[end] == ",":
                     del words[k:end + 1]
