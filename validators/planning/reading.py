@@ -1597,8 +1597,9 @@ class ClaimReader:
         # the step told over paragraphs: "Removes Province a, ..." (not "4. Create Pain a.", an aim)
         if told is not None and (focus is None or focus.action != told.action or focus.paragraph != u.paragraph):
             focus = told
-        pointed = _pointing_masked(ur) if "A" not in s and ("D" in s or "X" in s) else None
-        fur, pointing = pointed or (ur, ())  # "We lose Pain a after this step.": words that point at the step in focus
+        pointed = _pointing_masked(ur)  # read once for the effect rows and the state rows below
+        fur, pointing = pointed if pointed is not None and "A" not in s and ("D" in s or "X" in s) else (ur, ())
+        # "We lose Pain a after this step.": words that point at the step in focus
         fs = fur.shape
         if "A" not in s and ("D" in s or "X" in s) and focus is not None and (focus.performed or focus is told) \
                 and focus.shape.count("A") + focus.shape.count("a") <= 1 \
@@ -1802,7 +1803,7 @@ class ClaimReader:
             and line.actions.count(ur.items[named_last].ground) > 1  # type: ignore[union-attr]
         # "After Feast b from a, we have ..." where the line did it twice: which time is not said
         pointing_after = opening is None and closing is None and focus is not None and "T" in s \
-            and (pointed := _pointing_masked(ur)) is not None and "focus.pointing_time" in pointed[1] \
+            and pointed is not None and "focus.pointing_time" in pointed[1] \
             and "T" not in pointed[0].shape and not re.search("[DXRIQMHGKaAJ]", s[:s.rfind("T")])
         # "We have Harmony after that.": as "After that, we have Harmony." right after the step
         said_after = focus is not None and (opening is not None or closing is not None or pointing_after) and (
@@ -2838,7 +2839,7 @@ def _whole_plan_said(ur: UnitReading, acts: list[ActionMention]) -> bool:
     if not acts:
         return False
     words = [t.norm for t in ur.unit.tokens[acts[-1].j:]]
-    for k, h in enumerate(ur.items):
+    for h in ur.items:
         if isinstance(h, Hit) and h.cls == "works" and h.i >= acts[-1].j \
                 and " ".join(t.norm for t in ur.unit.tokens[h.i:h.j]) in _GOAL_VERDICT_PHRASES:
             return True
