@@ -3228,3 +3228,47 @@ def test_does_it_closing_a_statement_is_a_verdict_not_a_question() -> None:
     text = "Going back to the beginning, pick up orange and put down orange also does it."
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "plan_verdict"]
     assert [c.holds for c in claims] == [False]
+
+
+@pytest.mark.parametrize("text", [
+    "Once performed, Pain (object?) is true, and Province, Planet, Harmony are false.",
+    "Attack needs Harmony. After that, Harmony is false.",
+    "Once done, Province b is gone.",
+    "Attack a. Adding Pain a doesn't remove Planet b.",
+    "Attack a. Now Pain a (yes), Planet b (no, because Attack a doesn't affect Planet b).",
+    "So Pain a would be added, and Harmony would be removed.",
+])
+def test_sentences_that_speak_of_no_state_on_the_line_make_no_state_claim(text: str) -> None:
+    """Read as state claims on the line before, each a false flag in R1 text: the rest of a sentence
+    a query in parentheses cut off ("Pain (object?) is true, ..."); "After that," or "Once done,"
+    with no step taken to point at; a fact that is the subject of "doesn't remove"; a "no" whose
+    reason says the step leaves the fact alone; and what a step "would" add or remove."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "state" and c.holds is False]
+    assert claims == []
+
+
+@pytest.mark.parametrize("text", [
+    "Attack a. Succumb a. Like, Feast a from b? That requires a craves b (no), Province a (yes).",
+    "Attack a. Can we Feast b from c? That requires b craves c (no), Province b (yes), Harmony (no, because "
+    "Harmony was removed after Attack a).",
+])
+def test_needs_checked_after_a_question_are_the_asked_steps(text: str) -> None:
+    """The needs listed right after "Like, Feast a from b?" are checked in the state that step would
+    start from, not before the step taken last; an action named in a reason ("because Harmony was
+    removed after Attack a") is not the one whose needs are listed."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "state"]
+    assert claims and all(c.holds for c in claims), [(c.atom, c.message) for c in claims]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("If we Attack a, Harmony would be added.", [(("harmony",), False)]),
+    ("Attack a. Planet a would be removed.", [(("planet", "a"), True)]),
+    ("If we attack a, Pain a will be added.", [(("pain", "a"), True)]),
+    ("So if I Attack a, I need Province a. Then, after attacking a, Harmony would be added.", [(("harmony",), False)]),
+])
+def test_what_a_step_would_add_or_remove_is_its_effect(text: str, said: list) -> None:
+    """"would be added" is the passive of an effect (cues add.would_be, del.would_be), not a guess;
+    a unit with no condition of its own after one ("So if I Attack a, ... Then, after attacking a,
+    ...") says what the step does."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.holds) for c in claims] == said

@@ -650,6 +650,9 @@ class ClaimReader:
                 run.loose_end = u.span[1]  # "and stack it on red": a step the line may lack
             shape = ur.shape
             modality = _modality(ur, run.heading, u)
+            if n and u.tokens and u.tokens[0].norm == ")" and readings[n - 1].unit.end == "?":
+                modality = "questioned"  # "Pain (object?) is true, and Planet is false.": the sentence goes on after
+                # the query its "?" cut off; which object it means is what it asks
             if modality == "asserted" and n and readings[n - 1].unit.paragraph == u.paragraph \
                     and prev_modality == "hypothetical" and not ur.rows("event.perform") and not _REASONED.match(shape) \
                     and not (hedged != u.paragraph and ur.actions and all(m.ground is None for _, m in ur.actions)
@@ -891,13 +894,22 @@ class ClaimReader:
                 supposed: GroundAction = ur.items[sup[0].start("act")].ground  # type: ignore[union-attr]
                 run.focus = _Focus(supposed, self._pre(run, line, supposed, u), line.id, n, False, True, u.span,
                                    paragraph=u.paragraph, supposed=True)  # "If we do Overcome c from b:" over its lists
-            elif "R" in shape and len([m for _, m in ur.actions if m.ground is not None]) == 1:
+            elif "R" in shape and len(named_r := [i for i, m in ur.actions if m.ground is not None]) == 1 \
+                    and "U" not in shape[:named_r[0]]:  # "That requires ... (no, because Harmony was removed after
+                # Feast b from a)": the action of the reason is not the one whose needs are listed
                 only = next(m for _, m in ur.actions if m.ground is not None)
                 pre = self._pre(run, line, only.ground, u)  # type: ignore[arg-type]
                 if _STEP_NAMED.search(shape):  # "But step 3 is Feast b from a, which requires ...": before the list's step 3
                     pre = self._named_step_pre(run, line, ur, only.ground)  # type: ignore[arg-type]
                 run.focus = _Focus(only.ground, pre, line.id, n, False,  # type: ignore[arg-type]
                                    modality != "asserted", u.span, paragraph=u.paragraph)
+            elif modality == "questioned" and len(grounded_q := [m for _, m in ur.actions if m.ground is not None]) == 1 \
+                    and len(ur.actions) == 1 and "(" not in shape[:ur.actions[0][0]] \
+                    and (run.focus is None or run.focus.action != grounded_q[0].ground):
+                asked: GroundAction = grounded_q[0].ground  # type: ignore[assignment]
+                run.focus = _Focus(asked, self._pre(run, line, asked, u), line.id, n, False, True, u.span,
+                                   paragraph=u.paragraph)  # "Like, Feast a from c? That requires a craves c (yes)":
+                # the needs checked next are the asked step's, in the state it would start from
             elif ur.matches("event.unnamed") and modality == "asserted" and not _RULE_HEADING.match(shape):
                 run.book.lose(line, u.span[0], "event.unnamed")  # "Then put it down.": a step we cannot read; the line may have moved
                 if run.focus is not None and run.focus.line == line.id:
@@ -1540,9 +1552,12 @@ class ClaimReader:
             self._passive_effects(run, ur, line, text, judged_facts, modality)
         # effects of a named action: each add or delete cue governs the facts after it (or, in the
         # passive, the list right before it), for the nearest action before the cue
-        if "A" in s and ("D" in s or "X" in s) and (modality != "hypothetical" or _SUPPOSED_STEP_THEN.match(s)):
+        if "A" in s and ("D" in s or "X" in s) and (modality != "hypothetical" or _SUPPOSED_STEP_THEN.match(s)
+                                                     or ("I" not in s and "H" not in s and "G" not in s)):
             # "If Succumb c adds Planet c, ...": supposed; "If I do Feast b from c, it adds Pain c": what the supposed
-            # step does, said after its clause (an effect written beside a proposal, thinking-claims.md)
+            # step does, said after its clause (an effect written beside a proposal, thinking-claims.md); a unit
+            # with no condition of its own, after one ("So if I Attack c, ... Then, after attacking c, Pain c would
+            # be added"), says what the step does
             for c, what, ks in _cue_groups(s, s.find("A"), "F"):
                 act = _nearest(ur, c, "A")
                 if act is None or act.ground is None or s[c - 1:c] == "T":
@@ -1783,6 +1798,10 @@ class ClaimReader:
         # sets the time the facts speak of; the facts are not about it
         tail = opening.end() if opening is not None else 0
         named_last = s.rfind("A", 0, tail)
+        if (opening is not None and named_last < 0 or opening is None and _POINTING_OPENING.match(s)) \
+                and not (focus is not None and focus.performed and focus.line == line.id):
+            return  # "After that, ..." or "Once performed, ..." with no step taken to point at: the state after a
+            # step only proposed or talked of (row state.after_opening), not the line's
         grounded = [m for i, m in ur.actions if m.ground is not None and i >= tail]  # "because the Feast changed it" names none
         closing = BY_ID["state.after_closing"].regex.search(s) if opening is None and s.count("A") == 1 else None
         if closing is not None and re.search("[DXRIQMHGKaJ]", s[:closing.start()]) is None:
@@ -3432,12 +3451,17 @@ def _atoms(state: frozenset[Atom] | None) -> list[str] | None:
     return None if state is None else sorted("(" + " ".join(a) + ")" for a in state)
 
 
+_POINTING_OPENING = re.compile(r"[~,]*T[~_]{0,2}[JP][~_]{0,2}[,:]")  # "Once done,", "After this step,"
+_WOULD_BE_CUES = frozenset({"add.would_be", "del.would_be"})
+
+
 def _modality(ur: UnitReading, heading: _Heading | None, u: Unit) -> str:
     s = ur.shape
     if u.end == "?" or s.startswith("Q") or "?" in s:
         return "questioned"
-    if "I" in s:
-        return "hypothetical"
+    if "I" in s or ("A" not in s and any(h.cue in _WOULD_BE_CUES for h in ur.cues.hits)):
+        return "hypothetical"  # "Harmony would be removed": what a step would do, not the state now ("Attack a
+        # would mean Harmony would be removed" names the step: its effect rows read it)
     if "H" in s or ("G" in s and not _would_be_doable_because(ur)):
         return "proposed"
     if _proposal(heading) and (u.item is not None or u.bullet or u.indent):
@@ -3502,6 +3526,8 @@ def _tag(s: str, k: int) -> str | None:
                 return None
             if lead == "" and nxt not in (")", ",", "", ".", ";", "&"):
                 return None
+            if lead == "(" and rest[1] == "N" and _kept_reason(s, k):
+                return None
             return rest[len(lead)]
     return None
 
@@ -3521,7 +3547,17 @@ def _gone(s: str, k: int) -> bool:
     false"."""
     if re.match(r"\([nN]_", s[k + 1:k + 4]):  # "clear (no blocks on top)" explains the fact, it does not deny it
         return False
-    return re.match(r"[:(]?_{0,2}W?_?(?:X|N|nX|n)", s[k + 1:k + 6]) is not None  # also "Harmony is now false"
+    m = re.match(r"[:(]?_{0,2}W?_?(?:X|N|nX|n)", s[k + 1:k + 6])  # also "Harmony is now false"
+    if m is not None and m.group() == "(N" and _kept_reason(s, k):
+        return False
+    return m is not None and not (m.group().endswith("X") and s[k + 1 + m.end():k + 2 + m.end()] == "F")
+    # "adding Planet c doesn't remove Planet a": the fact is what removes (or not), the object is what goes
+
+
+def _kept_reason(s: str, k: int) -> bool:
+    """"Planet c (no, because Feast doesn't affect Planet)": the reason after fact k's "no" keeps the
+    fact, so the "no" answers whether it went, not whether it holds."""
+    return re.match(r"\(N,[~_]*U[^)]*k", s[k + 1:]) is not None
 
 
 def _denied(s: str, k: int) -> bool:
