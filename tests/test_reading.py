@@ -3272,3 +3272,12 @@ def test_what_a_step_would_add_or_remove_is_its_effect(text: str, said: list) ->
     ...") says what the step does."""
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
     assert [(c.atom, c.holds) for c in claims] == said
+
+
+def test_a_step_said_doable_that_is_not_is_judged_and_not_taken() -> None:
+    """"Feast a from b could be done right at the start." where a craves nothing: a false claim
+    about the step, not a step taken; the text may go on as if it were, so the line is lost after it
+    (it was taken, forced, and later claims were judged after it)."""
+    report = _mystery_reader().read("Feast a from b could be done right at the start. Attack a. Now Pain a is there.")
+    assert [(c.kind, c.holds) for c in report.claims] == [("applicability", False)]
+    assert [(e.kind, e.action) for e in report.events if e.kind in ("perform", "lose")] == [("lose", None), ("perform", "(attack a)")]

@@ -690,6 +690,7 @@ class ClaimReader:
             # -- line events
             head = ur.rows("event.perform")
             head_rule = "event.perform"
+            lose_after = False
             if not head and modality == "proposed" and (nxt := ur.rows("event.step_proposed")):
                 head, head_rule = nxt, "event.step_proposed"
             if not head and modality in ("asserted", "proposed") and (walk := ur.rows("event.from_initial")):
@@ -706,6 +707,15 @@ class ClaimReader:
                 elif m_can is not None and "W" not in shape and not (line.actions and line.actions[-1] == m_can.ground):
                     # "The first step would be to unstack blue ... So I can unstack blue": the step just taken, named again
                     run.book.lose(line, u.span[0], "event.can_perform")  # with "now" ("Now I can stack blue on red") it is a claim about now, judged
+            if head and head_rule == "event.perform" and u.item is None and not u.bullet \
+                    and re.match(r"\)?[~_]{0,2}C", shape[head[0].end():]) and line.known \
+                    and (m_head := ur.items[head[0].start("act")]).ground is not None \
+                    and unmet_preconditions(m_head.ground, line.state) \
+                    and m_head.ground not in line.actions:  # type: ignore[union-attr]  # (one the line took is a step back)
+                head = []  # "Feast b from c could be done now.", not doable there: a claim about the step, judged as
+                run.focus = _Focus(m_head.ground, line.state, line.id, n, False, False, u.span,  # type: ignore[arg-type]
+                                   paragraph=u.paragraph)  # of the step in focus, and not a step taken; the text
+                lose_after = True  # may go on as if it were: the line is lost after it
             if head and "M" in shape[:head[0].start("act")] and u.item is None \
                     and not re.match(r"\)?\(J#\)", shape[head[0].end():]):
                 head = []  # "To get Pain a, Attack a.": a means, in prose; "(step 3)" or an item makes it a step
@@ -983,6 +993,9 @@ class ClaimReader:
                 # sentences inside one bullet do not end the list of bullets telling the step
             run.before = readings[n - 1] if n else None
             self._claims(run, ur, n, modality, recall or line, text)
+            if lose_after:
+                run.book.lose(line, u.span[1], "event.can_perform")
+                lose_after = False
             if modality == "questioned" and n + 1 < len(readings):
                 after = readings[n + 2] if n + 2 < len(readings) else None
                 if after is None or not re.match(r"[~,]*[YNB]", after.shape):  # "Yes... no, it was removed": answered twice
