@@ -711,7 +711,9 @@ class ClaimReader:
                     and re.match(r"\)?[~_]{0,2}C", shape[head[0].end():]) and line.known \
                     and (m_head := ur.items[head[0].start("act")]).ground is not None \
                     and unmet_preconditions(m_head.ground, line.state) \
-                    and m_head.ground not in line.actions:  # type: ignore[union-attr]  # (one the line took is a step back)
+                    and m_head.ground not in line.actions \
+                    and all(unmet_preconditions(m_head.ground, st) for st in line.states[:-1]):  # type: ignore[union-attr]
+                # (one the line took is a step back; one an earlier state allows may be a silent return there)
                 head = []  # "Feast b from c could be done now.", not doable there: a claim about the step, judged as
                 run.focus = _Focus(m_head.ground, line.state, line.id, n, False, False, u.span,  # type: ignore[arg-type]
                                    paragraph=u.paragraph)  # of the step in focus, and not a step taken; the text
