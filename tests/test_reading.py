@@ -3281,3 +3281,25 @@ def test_a_step_said_doable_that_is_not_is_judged_and_not_taken() -> None:
     report = _mystery_reader().read("Feast a from b could be done right at the start. Attack a. Now Pain a is there.")
     assert [(c.kind, c.holds) for c in report.claims] == [("applicability", False)]
     assert [(e.kind, e.action) for e in report.events if e.kind in ("perform", "lose")] == [("lose", None), ("perform", "(attack a)")]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Unstack blue from red. Put down blue. Red is clear. Done.", [False]),
+    ("Unstack blue from red. Put down blue. Pick up red. Stack red on orange. Red is on orange. Done.", [True]),
+    ("Unstack blue from red. Put down blue. Red is clear. So we're done.", [False]),
+    ("Unstack blue from red. Done.", []),
+    ("Unstack blue from red. Put down blue. Red is clear, hand is empty. All conditions met.", []),
+    ("Unstack blue from red. That would make red clear. Then done.", []),
+    ("Unstack blue from red. Put down blue. That gives the desired arrangement.", [False]),
+    ("Unstack blue from red. Put down blue. That yields the target configuration.", [False]),
+    ("Unstack blue from red. Put down blue. Red is clear, which is what we need.", [False]),
+    ("Unstack blue from red. Put down blue. Now the goal should be satisfied.", [False]),
+])
+def test_a_bare_done_after_a_state_told_and_a_pointer_that_gives_the_goal_are_goal_claims(text: str, said: list) -> None:
+    """"Now a craves b and b craves c. Done." is the doc's own goal claim (row goal.done): "Done." alone,
+    right after a unit that only tells facts. After a step ("Unstack blue from red. Done.") it may say
+    the step is done, after an effect ("That would make ...") it is about a step not taken, and "All
+    conditions met." may be a step's needs: none is read. "That gives the desired arrangement" points
+    at the state as "that is the goal" does (row goal.that)."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "goal"]
+    assert [c.holds for c in claims] == said

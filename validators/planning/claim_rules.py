@@ -342,13 +342,20 @@ ROWS: tuple[Row, ...] = (
         "goal is now complete', 'the goal state is reached', and after the facts given as its reason ('Blue is on red, so the goal is reached'), "
         "and with the goal's facts named between ('the goal b craves c is satisfied')"),
     Row("goal.that", "goal +: 'that is the goal' said of the state just told, or of facts before it in the unit",
-        r"(?:^|,)[~_Y,&]{0,5}OS?[.!]?$",
+        r"(?:^|,)[~_Y,&D]{0,5}OS?[.!]?$",
         "Now blue is on orange, which is on red. That's the goal.", "R1",
-        "a pointer ('that', 'this', 'which', 'it') and 'is' or 'matches' before the goal word, which ends the unit "
+        "a pointer ('that', 'this', 'which', 'it') and 'is', 'matches' or 'gives' ('That gives the desired "
+        "arrangement.', probe) before the goal word, which ends the unit "
         "('Which matches the goal.', 'Red is on orange, which is the goal.'); not 'part of the goal' nor 'what the "
         "goal is'. The unit before, when the pointer opens the unit, tells a state (facts or a step, no need, goal, "
         "condition, hedge or question). Judged as goal.met in the line's state, except when every fact it points "
         "to is a goal fact and holds there: it may name the part of the goal just reached"),
+    Row("goal.done", "goal +: a bare 'Done.' right after the state is told",
+        r"^[~,_]*P[~_]{0,2}[.!]?$", "Now a craves b and b craves c. Done.", "doc",
+        "the unit before, in the same paragraph, only tells a state: facts, no action, effect, need, goal, condition, hedge, "
+        "guess or question ('Stack blue on red. Done.' may say the step is done, and is not read); the unit says "
+        "nothing but 'done' ('So we're done.'; not 'All conditions met.', which may be a step's needs). Judged as "
+        "goal.met in the line's state"),
     Row("goal.once", "goal +, on a condition: facts after 'once' or 'after' open the unit", r"^[~,]*T(?P<facts>F(?:[,&]+F)*),",
         "So once blue is on red, both parts of the goal are already satisfied.", "planted",
         "judged as goal.met in the line's state when every fact of the condition holds there; when one does "

@@ -2090,6 +2090,13 @@ class ClaimReader:
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
                                  after=line.actions[-1].text(),
                                  rules=("goal.met",) + (("goal.once",) if once is not None else ()), modality=modality))
+        elif asserted and line.known and line.actions and ur.matches("goal.done") \
+                and {t.norm for t in u.tokens} <= _DONE_WORDS and (prev := run.before) is not None \
+                and prev.unit.paragraph == u.paragraph and "F" in prev.shape and set(prev.shape) <= _STATE_TOLD_LETTERS \
+                and prev.unit.end not in ("?", ":"):
+            holds, msg = self.judge.goal(line.actions, unmet_goals(self.task.problem, line.state))
+            self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
+                                 after=line.actions[-1].text(), rules=("goal.done",), modality=modality))
         elif asserted and line.known and line.actions and not re.search("[IHGQRnN]", s) \
                 and (pointed := self._goal_pointed(run, ur)) is not None:
             unmet = unmet_goals(self.task.problem, line.state)
@@ -3303,9 +3310,13 @@ _STATE_HEADINGS = ("state", "after")
 _LIST_HEADINGS = ("req", "add", "del", "initial")  # "Preconditions:" over "- a craves c (yes)", a paragraph each: bullets only
 _GOAL_THAT_OPENERS = frozenset({"so", "yes", "and", "then", "ok", "okay", "now", "thus", "hence", "therefore"})
 _GOAL_POINTERS = frozenset({"that", "this", "which", "it", "that's", "it's", "this's"})
-_GOAL_IS = frozenset({"is", "matches", "match", "meets", "satisfies", "fulfills"})
+_DONE_WORDS = frozenset({"done", "finished", "so", "and", "then", "we're", "we", "are", "that's", "it", ",", ".", "!"})
+# "Done.", "So we're done.": not "All conditions met." (after the needs of a step, which it may mean)
+_STATE_TOLD_LETTERS = frozenset("F~&c,_WSYNn.!()")  # a unit that only tells facts: "Now a craves b and b craves c."
+_GOAL_IS = frozenset({"is", "matches", "match", "meets", "satisfies", "fulfills", "gives", "leaves", "yields",
+                      "produces", "forms", "creates"})
 _GOAL_MODIFIERS = frozenset({"exactly", "precisely", "just", "actually", "indeed", "the", "our", "whole", "entire",
-                             "final", "desired", "required", "all"})
+                             "final", "desired", "required", "all", "us", "with"})
 _FACTS_SO_GOAL = re.compile(r"^[~&c,]*F(?:[,&]+F)*W?,~[~_]{0,2}O")  # "Blue is on red, so the goal is reached." 
 _STEP_TOLD = re.compile(BY_ID["event.step_told"].pattern)
 _FACT_LINE = re.compile(r"^[~]*[Ff][^AaIQHGLOCKJ]*$")  # a line of facts alone, tagged or not ("Harmony: No.")
