@@ -3303,3 +3303,18 @@ def test_a_bare_done_after_a_state_told_and_a_pointer_that_gives_the_goal_are_go
     at the state as "that is the goal" does (row goal.that)."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "goal"]
     assert [c.holds for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. That also wipes Province b.", [("effect", ("province", "b"), False)]),
+    ("Attack a. This also brings Harmony back.", [("effect", ("harmony",), False)]),
+    ("Attack a drops Harmony.", [("effect", ("harmony",), True)]),
+    ("Attack a. Planet a sticks around, too.", [("state", ("planet", "a"), False)]),
+    ("Attack a. Harmony is preserved.", [("state", ("harmony",), False)]),
+])
+def test_more_words_for_what_a_step_takes_brings_or_leaves(text: str, said: list) -> None:
+    """Probe wordings of our own, read as nothing before: "wipes" and "drops" (del.removes), "brings
+    ... back" (add.gives), "sticks around" and "is preserved" (kept.unchanged, and said right after
+    the step they speak of the state it left, as "stays" does)."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind != "applicability"]
+    assert [(c.kind, c.atom, c.holds) for c in claims] == said

@@ -3114,7 +3114,8 @@ def _points_back(u: Unit) -> bool:
 
 
 _PERSIST = frozenset({"stays", "stay", "remains", "remain", "kept", "untouched", "unchanged", "unaffected", "intact",
-                      "survives", "survive", "survived",
+                      "survives", "survive", "survived", "sticks", "stick", "persists", "persist", "preserved",
+                      "carries", "carry", "put", "hangs",
                       # inside a kept cue these are its "not removed", "not affected", ...: the step did not take it
                       "removed", "deleted", "consumed", "touched", "affected", "changed", "change", "affect", "touch"})
 
