@@ -3318,3 +3318,16 @@ def test_more_words_for_what_a_step_takes_brings_or_leaves(text: str, said: list
     the step they speak of the state it left, as "stays" does)."""
     claims = [c for c in _mystery_reader().read(text).claims if c.kind != "applicability"]
     assert [(c.kind, c.atom, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("Unstack blue from red. Picking up red is not an option yet, since blue is in hand.", True),
+    ("Unstack blue from red. It's fine to pick up red now.", False),
+    ("Unstack blue from red. There's no way to pick up orange yet.", True),
+    ("Unstack blue from red. Stacking blue on orange is permitted.", True),
+])
+def test_more_words_for_a_step_that_can_or_cannot_be_done(text: str, holds: bool) -> None:
+    """Probe wordings of our own, read as nothing before: "not an option", "no way to" (cant);
+    "fine to", "permitted" (can)."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "applicability"]
+    assert [c.holds for c in claims] == [holds]
