@@ -3331,3 +3331,17 @@ def test_more_words_for_a_step_that_can_or_cannot_be_done(text: str, holds: bool
     "fine to", "permitted" (can)."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "applicability"]
     assert [c.holds for c in claims] == [holds]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Unstack blue from red. I'm now carrying blue.", [(("holding", "blue"), True)]),
+    ("Unstack blue from red. Red is exposed now.", [(("clear", "red"), True)]),
+    ("Unstack blue from red. Blue is lying on the table.", [(("ontable", "blue"), False)]),
+    ("Unstack blue from red. The hand is occupied by blue.", [(("holding", "blue"), True)]),
+    ("Pick up orange. My hand is not free.", [(("handempty",), True)]),
+])
+def test_more_blocksworld_phrasings_of_a_fact(text: str, said: list) -> None:
+    """Phrasings of our own added to vocab/phrasings.json: "carrying", "exposed", "lying on the
+    table", "occupied by", "not free"."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
+    assert [(c.atom, c.holds) for c in claims] == said
