@@ -3345,3 +3345,18 @@ def test_more_blocksworld_phrasings_of_a_fact(text: str, said: list) -> None:
     table", "occupied by", "not free"."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "state"]
     assert [(c.atom, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. Attack b is ruled out.", [True]),
+    ("Attack a. Attack b is out of the question.", [True]),
+    ("Attack a. Succumb a would fail here.", [False]),
+    ("Attack a, Succumb a. That plan would fail.", []),
+    ("Attack a. Succumb a. That sequence is impossible.", []),
+])
+def test_a_step_ruled_out_and_a_plan_said_to_fail(text: str, said: list) -> None:
+    """"ruled out", "out of the question", "would fail" say a step cannot be done; said of "that
+    plan" or "that sequence" they are a verdict on the plan, not on the step in focus (was read as
+    "Succumb a cannot be done")."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "applicability"]
+    assert [c.holds for c in claims] == said

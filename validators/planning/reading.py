@@ -2205,7 +2205,8 @@ class ClaimReader:
                 g = grounded[0].ground
                 target = focus if focus is not None and focus.action == g else _Focus(
                     g, line.state if line.known else None, line.id, n, False, False, u.span)
-            elif focus is not None and n - focus.unit <= 3 and ur.unit.paragraph == focus.paragraph:
+            elif focus is not None and n - focus.unit <= 3 and ur.unit.paragraph == focus.paragraph \
+                    and "L" not in s[:cant.start()]:  # ("That plan would fail.": a verdict on the plan, not the step)
                 target = focus  # "Action 3: Feast c from a. Needs ... Wait, Province is a now. So can't do."
         elif modality == "asserted" and not _proposal(run.heading):
             can_rows = ur.rows("app.can")
