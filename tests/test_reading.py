@@ -3360,3 +3360,19 @@ def test_a_step_ruled_out_and_a_plan_said_to_fail(text: str, said: list) -> None
     "Succumb a cannot be done")."""
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "applicability"]
     assert [c.holds for c in claims] == said
+
+
+def test_a_fact_present_from_the_initial_state_starts_no_line() -> None:
+    """"So Province c was still present from the initial state" says where a fact came from; it is no
+    "start again from the initial state" (row event.restart), and the line goes on after Attack a."""
+    text = "Attack a. So Province c was still present from the initial state. Now Harmony is there."
+    report = _mystery_reader().read(text)
+    assert not [e for e in report.events if e.kind == "new" and e.pos > 0]
+    assert [(c.atom, c.holds) for c in report.claims if c.kind == "state" and c.atom == ("harmony",)] == [(("harmony",), False)]
+
+
+def test_an_action_that_can_make_a_fact_is_no_claim_that_it_can_be_done_now() -> None:
+    """"How can we create craves? Overcome can do that.": what Overcome can make, not that some
+    Overcome is doable in this state (app.some_can), which none is in the initial state."""
+    report = _mystery_reader().read("How can we create craves? Overcome can do that.")
+    assert [c for c in report.claims if c.kind == "applicability"] == []

@@ -85,8 +85,10 @@ ROWS: tuple[Row, ...] = (
     Row("event.after", "the state after the named action", r"T[~_]{0,2}(?P<act>A)",
         "After Attack a, Pain a holds.", "R1",
         "the claims after it speak of the state after the action; the line performs it if it has not"),
-    Row("event.restart", "new line from the initial state", r"E",
-        "Let me start over from the initial state.", "R1"),
+    Row("event.restart", "new line from the initial state", r"^[^F]*E",
+        "Let me start over from the initial state.", "R1",
+        "not after a fact of the unit: 'Province c was still present from the initial state' says where the fact came "
+        "from (planted set 8)"),
     Row("event.branch", "the line is uncertain from here: another branch, from a state not named",
         r"^[~,]*G", "Alternatively, Succumb a first.", "R1",
         "a line-opening 'Alternatively' (lexicon class branch, written G like a guess) goes back to some earlier "

@@ -2277,8 +2277,10 @@ class ClaimReader:
                 bare = next((m for _, m in ur.actions if m.ground is None and all(a is None for a in m.args)), None)
                 if bare is not None and ur.matches("app.some_can") and modality == "asserted" \
                         and not any(t.norm in _ASKING for t in u.tokens[:bare.i]) \
+                        and not any(t.norm in ("that", "this", "it", "so") for t in u.tokens[bare.j:]) \
                         and not (focus is not None and focus.action.name == bare.name):
-                    # "So Attack could be done here."; "4. Stack Red on Orange. ... So stacking is allowed." speaks
+                    # "So Attack could be done here."; not "Overcome can do that." (what it can make, after "How can
+                    # we create craves?"); "4. Stack Red on Orange. ... So stacking is allowed." speaks
                     # of the step in focus. Judged where the line stands, or in the initial state when the
                     # paragraph opened on it and nothing was done since ("The initial state has Province b,
                     # Planet a, Harmony. So possible first steps: ... So Attack could be done here.")
