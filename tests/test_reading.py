@@ -2504,10 +2504,13 @@ def test_a_fact_the_action_just_told_would_make_so_is_not_judged_now() -> None:
 def test_an_action_named_without_objects_and_a_fact_with_them() -> None:
     """"The Attack removed Province a, Planet a and Pain a.": which Attack is not said, so the facts
     are judged by predicate, and only where no Attack could make it so (no Attack removes a Pain);
-    "Province a" is left alone (some Attack removes it)."""
+    "Province a" is left alone (some Attack removes it). Right after "1. Attack a." the noun is that
+    step (row event.the_step): its effects are judged, and Pain a is the false one."""
     row = _mystery_task()[1]
-    said = _claims("1. Attack a. The Attack removed Province a, Planet a and Pain a.", row)
+    said = _claims("The Attack removed Province a, Planet a and Pain a.", row)
     assert [(r, h) for _, h, r in said if r == ("rule.del",)] == [(("rule.del",), False)]
+    said = _claims("1. Attack a. The Attack removed Province a, Planet a and Pain a.", row)
+    assert [(r, h) for _, h, r in said if r == ("effect.del",)] == [(("effect.del",), True)] * 2 + [(("effect.del",), False)]
     assert [h for _, h, _ in _claims("Succumb restores Pain a.", row)] == [False]
 
 
@@ -3376,3 +3379,17 @@ def test_an_action_that_can_make_a_fact_is_no_claim_that_it_can_be_done_now() ->
     Overcome is doable in this state (app.some_can), which none is in the initial state."""
     report = _mystery_reader().read("How can we create craves? Overcome can do that.")
     assert [c for c in report.claims if c.kind == "applicability"] == []
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. The Attack removes Planet b too.", [(("planet", "b"), False)]),
+    ("Attack a. That Attack removes Planet a.", [(("planet", "a"), True)]),
+    ("Attack a. The Attack doesn't touch Province a.", [(("province", "a"), False)]),
+    ("Attack a. Planet b goes away with the Attack as well.", [(("planet", "b"), False)]),
+    ("Attack a.\n\nThe Attack removes Planet b.", []),
+])
+def test_the_step_just_taken_named_by_a_noun(text: str, said: list) -> None:
+    """"The Attack" right after "Attack a." in the same paragraph is that step (row event.the_step);
+    a paragraph later it may be any Attack, and the sentence is the rule (not an effect claim)."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.holds) for c in claims] == said

@@ -135,6 +135,10 @@ ROWS: tuple[Row, ...] = (
         "'lift {}' is pick-up and 'lift {} off {}' unstack (vocab/phrasings.json): right after 'Unstack blue from "
         "red.' the unit speaks of that step; the action as named is kept when it can be done and is not the step "
         "just taken (reading._shared_verb)"),
+    Row("event.the_step", "an action named by 'the', 'that' or 'this' without objects, right after a step of that name, is it",
+        r"^[~_,]*a[~_]*[DXk]", "Attack a. The Attack removes Planet b too.", "probe",
+        "the line's last step, taken in the same paragraph and in focus; the noun is the subject (before any effect "
+        "cue): 'Planet b goes away with the Attack' is read as the focus step's effect already (reading._the_step_named)"),
     Row("event.supposed", "a step supposed under a heading of its own: the lists under it tell it",
         r"^[~_,]*I[~_]{0,3}(?P<act>A):$", "If we do Overcome c from b:", "planted",
         "the needs, effects and label units that follow, as after a step taken (row effect.told), are judged against "

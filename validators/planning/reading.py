@@ -638,7 +638,10 @@ class ClaimReader:
                 else:
                     ur = it_read
                     u = ur.unit
-            if line.known and len(ur.actions) == 1 and ur.actions[0][1].ground is None:
+            if line.known and len(ur.actions) == 1 and ur.actions[0][1].ground is None \
+                    and (the_step := _the_step_named(ur, line, run.focus, u.paragraph)) is not None:
+                ur = the_step  # "Attack a. The Attack removes Planet b too.": the step just taken, named by a noun
+            elif line.known and len(ur.actions) == 1 and ur.actions[0][1].ground is None:
                 ur = self._completed(ur, line)  # "after unstacking blue", "so I can unstack blue": the one binding
             elif line.known and len(ur.actions) == 1 and ur.actions[0][1].shared is not None:
                 ur = self._shared_verb(ur, line)  # "Unstack blue from red. Lifting blue makes red clear."
@@ -2816,6 +2819,24 @@ def _as_label(ur: UnitReading) -> UnitReading:
 _POINTING = frozenset({"that", "this", "it", "that's", "it's", "these", "those"})
 _TIME_WORDS = frozenset({"after", "once", "following"})
 _TIME_ALONE = frozenset({"afterwards", "afterward"})
+
+
+def _the_step_named(ur: UnitReading, line: LineOfReasoning, focus: _Focus | None, paragraph: int) -> UnitReading | None:
+    """"Attack a. The Attack removes Planet b too.": an action named by "the", "that" or "this" and no
+    object, right after the line took a step of that name in the same paragraph, is that step (row
+    event.the_step); None otherwise."""
+    k, m = ur.actions[0]
+    last = line.actions[-1] if line.actions else None
+    if last is None or m.name != last.name or any(a is not None for a in m.args) or focus is None \
+            or not focus.performed or focus.action != last or focus.line != line.id or focus.paragraph != paragraph:
+        return None
+    i = ur.starts[k]
+    if i == 0 or ur.unit.tokens[i - 1].norm not in ("the", "that", "this") or re.search("[DXkR]", ur.shape[:k]):
+        return None  # ("Planet b goes away with the Attack": read as the focus step's effect already)
+    whole = replace(m, args=tuple(last.args), ground=last)
+    items = list(ur.items)
+    items[k] = whole
+    return replace(ur, shape=ur.shape[:k] + "A" + ur.shape[k + 1:], items=items, actions=[(k, whole)])
 
 
 def _pointing_masked(ur: UnitReading) -> tuple[UnitReading, tuple[str, ...]] | None:
