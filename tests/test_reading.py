@@ -3393,3 +3393,21 @@ def test_the_step_just_taken_named_by_a_noun(text: str, said: list) -> None:
     a paragraph later it may be any Attack, and the sentence is the rule (not an effect claim)."""
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
     assert [(c.atom, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Unstack blue from red. That empties my hand.", [(("handempty",), False)]),
+    ("Unstack blue from red. Unstacking blue doesn't free red.", [(("clear", "red"), False)]),
+    ("Unstack blue from red. That frees red.", [(("clear", "red"), True)]),
+])
+def test_a_verb_for_making_a_fact_in_its_s_form(text: str, said: list) -> None:
+    """"empty my hand" says "empties" in the third person (was read as "emptys"); "free {}" makes a
+    block clear (vocab/phrasings.json)."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.holds) for c in claims] == said
+
+
+def test_verb_forms_of_y_and_sibilant_endings() -> None:
+    from validators.planning.task_words import _forms
+    assert {"empties", "emptied", "emptying"} <= set(_forms("empty"))
+    assert "pushes" in _forms("push") and "fixes" in _forms("fix") and "clears" in _forms("clear")

@@ -84,6 +84,10 @@ _action_mention = ActionMention
 
 def _forms(verb: str) -> dict[str, str]:
     out = {verb: "base", verb + "s": "base"}
+    if verb.isalpha() and len(verb) >= 3 and verb[-1] == "y" and verb[-2] not in "aeiou":
+        return {verb: "base", verb[:-1] + "ies": "base", verb + "ing": "ing", verb[:-1] + "ied": "ed"}  # "empties"
+    if verb.isalpha() and verb.endswith(("s", "sh", "ch", "x", "z")):
+        out[verb + "es"] = "base"  # "pushes", "fixes"
     if verb.isalpha() and len(verb) >= 3:
         stem = verb[:-1] if verb.endswith("e") else verb
         if len(verb) == 3 and verb[1] in "aeiou" and verb[0] not in "aeiou" and verb[2] not in "aeiouwxy":
