@@ -3411,3 +3411,18 @@ def test_verb_forms_of_y_and_sibilant_endings() -> None:
     from validators.planning.task_words import _forms
     assert {"empties", "emptied", "emptying"} <= set(_forms("empty"))
     assert "pushes" in _forms("push") and "fixes" in _forms("fix") and "clears" in _forms("clear")
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Succumb doesn't need anything but Pain.", []),
+    ("Succumb doesn't need Harmony.", [True]),
+    ("Attack never touches Harmony.", [False]),
+    ("Attack a has no effect on Planet b.", [True]),
+    ("Attack a. That does nothing to Planet a.", [False]),
+])
+def test_what_an_action_does_not_need_or_leaves_alone(text: str, said: list) -> None:
+    """"doesn't need anything but Pain" says Pain is all it needs: what follows "but" is not denied
+    (was read as "Succumb does not need Pain", a false flag); "never touches", "has no effect on",
+    "does nothing to" say the action leaves the fact alone (kept.same)."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind in ("rule", "effect")]
+    assert [c.holds for c in claims] == said

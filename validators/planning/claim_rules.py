@@ -481,11 +481,12 @@ ROWS: tuple[Row, ...] = (
         "Another idea: To create c craves a, we need to Overcome a from c, which requires Province c and Pain a.", "R1",
         "also after an idea's label, and with the action's needs after it"),
     Row("rule.denied", "rule: the action is said not to need (add, remove) each predicate of the clause",
-        r"^[~_g,]*(?P<act>a)[^AFQnN]*?n[~_]{0,2}(?P<cue>[RDX])(?P<facts>[^,;.:?!AnN]*)",
+        r"^[~_g,]*(?P<act>a)[^AFQnN]*?n[~_]{0,2}(?P<cue>[RDX])(?P<facts>[^,;.:?!AnNcx]*)",
         "Picking up a block doesn't actually need it to be clear, just on the table with the hand empty.",
         "planted",
         "the negation governs the facts of its own clause only: what follows the comma ('just on the table') "
-        "is what the action does need, so it is not denied; judged against the schema (judge.rule_denied)"),
+        "is what the action does need, so it is not denied, nor is what follows 'but' or 'except' ('Succumb doesn't "
+        "need anything but Pain', probe); judged against the schema (judge.rule_denied)"),
     Row("rule.must", "rule: what must hold for an action named first as a purpose ('To unstack a block, ... must be clear')",
         r"^[~c]*(?P<lead>[_M])(?P<act>[aA])[^AQ.;:?!,]*,(?P<clause>[^AQ.;:?!]*m[^AQ.;:?!]*)",
         "To unstack a block, my hand must be empty, and the block I'm unstacking must be clear.", "R1",
