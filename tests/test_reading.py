@@ -3426,3 +3426,14 @@ def test_what_an_action_does_not_need_or_leaves_alone(text: str, said: list) -> 
     "does nothing to" say the action leaves the fact alone (kept.same)."""
     claims = [c for c in _mystery_reader().read(text).claims if c.kind in ("rule", "effect")]
     assert [c.holds for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Picking up a block doesn't change whether it's clear; it only fills the hand.", [("rule", True), ("rule", False)]),
+    ("Unstack blue from red. That doesn't change whether red is clear.", [("effect", False)]),
+])
+def test_doesnt_change_whether_keeps_the_fact(text: str, said: list) -> None:
+    """"doesn't change whether red is clear" says the step leaves the fact as it was: "whether" is
+    its complement there, not a condition (which made the unit hypothetical and unread)."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind in ("rule", "effect")]
+    assert [(c.kind, c.holds) for c in claims] == said
