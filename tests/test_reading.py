@@ -3437,3 +3437,15 @@ def test_doesnt_change_whether_keeps_the_fact(text: str, said: list) -> None:
     its complement there, not a condition (which made the unit hypothetical and unread)."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind in ("rule", "effect")]
     assert [(c.kind, c.holds) for c in claims] == said
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("So unstack blue from red, pick up red and stack red on orange is a valid plan.", False),
+    ("So unstack blue from red, put down blue, pick up red and stack red on orange is a valid plan.", True),
+    ("That gives a working plan: unstack blue from red, pick up red, stack red on orange.", False),
+])
+def test_a_plan_said_valid_or_given_as_working(text: str, holds: bool) -> None:
+    """"... is a valid plan" is a verdict on the plan written before it (works.verdict); "That gives a
+    working plan: ..." adopts the plan after the colon (row verdict.adopted)."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "plan_verdict"]
+    assert [c.holds for c in claims] == [holds]

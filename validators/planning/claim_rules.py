@@ -406,11 +406,12 @@ ROWS: tuple[Row, ...] = (
         "Though two steps would do it too: unstack red from orange, then stack blue onto red.", "planted",
         "judged as verdict.inline; the verdict names the plan ('two steps', 'this sequence') before the colon"),
     Row("verdict.adopted", "plan verdict +: a sentence that adopts a plan written out in it ('So the final plan is A, B.')",
-        r"^[~,c]*_{0,2}L(?P<gap>_{1,2}:?|:)(?P<seq>[Aa](?:[,&~_]{0,3}[Aa])+)[.!]?$",
+        r"^[~,c]*D?_{0,2}L(?P<gap>_{1,2}:?|:)(?P<seq>[Aa](?:[,&~_]{0,3}[Aa])+)[.!]?$",
         "So the final plan is Attack c, Overcome b from c.", "doc",
         "thinking-claims.md: a heading that adopts a plan is a plan_verdict; written inline it adopts the plan "
         "the same way. Only with 'is' or a colon after the plan word ('the plan is', 'the answer is:'), no hedge "
-        "or guess ('would be', 'maybe' are proposals), and judged as verdict.inline"),
+        "or guess ('would be', 'maybe' are proposals), and judged as verdict.inline; also after a pointer that "
+        "gives it ('That gives a working plan: ...', probe)"),
     Row("verdict.outline", "plan verdict ?: a prose walk that may leave steps unsaid", r"V",
         "Then, when you unstack red, the orange becomes clear. Then, putting red on the table. Then blue is clear. "
         "Then stack blue on red. Yes, that should work.", "R1",
