@@ -3449,3 +3449,23 @@ def test_a_plan_said_valid_or_given_as_working(text: str, holds: bool) -> None:
     working plan: ..." adopts the plan after the colon (row verdict.adopted)."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "plan_verdict"]
     assert [c.holds for c in claims] == [holds]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a, then Succumb a gives b craves c.", [False]),
+    ("Attack a, then Succumb a gives Province a and Harmony.", [True]),
+    ("Doing Attack a then Succumb a achieves Pain a.", [False]),
+    ("Attack a. Succumb a, then Attack a gives Pain a.", [True]),
+])
+def test_the_facts_a_plan_written_out_is_said_to_give(text: str, said: list) -> None:
+    """"Attack a, then Succumb a gives Province a": the facts after the cue are the plan's result,
+    judged where it ends (row verdict.result), from where the sentence starts."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind in ("plan_verdict", "effect")]
+    assert [(c.kind, c.holds) for c in claims] == [("plan_verdict", h) for h in said]
+
+
+def test_a_fact_a_plan_gives_is_no_effect_of_its_last_step() -> None:
+    """"Unstack blue from red, then put down blue gives us red clear.": red is clear after the two
+    steps (the unstack made it so); read as the put-down's effect it was a false flag."""
+    claims = _bw_colours().read("Unstack blue from red, then put down blue gives us red clear.").claims
+    assert [(c.kind, c.holds) for c in claims if c.kind in ("plan_verdict", "effect")] == [("plan_verdict", True)]

@@ -401,6 +401,12 @@ ROWS: tuple[Row, ...] = (
         "action named whole is that action's object ('picking up red and stacking it on orange would work'); a "
         "comma may close the list, 'right away' may stand inside it, and 'now' after it ('right now') starts it "
         "where the line is, as before it"),
+    Row("verdict.result", "plan verdict: actions written out in the sentence, then the facts they are said to give",
+        r"(?P<seq>A(?:[,&~]{1,3}A)+)[~_]{0,2}(?:D|P)(?P<facts>[~_]{0,2}F(?:[,&]{1,2}F)*)[.!]?$",
+        "Attack a, then Succumb a gives Province a.", "probe",
+        "replayed from the line's state or the initial one (where its first step can be done; when both, judged only "
+        "if they agree); each fact must hold where it ends, and a step that cannot be done makes it false. The cue "
+        "is the plan's, not its last action's: no effect claim is read from it"),
     Row("verdict.inline_first", "plan verdict: a plan said to work (or not), then written out after a colon",
         r"L[~_]{0,3}V[~_]{0,2}:[~_]{0,2}(?P<seq>[Aa](?:[,&~]{0,3}[Aa])+)[.!]?$",
         "Though two steps would do it too: unstack red from orange, then stack blue onto red.", "planted",

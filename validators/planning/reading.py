@@ -670,6 +670,9 @@ class ClaimReader:
             prev_modality = modality
             if modality == "asserted" and ("V" in shape or "L" in shape):
                 self._inline_plan(run, ur, line, text)
+            elif modality == "asserted" and (result := _PLAN_RESULT.search(shape)) is not None:
+                self._plan_result(run, ur, result, line, line.state if line.known and line.actions else None, text)
+                # (read before the unit's own steps are taken: the line's state is where the sentence starts)
             # headings govern the lines under them until the paragraph ends
             lone = not (u.bullet or u.item is not None or u.indent)  # bullets and items under a heading are its lines anyway
             if run.heading is not None and (lone or u.bullet) and u.paragraph == run.heading.paragraph + 1 \
@@ -1570,7 +1573,8 @@ class ClaimReader:
             self._passive_effects(run, ur, line, text, judged_facts, modality)
         # effects of a named action: each add or delete cue governs the facts after it (or, in the
         # passive, the list right before it), for the nearest action before the cue
-        if "A" in s and ("D" in s or "X" in s) and (modality != "hypothetical" or _SUPPOSED_STEP_THEN.match(s)
+        if "A" in s and ("D" in s or "X" in s) and not _PLAN_RESULT.search(s) \
+                and (modality != "hypothetical" or _SUPPOSED_STEP_THEN.match(s)
                                                      or ("I" not in s and "H" not in s and "G" not in s)):
             # "If Succumb c adds Planet c, ...": supposed; "If I do Feast b from c, it adds Pain c": what the supposed
             # step does, said after its clause (an effect written beside a proposal, thinking-claims.md); a unit
@@ -2407,6 +2411,50 @@ class ClaimReader:
         holds, msg = said
         self._add(run, Claim("plan_verdict", u.span, u.text(text), holds, msg, line.id, negative=negative,
                              state=_atoms(start), rules=rules, modality="asserted"))
+
+    def _plan_result(self, run: _Run, ur: UnitReading, m: re.Match[str], line: LineOfReasoning,
+                     here: frozenset[Atom] | None, text: str) -> None:
+        """"Attack a, then Succumb a gives Province a.", "Doing Feast b from a then Succumb b achieves b
+        craves c": the facts a plan written out in the sentence is said to give, judged in the state
+        it reaches (row verdict.result), from the line's state or the initial one (where its first
+        step can be done; when both, only if they agree). A step that cannot be done makes it false."""
+        u = ur.unit
+        acts = [a for k in range(m.start("seq"), m.end("seq")) if ur.shape[k] in "Aa"
+                and isinstance(a := ur.items[k], ActionMention)]
+        facts = [ur.items[k] for k in range(m.start("facts"), m.end("facts")) if ur.shape[k] == "F"]
+        if not facts or any(f.atom is None or f.absent_word for f in facts):  # type: ignore[union-attr]
+            return
+        starts = []
+        if here is not None and here != self.init and line.broken is None and self._doable(acts[0], here):
+            starts.append((here, "from where the line is"))
+        if self._doable(acts[0], self.init):
+            starts.append((self.init, "from the initial state"))
+        verdicts = [self._result_of(acts, facts, s0, where) for s0, where in starts]  # type: ignore[arg-type]
+        if not verdicts or any(v is None for v in verdicts) or len({v[0] for v in verdicts}) != 1:  # type: ignore[index]
+            return
+        holds, msg = verdicts[-1]  # type: ignore[misc]
+        self._add(run, Claim("plan_verdict", u.span, u.text(text), holds, msg, line.id,
+                             state=_atoms(starts[-1][0]), rules=("verdict.result",), modality="asserted"))
+
+    def _result_of(self, acts: list[ActionMention], facts: list[FactMention], start: frozenset[Atom],
+                   where: str) -> tuple[bool, str] | None:
+        state, done = start, []
+        for k, mention in enumerate(acts):
+            ground = self._one_grounding(mention, state)
+            if ground is None:
+                return None
+            if (unmet := unmet_preconditions(ground, state)):
+                plan = ", ".join(g.text() for g in [*done, ground])
+                return False, (f"says the plan ({plan}) {where} gives {', '.join(self.judge.named(f.atom) for f in facts)}, "
+                               f"but step {k + 1}, {ground.text()}, cannot be done: {J.literals(unmet)} not hold")
+            done.append(ground)
+            state = apply(ground, state)
+        plan = ", ".join(g.text() for g in done)
+        missing = [f for f in facts if f.atom not in state]
+        if missing:
+            return False, (f"says the plan ({plan}) {where} gives {', '.join(self.judge.named(f.atom) for f in missing)}, "
+                           "but it does not hold after it")
+        return True, f"the plan ({plan}) {where} gives {', '.join(self.judge.named(f.atom) for f in facts)}: right"
 
     def _plan_said(self, ur: UnitReading, acts: list[ActionMention], start: frozenset[Atom], where: str,
                    negative: bool) -> tuple[bool, str] | None:
@@ -3502,6 +3550,8 @@ def _atoms(state: frozenset[Atom] | None) -> list[str] | None:
     return None if state is None else sorted("(" + " ".join(a) + ")" for a in state)
 
 
+_PLAN_RESULT = re.compile(r"(?P<seq>A(?:[,&~]{1,3}A)+)[~_]{0,2}(?:D|P)(?P<facts>[~_]{0,2}F(?:[,&]{1,2}F)*)[.!]?$")
+# "Attack a, then Succumb a gives Province a.": the facts after the cue are the plan's result (row verdict.result)
 _POINTING_OPENING = re.compile(r"[~,]*T[~_]{0,2}[JP][~_]{0,2}[,:]")  # "Once done,", "After this step,"
 _WOULD_BE_CUES = frozenset({"add.would_be", "del.would_be"})
 
