@@ -3469,3 +3469,13 @@ def test_a_fact_a_plan_gives_is_no_effect_of_its_last_step() -> None:
     steps (the unstack made it so); read as the put-down's effect it was a false flag."""
     claims = _bw_colours().read("Unstack blue from red, then put down blue gives us red clear.").claims
     assert [(c.kind, c.holds) for c in claims if c.kind in ("plan_verdict", "effect")] == [("plan_verdict", True)]
+
+
+def test_the_goal_said_reached_after_the_lines_steps_counted() -> None:
+    """"So the goal is reached after just one step." right after the line's one step: the count is
+    the line's, so the time is no vague one (which lost the line and left the claim unread); a count
+    that is not the line's still loses it."""
+    said = _mystery_reader().read("Attack a. So the goal is reached after just one step.")
+    assert [(c.kind, c.holds) for c in said.claims] == [("goal", False)]
+    other = _mystery_reader().read("Attack a. So the goal is reached after two steps.")
+    assert [c for c in other.claims if c.kind == "goal"] == []

@@ -3222,6 +3222,10 @@ def _vague_time(ur: UnitReading, line: LineOfReasoning) -> int:
     and Succumb"), or -1; "After unstacking, I hold blue" right after an unstack is that step."""
     for m in _VAGUE_TIME.finditer(ur.shape):
         last = m.end() - 1
+        if ur.shape[last] == "J" and line.known and line.actions:
+            counted = {_COUNT_WORDS.get(t.norm, t.norm) for t in ur.unit.tokens[ur.starts[m.start()]:ur.starts[last]]}
+            if str(len(line.actions)) in counted:
+                continue  # "the goal is reached after just two steps": the line's steps, counted
         if ur.shape[last] == "a":
             named: ActionMention = ur.items[last]  # type: ignore[assignment]
             if line.actions and line.actions[-1].schema.name == named.name and "Z" not in m.group():
@@ -3412,6 +3416,8 @@ _RECAP_HEADING = re.compile(r"^[~,GHc]*T[~_]{0,1}J#:$")  # "After step 6:", alon
 _SINGULAR = frozenset({"is", "was", "gets", "becomes"})
 VARIABLES = ("x", "y", "z")  # letters a rule uses for "any object" when the task names no object so
 RULE_ROWS = ("rule.req", "rule.add", "rule.del", "rule.passive")
+_COUNT_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+                "nine": "9", "ten": "10", "single": "1", "both": "2"}
 _VAGUE_TIME = re.compile(r"T[~_Z]{0,2}(?:L|J(?!#)|a)")  # "after various steps", "after attacking"
 
 
