@@ -3479,3 +3479,10 @@ def test_the_goal_said_reached_after_the_lines_steps_counted() -> None:
     assert [(c.kind, c.holds) for c in said.claims] == [("goal", False)]
     other = _mystery_reader().read("Attack a. So the goal is reached after two steps.")
     assert [c for c in other.claims if c.kind == "goal"] == []
+
+
+def test_both_opening_a_list_of_facts_is_filler() -> None:
+    """"Both red and orange are clear." reads as "Red and orange are clear." ("both" was an unknown
+    word that kept the facts from being a plain statement)."""
+    claims = _bw_colours().read("Unstack blue from red. Both red and orange are clear.").claims
+    assert [(c.atom, c.holds) for c in claims if c.kind == "state"] == [(("clear", "red"), True), (("clear", "orange"), True)]
