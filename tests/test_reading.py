@@ -3328,6 +3328,7 @@ def test_more_words_for_what_a_step_takes_brings_or_leaves(text: str, said: list
     ("Unstack blue from red. It's fine to pick up red now.", False),
     ("Unstack blue from red. There's no way to pick up orange yet.", True),
     ("Unstack blue from red. Stacking blue on orange is permitted.", True),
+    ("Unstack blue from red. Nothing is stopping me from picking up orange now.", False),
 ])
 def test_more_words_for_a_step_that_can_or_cannot_be_done(text: str, holds: bool) -> None:
     """Probe wordings of our own, read as nothing before: "not an option", "no way to" (cant);
