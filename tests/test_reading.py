@@ -950,7 +950,7 @@ def test_planted_claims_set_5_floor() -> None:
     for half in ("P", "Q"):
         print("\nplanted set 5, " + result.summary(half))
     found = {h: sum(v for k, v in result.found.items() if k[0] == h) for h in ("P", "Q")}
-    assert found["P"] >= 16 and found["Q"] >= 8  # 2026-12-06: P 14/17 ("once" goals, agreeing states, rules after a supposition), 16 (would still work, a step told again), Q 9/23
+    assert found["P"] >= 16 and found["Q"] >= 9  # 2026-12-08: Q 9 (the step named by a noun); 2026-12-06: P 14/17 ("once" goals, agreeing states, rules after a supposition), 16 (would still work, a step told again), Q 9/23
     # 2026-12-07: Q 8/23. One effect plant was found by a state list that read "doesn't change" as a
     # denial of the fact; "doesn't change" is now kept.same (the fact left as it was), judged only
     # against a step just taken (test_unchanged_is_no_claim_that_the_fact_holds), and that plant is missed
@@ -1136,7 +1136,7 @@ def test_planted_claims_set_7_floor() -> None:
         pytest.skip("needs ../shared/data/dev/planbench_r1_thinking.jsonl")
     result = ps.score(ps.load_plants(ps.SETS["7"]))
     print("\nplanted set 7, " + result.summary("H"))
-    assert sum(result.found.values()) >= 5 and result.true_flagged["H"] == 0 and result.caused["H"] == 0
+    assert sum(result.found.values()) >= 9 and result.true_flagged["H"] == 0 and result.caused["H"] == 0  # 9 on 2026-12-08
 
 
 def test_an_action_word_used_as_a_noun_keeps_the_line() -> None:
@@ -1329,7 +1329,7 @@ def test_planted_claims_set_8_and_outside_roots_set_3_floors() -> None:
     same four traces) blind: roots 1/7, claims 1/18; built on e3382e: roots 3/7, claims 7/18."""
     import bench.roots_score as rs
 
-    _planted_floor("8", {"X": 18, "Y": 13})  # 2026-12-06: X 16 (effects told after "That", recalls on lost lines), 17 (anymore), 18 (bullets inside a bullet), Y 12 (can only), 13 (it after a bound rule)
+    _planted_floor("8", {"X": 19, "Y": 18})  # 2026-12-08: X 19 (a fact's source is no restart), Y 18 (doesn't change whether); 2026-12-06: X 16 (effects told after "That", recalls on lost lines), 17 (anymore), 18 (bullets inside a bullet), Y 12 (can only), 13 (it after a bound rule)
     roots = rs.score(rs.SETS["3"])
     print(f"outside roots set 3: {roots['roots_found']}/{roots['roots']}, claims {roots['claims_found']}/{roots['claims']}")
     assert roots["roots_found"] >= 3 and roots["claims_found"] >= 7
@@ -1374,13 +1374,13 @@ def test_planted_claims_set_9_floor() -> None:
     (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
     away', a plan said to work before it is written out, 'followed by'): U 10/20, V 7/20 (V never
     looked at)."""
-    _planted_floor("9", {"U": 18, "V": 11})  # 2026-12-07: V 11 (had and not had, probed forms); 2026-12-06: U 15 (rules denied, facts without objects), 16 (a time word reaching back), 17 (can only), 18 (would still work)
+    _planted_floor("9", {"U": 19, "V": 12})  # 2026-12-08: V 12; 2026-12-07: V 11 (had and not had, probed forms); 2026-12-06: U 15 (rules denied, facts without objects), 16 (a time word reaching back), 17 (can only), 18 (would still work)
 
 
 def test_planted_claims_set_6_floor() -> None:
     """Set 6 (20 false and 10 true sentences per half): built on half R (13/20 on 2026-12-06: a
     recap placed by its facts), half S held out (9/20); no true one flagged, none caused away."""
-    _planted_floor("6", {"R": 13, "S": 9})
+    _planted_floor("6", {"R": 15, "S": 10})  # 2026-12-08
 
 
 def test_planted_claims_set_10_floor() -> None:
