@@ -3487,3 +3487,13 @@ def test_both_opening_a_list_of_facts_is_filler() -> None:
     word that kept the facts from being a plain statement)."""
     claims = _bw_colours().read("Unstack blue from red. Both red and orange are clear.").claims
     assert [(c.atom, c.holds) for c in claims if c.kind == "state"] == [(("clear", "red"), True), (("clear", "orange"), True)]
+
+
+@pytest.mark.parametrize("text", [
+    "Attack a. None of Province a, Planet a or Harmony remain.",
+    "Attack a. Neither Planet a nor Harmony remains.",
+])
+def test_a_list_opened_by_none_or_neither_says_no_fact_holds(text: str) -> None:
+    """"None of Province a, Planet a or Harmony remain": the last fact was read as said to remain
+    (state.holds), a false flag; no fact of the list is said to hold."""
+    assert [c for c in _mystery_reader().read(text).claims if c.kind == "state" and c.holds is False] == []

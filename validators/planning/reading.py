@@ -1921,6 +1921,9 @@ class ClaimReader:
             elif _gone(s, k) and not grounded and not in_needs:
                 rid, positive = "state.gone", False
             elif re.match(r"_{0,2}(?:k|Y|W_)", s[k + 1:k + 5]) and not grounded and not in_needs:
+                if _OPENS_DENIED.match(s):
+                    continue  # "None of Province a, Planet a or Harmony remain.", "Neither Planet a nor Harmony
+                    # remains.": the last fact is not said to hold
                 rid, positive = "state.holds", True
             elif _denied(s, k) and not grounded and not in_needs and ("S" in s or "W" in s or _said_had(ur, k - 1, "no")):
                 rid, positive = "state.no", False  # also "We don't have Pain b."
@@ -3556,6 +3559,7 @@ def _atoms(state: frozenset[Atom] | None) -> list[str] | None:
     return None if state is None else sorted("(" + " ".join(a) + ")" for a in state)
 
 
+_OPENS_DENIED = re.compile(r"[~,]*n[~_]{0,2}F")  # "None of ...", "Neither ..."
 _PLAN_RESULT = re.compile(r"(?P<seq>A(?:[,&~]{1,3}A)+)[~_]{0,2}(?:D|P)(?P<facts>[~_]{0,2}F(?:[,&]{1,2}F)*)[.!]?$")
 # "Attack a, then Succumb a gives Province a.": the facts after the cue are the plan's result (row verdict.result)
 _POINTING_OPENING = re.compile(r"[~,]*T[~_]{0,2}[JP][~_]{0,2}[,:]")  # "Once done,", "After this step,"
