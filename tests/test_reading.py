@@ -3497,3 +3497,16 @@ def test_a_list_opened_by_none_or_neither_says_no_fact_holds(text: str) -> None:
     """"None of Province a, Planet a or Harmony remain": the last fact was read as said to remain
     (state.holds), a false flag; no fact of the list is said to hold."""
     assert [c for c in _mystery_reader().read(text).claims if c.kind == "state" and c.holds is False] == []
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Attack a. Effects: +Pain a, -Harmony, -Planet b.", [(("pain", "a"), True), (("harmony",), True), (("planet", "b"), False)]),
+    ("Attack a: +Pain a, -Province a, -Harmony.", [(("pain", "a"), True), (("province", "a"), True), (("harmony",), True)]),
+])
+def test_plus_and_minus_signs_on_the_facts_of_an_effect_list(text: str, said: list) -> None:
+    """"+Pain a, -Harmony": a minus sign on a fact says it is removed (cue del.minus); the sign was
+    no token, so "-Harmony" read as added, a false flag. A hyphen inside a word ("put-down") and a
+    minus before a number stay as they were."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.holds) for c in claims] == said
+    assert [t.norm for t in tokens_of("put-down x-1 -5 -Harmony", 0, 24)] == ["put-down", "x-1", "5", "-", "harmony"]

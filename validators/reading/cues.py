@@ -96,6 +96,8 @@ def _loose_end(words: list[str], k: int, phrase: tuple[str, ...]) -> int:
 
 
 def _phrase(text: str) -> tuple[str, ...]:
+    if text == "-":
+        return ("-",)  # the minus sign, a token only before a word ("-Harmony"), so not one alone
     return tuple(t.norm for t in tokens_of(text, 0, len(text)))
 
 

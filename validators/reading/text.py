@@ -15,8 +15,8 @@ word is decided in one place:
   as "Attack a"; a reader that matches a unit's text with a domain's own notation takes it
   through `without_emphasis`;
 * tokens are lower-cased words (apostrophes kept: "can't"), numbers and the punctuation that
-  carries meaning here (parentheses, commas, colons, arrows, "=", ticks and crosses); "->",
-  "=>" and "→" are one arrow token.
+  carries meaning here (parentheses, commas, colons, arrows, "=", ticks and crosses, and "+" or a
+  "-" written on a word, as in "+Pain a, -Harmony"); "->", "=>" and "→" are one arrow token.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _TOKEN = re.compile(
     r"|(?P<word>(?i:step|item)(?=\d{1,3}\b)"  # "step5", "Step2:": the word, then its number
     r"|[A-Za-z\u00c0-\u024f](?:[A-Za-z\u00c0-\u024f0-9_]|['\u2019](?=[A-Za-z])|-(?=[A-Za-z0-9]))*)"
     r"|(?P<arrow>->|=>|→|⇒|⟶)"
-    r"|(?P<punct>[()\[\],;:=+?!✓✔✗✘❌<>/])"
+    r"|(?P<punct>[()\[\],;:=+?!✓✔✗✘❌<>/]|(?<![A-Za-z0-9])-(?=[A-Za-z]))"  # "-Harmony": a sign, as "+Pain a"
     r"|(?P<dot>\.)")
 _MARKER = re.compile(
     r"[ \t]*(?:[*_#>]+[ \t]*)?(?:"
