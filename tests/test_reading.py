@@ -3510,3 +3510,11 @@ def test_plus_and_minus_signs_on_the_facts_of_an_effect_list(text: str, said: li
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
     assert [(c.atom, c.holds) for c in claims] == said
     assert [t.norm for t in tokens_of("put-down x-1 -5 -Harmony", 0, 24)] == ["put-down", "x-1", "5", "-", "harmony"]
+
+
+def test_labels_over_what_a_step_makes_true_or_false() -> None:
+    """"- New: Pain a" and "- Becomes false: Province a" under the step are its effects (add.label,
+    del.label); "True afterwards:" is not read so: it lists the state, kept facts too."""
+    text = "Attack a:\n- New: Pain a, Harmony\n- Becomes false: Province a\n- True afterwards: Province b"
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
+    assert [(c.atom, c.holds) for c in claims] == [(("pain", "a"), True), (("harmony",), False), (("province", "a"), True)]
