@@ -3518,3 +3518,15 @@ def test_labels_over_what_a_step_makes_true_or_false() -> None:
     text = "Attack a:\n- New: Pain a, Harmony\n- Becomes false: Province a\n- True afterwards: Province b"
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "effect"]
     assert [(c.atom, c.holds) for c in claims] == [(("pain", "a"), True), (("harmony",), False), (("province", "a"), True)]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Unstack blue from red. To pick up orange I need an empty hand, which I have.", [False]),
+    ("Unstack blue from red. Picking up red needs red to be clear, which we have.", []),
+])
+def test_needs_said_had_are_judged_on_the_needs_named(text: str, said: list) -> None:
+    """"I need an empty hand, which I have" (row app.needs_met; "I have" says the state as "we have"
+    does) is false where the hand is full; "needs red to be clear, which we have" names one need,
+    which holds: the step's other need fails, of which the sentence says nothing (was a false flag)."""
+    claims = [c for c in _bw_colours().read(text).claims if c.kind == "applicability"]
+    assert [c.holds for c in claims] == said

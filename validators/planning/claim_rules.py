@@ -339,7 +339,7 @@ ROWS: tuple[Row, ...] = (
         "This doesn't reach the goal.", "planted"),
     Row("app.needs_met", "applicability +: the action's needs said met",
         r"(?P<act>A)\)?:?[~_]{0,2}R[~_]{0,2}P|R_(?P<act2>A)[~_]{0,2}P"
-        r"|(?P<act3>A)\)?:?[~_]{0,2}R[^AQRDXIHG.;?!]*F,[~&]{1,2}(?:S[_~]?|[_~]{0,2}Y)[.!]?$",
+        r"|(?P<act3>A)\)?:?[~_]{0,2}R[^AQRDXIHG.;?!]*F,[~&]{0,2}(?:S[_~]?|[_~]{0,2}Y)[.!]?$",
         "Stack red on blue: preconditions are met.", "planted", "'met' of needs, not of the goal; also 'the "
         "preconditions for Succumb c are satisfied', and the needs listed, then 'which we have' or 'which are "
         "both true'"),

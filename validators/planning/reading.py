@@ -2318,6 +2318,12 @@ class ClaimReader:
             return
         target.judged = True
         holds, msg = self.judge.applicable(target.action, target.pre, positive)
+        if rid == "app.needs_met" and holds is False and target.pre is not None:
+            listed = {f.atom for _, f in ur.facts if f.atom is not None}
+            unmet = {lit.atom for lit in unmet_preconditions(target.action, target.pre)}
+            if listed and not unmet & listed:
+                return  # "Picking up red needs red to be clear, which we have.": the need it names holds; one it
+                # does not name fails, of which it says nothing
         self._add(run, Claim("applicability", u.span, u.text(text), holds, msg, target.line, negative=not positive,
                              state=_atoms(target.pre), after=None, rules=(rid,), modality=modality,
                              action=target.action.text()))
