@@ -3530,3 +3530,32 @@ def test_needs_said_had_are_judged_on_the_needs_named(text: str, said: list) -> 
     which holds: the step's other need fails, of which the sentence says nothing (was a false flag)."""
     claims = [c for c in _bw_colours().read(text).claims if c.kind == "applicability"]
     assert [c.holds for c in claims] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Succumb X needs Pain Y.", [False]),
+    ("Succumb X needs Pain X.", [True]),
+    ("Attack X adds Pain Y.", [False]),
+    ("Overcome X from Y needs Province Y and Pain X.", [True, True]),
+])
+def test_a_variable_no_action_binds_is_another_object(text: str, said: list) -> None:
+    """"Succumb X needs Pain Y": Y, which no action of the sentence binds, stands for an object other
+    than X, and Succumb X needs Pain X (row rule.bound); it was left to the predicate alone ("Succumb
+    needs a Pain fact: right")."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "rule"]
+    assert [c.holds for c in claims] == said
+
+
+@pytest.mark.parametrize("text, retracted", [
+    ("Attack X adds Pain Y. But that's a bit unclear.", True),
+    ("Attack X adds Pain Y. Not sure. Let me recheck.", True),
+    ("Attack X adds Pain Y. Wait, the problem statement says:", True),
+    ("Attack X adds Pain Y.\n\nNot sure.", False),
+    ("Attack X adds Pain Y. Harmony is not sure to be there.", False),
+])
+def test_a_rule_doubted_in_its_own_paragraph_is_taken_back(text: str, retracted: bool) -> None:
+    """thinking-claims.md: "A rule doubted within its own paragraph ('Not sure. Let me recheck') is
+    retracted" (row rule.doubted): a unit that only doubts, or goes back to the rules, after it; not
+    one a paragraph later, nor one about a fact."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "rule"]
+    assert claims and all(c.retracted is retracted for c in claims)

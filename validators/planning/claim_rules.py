@@ -508,6 +508,11 @@ ROWS: tuple[Row, ...] = (
         "one said gone ('no', 'gone', 'false') the other way round; 'becomes false', 'is removed' after the fact "
         "is a removal, 'still' or 'stays' a keeping (rule.kept). A predicate the action does not touch, or both "
         "adds and removes, is not judged (it depends on the state, or on which object), nor a fact with objects"),
+    Row("rule.doubted", "rule ?: a unit that only doubts takes back the rule claims of its paragraph before it",
+        r"^[~,c]*_{0,3}H[~_]{0,3}[.!]?$", "Then after the attack, Pain X is added. But that's a bit unclear.", "R1",
+        "thinking-claims.md: a rule doubted within its own paragraph is retracted ('Not sure.', 'But that's a bit "
+        "unclear.', 'But this is getting a bit confusing.'), as is one that goes back to the rules ('Let me recheck', "
+        "'Wait, the problem statement says:'); a doubt that names a fact or an action is about that, not the rule"),
     Row("rule.kept", "rule: the action is said to keep each predicate of the clause (not to remove it)",
         r"^[~_g,T]*(?P<act>a)(?P<clause>[^AQnNK.;:?!]*?k[^AQnNK.;:?!]*)",
         "After attacking, Harmony stays true.", "doc",

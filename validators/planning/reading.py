@@ -19,6 +19,7 @@ follows (`Claim.follows`).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field, replace
 from typing import Sequence
@@ -420,10 +421,18 @@ class ClaimReader:
                 if binding is None or not isinstance(f, FactMention) or f.atom is None or (len(f.atom) < 2 and not it):
                     continue  # a fact of no objects names no variable: only "it" says whose rule it is
                 name, bind, _ = binding
-                if not all(a in bind for a in f.atom[1:]) or _denied(s, k):
+                if _denied(s, k):
                     continue
+                free = [a for a in f.atom[1:] if a not in bind]
+                if free and (any(a not in self.variables for a in free)
+                             or any(a in m.args for _, m in vr.actions for a in free)):
+                    continue  # an object named, or a variable another action of the unit binds
                 names = {p: v for v, p in bind.items()}
-                holds, msg = J.bound_rule(self.task, name, f.atom, tuple(bind[a] for a in f.atom[1:]), what, names)
+                # a variable no action binds ("Succumb X needs Pain Y") stands for an object other than
+                # the action's: it matches none of its parameters
+                names.update({f"?{a}": a for a in free})
+                holds, msg = J.bound_rule(self.task, name, f.atom, tuple(bind.get(a, f"?{a}") for a in f.atom[1:]),
+                                          what, names)
                 self._add(run, Claim("rule", u.span, u.text(text), holds, msg, line.id,
                                      atom=f.atom, rules=("rule.bound",), modality=modality))
 
@@ -1053,6 +1062,7 @@ class ClaimReader:
             if line.known is False and line.known_upto is None:
                 line.known_upto = len(line.actions)
         run.focus = None
+        _doubted_rules(readings, run.claims)
         _link(run.claims)
         return ClaimReport(run.claims, run.lines, run.line_at, run.book.events)
 
@@ -3565,6 +3575,11 @@ def _atoms(state: frozenset[Atom] | None) -> list[str] | None:
     return None if state is None else sorted("(" + " ".join(a) + ")" for a in state)
 
 
+_DOUBT_ONLY = re.compile(BY_ID["rule.doubted"].pattern)
+_RECHECK = re.compile(r"\b(?:re-?check|double-check|re-?read|problem statement says|the problem says|the description says|"
+                      r"the statement says|check the (?:rules|actions?|restrictions|preconditions|definitions?|description)|"
+                      r"look at the (?:rules|actions?|description|definitions?))\b")
+# "Not sure. Let me recheck" (thinking-claims.md), "Wait, the problem statement says:": a rule doubted
 _OPENS_DENIED = re.compile(r"[~,]*n[~_]{0,2}F")  # "None of ...", "Neither ..."
 _PLAN_RESULT = re.compile(r"(?P<seq>A(?:[,&~]{1,3}A)+)[~_]{0,2}(?:D|P)(?P<facts>[~_]{0,2}F(?:[,&]{1,2}F)*)[.!]?$")
 # "Attack a, then Succumb a gives Province a.": the facts after the cue are the plan's result (row verdict.result)
@@ -3717,6 +3732,27 @@ def _retracted_next(readings: list[UnitReading], n: int) -> bool:
                 and "C" in here.shape:
             return True  # "Now, we can use Overcome c from b. But to do that, we need ...": checked next, not asserted
     return False
+
+
+def _doubted_rules(readings: list[UnitReading], claims: list[Claim]) -> None:
+    """thinking-claims.md: "A rule doubted within its own paragraph ('Not sure. Let me recheck') is
+    retracted". A unit that only doubts ("But that's a bit unclear.", "Not sure.") takes back the
+    rule claims of its paragraph before it (row rule.doubted)."""
+    doubts = [ur for ur in readings if _DOUBT_ONLY.match(ur.shape) or (
+        not re.search("[FfAaJL]", ur.shape) and _RECHECK.search(" ".join(t.norm for t in ur.unit.tokens)))]
+    # ("Let me check the steps again." checks a plan, not the rules)
+    if not doubts:
+        return
+    starts = [ur.unit.span[0] for ur in readings]
+    for c in claims:
+        if c.kind != "rule" or c.retracted:
+            continue
+        at = bisect.bisect_right(starts, c.span[0]) - 1
+        if at < 0:
+            continue
+        para = readings[at].unit.paragraph
+        if any(d.unit.paragraph == para and d.unit.span[0] >= c.span[1] for d in doubts):
+            c.retracted = True
 
 
 def _link(claims: list[Claim]) -> None:
