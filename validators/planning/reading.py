@@ -2465,7 +2465,8 @@ class ClaimReader:
             if (unmet := unmet_preconditions(ground, state)):
                 plan = ", ".join(g.text() for g in [*done, ground])
                 return False, (f"says the plan ({plan}) {where} gives {', '.join(self.judge.named(f.atom) for f in facts)}, "
-                               f"but step {k + 1}, {ground.text()}, cannot be done: {J.literals(unmet)} not hold")
+                               f"but step {k + 1}, {ground.text()}, cannot be done: {J.literals(unmet)} "
+                               f"{'does' if len(unmet) == 1 else 'do'} not hold")
             done.append(ground)
             state = apply(ground, state)
         plan = ", ".join(g.text() for g in done)
@@ -3581,8 +3582,7 @@ _RECHECK = re.compile(r"\b(?:re-?check|double-check|re-?read|problem statement s
                       r"look at the (?:rules|actions?|description|definitions?))\b")
 # "Not sure. Let me recheck" (thinking-claims.md), "Wait, the problem statement says:": a rule doubted
 _OPENS_DENIED = re.compile(r"[~,]*n[~_]{0,2}F")  # "None of ...", "Neither ..."
-_PLAN_RESULT = re.compile(r"(?P<seq>A(?:[,&~]{1,3}A)+)[~_]{0,2}(?:D|P)(?P<facts>[~_]{0,2}F(?:[,&]{1,2}F)*)[.!]?$")
-# "Attack a, then Succumb a gives Province a.": the facts after the cue are the plan's result (row verdict.result)
+_PLAN_RESULT = re.compile(BY_ID["verdict.result"].pattern)  # "Attack a, then Succumb a gives Province a."
 _POINTING_OPENING = re.compile(r"[~,]*T[~_]{0,2}[JP][~_]{0,2}[,:]")  # "Once done,", "After this step,"
 _WOULD_BE_CUES = frozenset({"add.would_be", "del.would_be"})
 
