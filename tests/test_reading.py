@@ -3559,3 +3559,14 @@ def test_a_rule_doubted_in_its_own_paragraph_is_taken_back(text: str, retracted:
     one a paragraph later, nor one about a fact."""
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "rule"]
     assert claims and all(c.retracted is retracted for c in claims)
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("Attack a. We're now in a position to Succumb a.", True),
+    ("Attack a. Attack b is not an option now.", True),
+    ("Attack a. Now b can be attacked.", False),
+])
+def test_a_step_in_a_position_to_be_done_or_not_an_option(text: str, holds: bool) -> None:
+    """"in a position to" and "is an option" say a step can be done ("not an option" that it cannot)."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "applicability"]
+    assert [c.holds for c in claims] == [holds]
