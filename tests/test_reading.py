@@ -3297,6 +3297,10 @@ def test_a_step_said_doable_that_is_not_is_judged_and_not_taken() -> None:
     ("Unstack blue from red. Put down blue. That yields the target configuration.", [False]),
     ("Unstack blue from red. Put down blue. Red is clear, which is what we need.", [False]),
     ("Unstack blue from red. Put down blue. Now the goal should be satisfied.", [False]),
+    ("Unstack blue from red. Put down blue. Red is clear, so we're done.", [False]),
+    ("Unstack blue from red. Put down blue. The task is complete.", [False]),
+    ("Unstack blue from red. Put down blue. Pick up red. Stack red on orange. The problem is solved.", [True]),
+    ("Unstack blue from red. Put down blue. Blue is on the table, so that's done.", []),
 ])
 def test_a_bare_done_after_a_state_told_and_a_pointer_that_gives_the_goal_are_goal_claims(text: str, said: list) -> None:
     """"Now a craves b and b craves c. Done." is the doc's own goal claim (row goal.done): "Done." alone,

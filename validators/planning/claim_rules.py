@@ -360,8 +360,10 @@ ROWS: tuple[Row, ...] = (
         r"^[~,_]*P[~_]{0,2}[.!]?$", "Now a craves b and b craves c. Done.", "doc",
         "the unit before, in the same paragraph, only tells a state: facts, no action, effect, need, goal, condition, hedge, "
         "guess or question ('Stack blue on red. Done.' may say the step is done, and is not read); the unit says "
-        "nothing but 'done' ('So we're done.'; not 'All conditions met.', which may be a step's needs). Judged as "
-        "goal.met in the line's state"),
+        "nothing but 'done' ('So we're done.'; not 'All conditions met.', which may be a step's needs). 'The task is "
+        "complete', 'The problem is solved' speak of the whole task and need no state told before; 'Red is on orange, "
+        "so we're done' gives its facts in the unit ('so that's done' may be the step). Judged as goal.met in the "
+        "line's state"),
     Row("goal.once", "goal +, on a condition: facts after 'once' or 'after' open the unit", r"^[~,]*T(?P<facts>F(?:[,&]+F)*),",
         "So once blue is on red, both parts of the goal are already satisfied.", "planted",
         "judged as goal.met in the line's state when every fact of the condition holds there; when one does "

@@ -2111,9 +2111,13 @@ class ClaimReader:
                                  after=line.actions[-1].text(),
                                  rules=("goal.met",) + (("goal.once",) if once is not None else ()), modality=modality))
         elif asserted and line.known and line.actions and ur.matches("goal.done") \
-                and {t.norm for t in u.tokens} <= _DONE_WORDS and (prev := run.before) is not None \
-                and prev.unit.paragraph == u.paragraph and "F" in prev.shape and set(prev.shape) <= _STATE_TOLD_LETTERS \
-                and prev.unit.end not in ("?", ":"):
+                and (words := {t.norm for t in u.tokens}) <= _DONE_WORDS and (words & _WHOLE_TASK or (
+                    (prev := run.before) is not None and prev.unit.paragraph == u.paragraph and "F" in prev.shape
+                    and set(prev.shape) <= _STATE_TOLD_LETTERS and prev.unit.end not in ("?", ":"))) \
+                or asserted and line.known and line.actions and (done := _FACTS_SO_DONE.match(s)) is not None \
+                and {t.norm for t in u.tokens[ur.starts[done.start("tail")]:]} <= _DONE_WORDS \
+                and any(t.norm in ("we", "we're") for t in u.tokens[ur.starts[done.start("tail")]:]):
+            # "Now a craves b. Done.", "The task is complete.", "Red is on orange, so we're done."
             holds, msg = self.judge.goal(line.actions, unmet_goals(self.task.problem, line.state))
             self._add(run, Claim("goal", u.span, u.text(text), holds, msg, line.id, state=_atoms(line.state),
                                  after=line.actions[-1].text(), rules=("goal.done",), modality=modality))
@@ -3407,7 +3411,11 @@ _STATE_HEADINGS = ("state", "after")
 _LIST_HEADINGS = ("req", "add", "del", "initial")  # "Preconditions:" over "- a craves c (yes)", a paragraph each: bullets only
 _GOAL_THAT_OPENERS = frozenset({"so", "yes", "and", "then", "ok", "okay", "now", "thus", "hence", "therefore"})
 _GOAL_POINTERS = frozenset({"that", "this", "which", "it", "that's", "it's", "this's"})
-_DONE_WORDS = frozenset({"done", "finished", "so", "and", "then", "we're", "we", "are", "that's", "it", ",", ".", "!"})
+_DONE_WORDS = frozenset({"done", "finished", "so", "and", "then", "we're", "we", "are", "that's", "it", ",", ".", "!",
+                         "the", "task", "problem", "puzzle", "mission", "is", "now", "complete", "completed", "solved",
+                         "accomplished"})
+_WHOLE_TASK = frozenset({"task", "problem", "puzzle", "mission"})  # "The task is complete.": the whole task, not a step
+_FACTS_SO_DONE = re.compile(r"^[~&c,]*F(?:[,&]+F)*(?P<tail>,?[~&]{1,2}_?P)[.!]?$")  # "Red is on orange, so we're done."
 # "Done.", "So we're done.": not "All conditions met." (after the needs of a step, which it may mean)
 _STATE_TOLD_LETTERS = frozenset("F~&c,_WSYNn.!()")  # a unit that only tells facts: "Now a craves b and b craves c."
 _GOAL_IS = frozenset({"is", "matches", "match", "meets", "satisfies", "fulfills", "gives", "leaves", "yields",
