@@ -3574,3 +3574,15 @@ def test_a_step_in_a_position_to_be_done_or_not_an_option(text: str, holds: bool
     """"in a position to" and "is an option" say a step can be done ("not an option" that it cannot)."""
     claims = [c for c in _mystery_reader().read(text).claims if c.kind == "applicability"]
     assert [c.holds for c in claims] == [holds]
+
+
+@pytest.mark.parametrize("text", [
+    "So Attack a, then Succumb a would get us to the goal.",
+    "The plan Attack a, Succumb a reaches the goal.",
+    "Attack a followed by Succumb a gives the goal.",
+])
+def test_a_plan_written_out_and_said_to_reach_the_goal(text: str) -> None:
+    """"A, then B would get us to the goal": a verdict on the whole plan (row verdict.inline, the goal
+    named after a cue of reaching or giving); Attack a, Succumb a ends without b craving c."""
+    claims = [c for c in _mystery_reader().read(text).claims if c.kind == "plan_verdict"]
+    assert [c.holds for c in claims] == [False]

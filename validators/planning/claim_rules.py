@@ -390,8 +390,8 @@ ROWS: tuple[Row, ...] = (
     Row("verdict.line", "plan verdict +: the line's actions from the initial state reach the goal", r"V",
         "Yes, that works.", "doc", "judged only when the line surely holds the whole plan walked through"),
     Row("verdict.inline", "plan verdict: actions written out in the sentence, then said to work (or not)",
-        r"(?P<seq>[Aa](?:W?[,&~]{0,3}[Aa])+)(?P<gap>W?,?[_~nW]{0,3})V",
-        "Feast b from c, Succumb b, Attack c, Overcome c from b also works.", "planted",
+        r"(?P<seq>[Aa](?:W?[,&~]{0,3}[Aa])+)(?P<gap>W?,?[_~nW]{0,3})(?:V|[PD](?=[~_]{0,2}O[.!]?$))",
+        "Feast b from c, Succumb b, Attack c, Overcome c from b also works.", "planted",  # also '... reaches the goal' (probe)
         "replayed from where the sentence puts them: 'after step k' the state after the list's step k, 'from "
         "here' or 'now' the line's state, else the "
         "initial state when the first action can start there, else the line's state; a positive verdict is "

@@ -677,7 +677,7 @@ class ClaimReader:
             if "H" in shape or "G" in shape:
                 hedged = u.paragraph
             prev_modality = modality
-            if modality == "asserted" and ("V" in shape or "L" in shape):
+            if modality == "asserted" and ("V" in shape or "L" in shape or _REACHES_GOAL.search(shape)):
                 self._inline_plan(run, ur, line, text)
             elif modality == "asserted" and (result := _PLAN_RESULT.search(shape)) is not None:
                 self._plan_result(run, ur, result, line, line.state if line.known and line.actions else None, text)
@@ -3590,6 +3590,7 @@ _RECHECK = re.compile(r"\b(?:re-?check|double-check|re-?read|problem statement s
                       r"look at the (?:rules|actions?|description|definitions?))\b")
 # "Not sure. Let me recheck" (thinking-claims.md), "Wait, the problem statement says:": a rule doubted
 _OPENS_DENIED = re.compile(r"[~,]*n[~_]{0,2}F")  # "None of ...", "Neither ..."
+_REACHES_GOAL = re.compile(r"[PD][~_]{0,2}O[.!]?$")  # "A, then B would get us to the goal." (row verdict.inline)
 _PLAN_RESULT = re.compile(BY_ID["verdict.result"].pattern)  # "Attack a, then Succumb a gives Province a."
 _POINTING_OPENING = re.compile(r"[~,]*T[~_]{0,2}[JP][~_]{0,2}[,:]")  # "Once done,", "After this step,"
 _WOULD_BE_CUES = frozenset({"add.would_be", "del.would_be"})
