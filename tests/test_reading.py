@@ -1374,7 +1374,7 @@ def test_planted_claims_set_9_floor() -> None:
     (plain facts after the initial state laid out, an outline's item 1 that lays it out, 'straight
     away', a plan said to work before it is written out, 'followed by'): U 10/20, V 7/20 (V never
     looked at)."""
-    _planted_floor("9", {"U": 19, "V": 12})  # 2026-12-08: V 12; 2026-12-07: V 11 (had and not had, probed forms); 2026-12-06: U 15 (rules denied, facts without objects), 16 (a time word reaching back), 17 (can only), 18 (would still work)
+    _planted_floor("9", {"U": 19, "V": 13})  # 2026-12-08: V 13; 2026-12-07: V 11 (had and not had, probed forms); 2026-12-06: U 15 (rules denied, facts without objects), 16 (a time word reaching back), 17 (can only), 18 (would still work)
 
 
 def test_planted_claims_set_6_floor() -> None:
