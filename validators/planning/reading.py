@@ -2461,18 +2461,16 @@ class ClaimReader:
 
     def _result_of(self, acts: list[ActionMention], facts: list[FactMention], start: frozenset[Atom],
                    where: str) -> tuple[bool, str] | None:
-        state, done = start, []
-        for k, mention in enumerate(acts):
-            ground = self._one_grounding(mention, state)
-            if ground is None:
-                return None
-            if (unmet := unmet_preconditions(ground, state)):
-                plan = ", ".join(g.text() for g in [*done, ground])
-                return False, (f"says the plan ({plan}) {where} gives {', '.join(self.judge.named(f.atom) for f in facts)}, "
-                               f"but step {k + 1}, {ground.text()}, cannot be done: {J.literals(unmet)} "
-                               f"{'does' if len(unmet) == 1 else 'do'} not hold")
-            done.append(ground)
-            state = apply(ground, state)
+        replayed = self._replay(acts, start)
+        if replayed is None:
+            return None
+        done, failed, state = replayed
+        if failed is not None:
+            k, ground, unmet = failed
+            plan = ", ".join(g.text() for g in [*done, ground])
+            return False, (f"says the plan ({plan}) {where} gives {', '.join(self.judge.named(f.atom) for f in facts)}, "
+                           f"but step {k + 1}, {ground.text()}, cannot be done: {J.literals(unmet)} "
+                           f"{'does' if len(unmet) == 1 else 'do'} not hold")
         plan = ", ".join(g.text() for g in done)
         missing = [f for f in facts if f.atom not in state]
         if missing:
@@ -2480,22 +2478,32 @@ class ClaimReader:
                            "but it does not hold after it")
         return True, f"the plan ({plan}) {where} gives {', '.join(self.judge.named(f.atom) for f in facts)}: right"
 
-    def _plan_said(self, ur: UnitReading, acts: list[ActionMention], start: frozenset[Atom], where: str,
-                   negative: bool) -> tuple[bool, str] | None:
-        """The plan the sentence writes out, replayed from `start` and judged (judge.plan_outcome);
-        None when it is not known (an action several bindings fit, or a part of a plan said to work,
-        of which what it says of the goal is not known)."""
-        state, failed, done = start, None, []
+    def _replay(self, acts: list[ActionMention], start: frozenset[Atom]) \
+            -> tuple[list[GroundAction], tuple[int, GroundAction, list] | None, frozenset[Atom]] | None:
+        """A plan the sentence writes out, replayed from `start`: the actions done, the first that
+        could not be done (its index, itself, its unmet needs) or None, and the state reached; None
+        when an action's binding is not known (several fit)."""
+        state, done = start, []
         for k, mention in enumerate(acts):
             ground = self._one_grounding(mention, state)
             if ground is None:
                 return None
             unmet = unmet_preconditions(ground, state)
             if unmet:
-                failed = (k, ground, unmet)
-                break
+                return done, (k, ground, unmet), state
             done.append(ground)
             state = apply(ground, state)
+        return done, None, state
+
+    def _plan_said(self, ur: UnitReading, acts: list[ActionMention], start: frozenset[Atom], where: str,
+                   negative: bool) -> tuple[bool, str] | None:
+        """The plan the sentence writes out, replayed from `start` and judged (judge.plan_outcome);
+        None when it is not known (an action several bindings fit, or a part of a plan said to work,
+        of which what it says of the goal is not known)."""
+        replayed = self._replay(acts, start)
+        if replayed is None:
+            return None
+        done, failed, state = replayed
         shown = done if failed is None else [*done, failed[1]]
         plan = ", ".join(g.text() for g in shown) + (", ..." if len(acts) > len(shown) else "")
         return self.judge.plan_outcome(plan, failed, state, where, negative,
